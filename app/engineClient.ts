@@ -1,0 +1,73 @@
+// The main thread's handle on the engine worker. Started before React renders
+// so the cluster boots while the page paints. Actions are data sent to the
+// worker; views come back as per-frame updates into the view store.
+import * as Comlink from 'comlink';
+import type { Command, EngineOptions } from '../engine/facade/types';
+import type { ExecResult, WorkerApi } from '../engine/host/protocol';
+import { receiveUpdate, useView } from './store/viewStore';
+import { setActionError } from './store/uiStore';
+
+export interface StartOptions extends EngineOptions {
+  speed: number;
+  paused: boolean;
+}
+
+/** Reads ?seed=&members=&speed=&paused= from the page URL. */
+export function startOptionsFromUrl(search: string): StartOptions {
+  const q = new URLSearchParams(search);
+  const num = (k: string, d: number) => {
+    const v = Number(q.get(k));
+    return q.has(k) && Number.isFinite(v) ? v : d;
+  };
+  const members = num('members', 3);
+  return {
+    seed: Math.trunc(num('seed', 1)) >>> 0,
+    etcdMembers: [1, 3, 5].includes(members) ? members : 3,
+    speed: num('speed', 1) > 0 ? num('speed', 1) : 1,
+    paused: q.get('paused') === '1',
+  };
+}
+
+let remote: Comlink.Remote<WorkerApi> | null = null;
+
+export function startEngine(opts: StartOptions): void {
+  const worker = new Worker(new URL('../engine/host/worker.ts', import.meta.url), { type: 'module', name: 'kubeglass-engine' });
+  worker.addEventListener('error', (e) => useView.setState({ fatal: `engine worker failed: ${e.message || 'load error'}` }));
+  remote = Comlink.wrap<WorkerApi>(worker);
+  const r = remote;
+  void (async () => {
+    try {
+      await r.subscribe(Comlink.proxy(receiveUpdate));
+      const info = await r.init({ seed: opts.seed, etcdMembers: opts.etcdMembers });
+      useView.setState({ info });
+      await r.setSpeed(opts.speed);
+      if (!opts.paused) await r.play();
+    } catch (err) {
+      useView.setState({ fatal: `engine failed to start: ${String(err)}` });
+    }
+  })();
+}
+
+function api(): Comlink.Remote<WorkerApi> {
+  if (!remote) throw new Error('engine not started');
+  return remote;
+}
+
+export const engine = {
+  play: () => void api().play(),
+  pause: () => void api().pause(),
+  step: () => void api().step(),
+  setSpeed: (speed: number) => void api().setSpeed(speed),
+  /** Runs a command; a refusal is shown to the user, not thrown. */
+  async exec(cmd: Command): Promise<ExecResult> {
+    try {
+      const r = await api().exec(cmd);
+      setActionError(r.ok ? null : r.error);
+      return r;
+    } catch (err) {
+      const error = String(err);
+      setActionError(error);
+      return { ok: false, error };
+    }
+  },
+};

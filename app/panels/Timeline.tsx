@@ -1,0 +1,160 @@
+// The bottom timeline: markers for faults, commands and role changes across
+// the recent window, and the trace list of recent kernel events with filters.
+import { memo, useMemo } from 'react';
+import type { TraceRecordView } from '../../engine/facade/types';
+import { formatT } from '../lib/format';
+import { msgLook } from '../raft/look';
+import { select, toggleTraceFilter, useUi, type TraceFilter } from '../store/uiStore';
+import { useTrace, useView } from '../store/viewStore';
+import { MsgBadge } from './Inspector';
+
+const ROWS = 120;
+
+const FILTERS: { f: TraceFilter; label: string }[] = [
+  { f: 'deliver', label: 'deliveries' },
+  { f: 'send', label: 'sends' },
+  { f: 'drop', label: 'drops' },
+  { f: 'heartbeat', label: 'heartbeats' },
+  { f: 'timer', label: 'timers' },
+  { f: 'persist', label: 'disk' },
+  { f: 'fault', label: 'faults & commands' },
+];
+
+function filterOf(r: TraceRecordView): TraceFilter {
+  switch (r.kind) {
+    case 'send':
+      return 'send';
+    case 'deliver':
+    case 'duplicate':
+      return 'deliver';
+    case 'drop':
+      return 'drop';
+    case 'timer':
+      return 'timer';
+    case 'persist':
+      return 'persist';
+    default:
+      return 'fault';
+  }
+}
+
+const KIND_ICON: Record<string, string> = {
+  send: '→',
+  deliver: '⇥',
+  drop: '✕',
+  duplicate: '⧉',
+  timer: '⏱',
+  persist: '💾',
+  crash: '☠',
+  restart: '↻',
+  fault: '⚡',
+  command: '⌘',
+  leader: '★',
+};
+
+export function Timeline() {
+  const trace = useTrace();
+  const filters = useUi((s) => s.traceFilters);
+  const skipped = useView((s) => s.traceSkipped);
+  const rows = useMemo(() => {
+    const out: TraceRecordView[] = [];
+    for (let i = trace.length - 1; i >= 0 && out.length < ROWS; i--) {
+      const r = trace[i]!;
+      const f = filterOf(r);
+      if (!filters[f]) continue;
+      const isHb = r.type !== undefined && msgLook(r.type).family === 'heartbeat';
+      if (isHb && !filters.heartbeat && (f === 'send' || f === 'deliver')) continue;
+      out.push(r);
+    }
+    return out;
+  }, [trace, filters]);
+  return (
+    <section className="panel timeline" aria-label="Timeline">
+      <div className="timeline-head">
+        <h2>Timeline</h2>
+        <Markers />
+        <div className="filters" role="group" aria-label="Trace filters">
+          {FILTERS.map(({ f, label }) => (
+            <label key={f} className="check">
+              <input type="checkbox" checked={filters[f]} onChange={() => toggleTraceFilter(f)} aria-label={`Show ${label}`} />
+              {label}
+            </label>
+          ))}
+        </div>
+      </div>
+      <div className="trace-scroll" tabIndex={0} aria-label="Recent events">
+        <table className="data trace">
+          <thead>
+            <tr>
+              <th scope="col" className="num">
+                #
+              </th>
+              <th scope="col" className="num">
+                time
+              </th>
+              <th scope="col">event</th>
+              <th scope="col">from → to</th>
+              <th scope="col">type</th>
+              <th scope="col">detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <Row key={r.n} r={r} />
+            ))}
+          </tbody>
+        </table>
+        {rows.length === 0 && <p className="muted empty-note">No events match the filters yet.</p>}
+        {skipped > 0 && <p className="muted small-note">{skipped.toLocaleString('en-US')} events went by too fast to list (high speed).</p>}
+      </div>
+    </section>
+  );
+}
+
+const Row = memo(function Row({ r }: { r: TraceRecordView }) {
+  const msg = r.msgId !== undefined;
+  return (
+    <tr className={`k-${r.kind}`}>
+      <td className="num muted">{r.n}</td>
+      <td className="num mono">{formatT(r.t)}</td>
+      <td>
+        <span aria-hidden="true" className="kind-icon">
+          {KIND_ICON[r.kind] ?? '•'}
+        </span>{' '}
+        {r.kind}
+      </td>
+      <td className="mono">{r.from ? `${r.from} → ${r.to ?? ''}` : (r.to ?? '')}</td>
+      <td>
+        {msg && r.type ? (
+          <button type="button" className="link" onClick={() => select({ type: 'message', msgId: r.msgId! })} aria-label={`Inspect message ${r.msgId} ${r.type}`}>
+            <MsgBadge type={r.type} />
+          </button>
+        ) : (
+          <span className="mono">{r.type ?? ''}</span>
+        )}
+      </td>
+      <td className="mono">{[r.reason, r.detail].filter(Boolean).join(' · ')}</td>
+    </tr>
+  );
+});
+
+/** Faults, crashes, commands and new leaders on a strip spanning the whole session. */
+function Markers() {
+  const markers = useView((s) => s.markers);
+  const now = useView((s) => s.clock.virtualTime);
+  const span = Math.max(1, now);
+  const shown = markers.slice(-60);
+  return (
+    <div className="markers" role="img" aria-label={`Timeline markers: ${shown.map((m) => `${formatT(m.t)} ${m.label}`).join('; ') || 'none yet'}`}>
+      <span className="markers-range muted">0s</span>
+      <div className="markers-track">
+        {shown.map((m, i) => (
+          <span key={`${m.t}-${i}`} className={`marker k-${m.kind}`} style={{ left: `${(m.t / span) * 100}%` }} title={`${formatT(m.t)} ${m.label}`}>
+            {KIND_ICON[m.kind]}
+          </span>
+        ))}
+      </div>
+      <span className="markers-range muted">{formatT(now)}</span>
+    </div>
+  );
+}

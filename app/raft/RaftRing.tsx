@@ -1,0 +1,98 @@
+// React shell around the D3 ring: it owns nothing but the <svg> ref. Drawing
+// happens in a requestAnimationFrame loop that reads the stores directly, so
+// frame-rate motion never goes through React renders.
+import { useEffect, useRef } from 'react';
+import { estimateVirtualTime, useView, type ViewState } from '../store/viewStore';
+import { select, useUi, type UiState } from '../store/uiStore';
+import { RaftRingView, pairKey, type RingModel } from './ringView';
+
+export function cutPairs(partition: ViewState['partition']): Set<string> {
+  const cut = new Set<string>();
+  const groups = partition.groups;
+  for (let i = 0; i < groups.length; i++)
+    for (let j = i + 1; j < groups.length; j++) for (const a of groups[i]!) for (const b of groups[j]!) cut.add(pairKey(a, b));
+  for (const [a, b] of partition.blocked) cut.add(pairKey(a, b));
+  return cut;
+}
+
+function model(v: ViewState, ui: UiState, wall: number, cut: Set<string>): RingModel {
+  const members = v.memberOrder.map((n) => v.members[n]).filter((m) => m !== undefined);
+  const memberSet = new Set(v.memberOrder);
+  const clients = new Set<string>();
+  for (const c of v.components) if (!memberSet.has(c.name) && /client/.test(c.kind + c.name)) clients.add(c.name);
+  for (const m of v.inFlight) {
+    if (!memberSet.has(m.from)) clients.add(m.from);
+    if (!memberSet.has(m.to)) clients.add(m.to);
+  }
+  const sel = ui.selection;
+  return {
+    members,
+    inFlight: v.inFlight,
+    cut,
+    clients: [...clients].sort(),
+    selectedMember: sel?.type === 'member' ? sel.name : null,
+    selectedMsg: sel?.type === 'message' ? sel.msgId : null,
+    picks: ui.partitionPick,
+    vt: estimateVirtualTime(v, wall),
+    wall,
+  };
+}
+
+export function RaftRing() {
+  const svgRef = useRef<SVGSVGElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const svg = svgRef.current;
+    const box = boxRef.current;
+    if (!svg || !box) return;
+    const view = new RaftRingView(svg, {
+      selectMember: (name) => select({ type: 'member', name }),
+      selectMessage: (m) => select({ type: 'message', msgId: m.msgId, seen: m }),
+    });
+    let dirty = true;
+    let raf = 0;
+    let cutFor: ViewState['partition'] | null = null;
+    let cut = new Set<string>();
+    const ro = new ResizeObserver(() => {
+      view.resize(box.clientWidth, box.clientHeight);
+      dirty = true;
+    });
+    ro.observe(box);
+    view.resize(box.clientWidth, box.clientHeight);
+    const unsubView = useView.subscribe((s, prev) => {
+      if (s.trace !== prev.trace) view.noteTrace(s.trace.slice(-200), performance.now());
+      dirty = true;
+    });
+    const unsubUi = useUi.subscribe(() => {
+      dirty = true;
+    });
+    const loop = () => {
+      raf = requestAnimationFrame(loop);
+      const v = useView.getState();
+      const wall = performance.now();
+      if (v.partition !== cutFor) {
+        cutFor = v.partition;
+        cut = cutPairs(v.partition);
+      }
+      const m = model(v, useUi.getState(), wall, cut);
+      if (!dirty && !view.animating(m)) return;
+      dirty = false;
+      view.render(m);
+    };
+    raf = requestAnimationFrame(loop);
+    return () => {
+      cancelAnimationFrame(raf);
+      ro.disconnect();
+      unsubView();
+      unsubUi();
+      svg.replaceChildren();
+    };
+  }, []);
+
+  return (
+    <div className="ring-box" ref={boxRef}>
+      <svg ref={svgRef} className="raft-ring" />
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+// Per-key revision history (server/mvcc/key_index.go). A key has generations:
+// each runs from a creation to a delete (the tombstone is its last revision);
+// the last generation is the live one, empty when the key is deleted.
+//
+// Example: put(1) put(2) tombstone(3) put(4) tombstone(5) on "foo":
+//   generations: {1, 2, 3(t)} {4, 5(t)} {empty}
+// compact(n) drops revisions <= n except the largest one of the generation
+// alive at n (dropped too if it is a tombstone); a key whose generations all
+// go is removed from the index.
+//
+// Plain data plus functions, so snapshots are trivial.
+import { revMain, SubSpan, type Rev } from './revision';
+
+export interface Generation {
+  /** Version of the key at the last revision in revs. */
+  ver: number;
+  /** Revision of the put that created this generation. */
+  created: Rev;
+  /** Revisions in increasing order. */
+  revs: Rev[];
+}
+
+export interface KeyIndex {
+  key: string;
+  /** Revision of the last change. */
+  modified: Rev;
+  generations: Generation[];
+}
+
+export interface KeyAt {
+  modified: Rev;
+  created: Rev;
+  ver: number;
+}
+
+export function newKeyIndex(key: string): KeyIndex {
+  return { key, modified: 0, generations: [] };
+}
+
+function genIsEmpty(g: Generation | undefined): boolean {
+  return g === undefined || g.revs.length === 0;
+}
+
+export function kiIsEmpty(ki: KeyIndex): boolean {
+  return ki.generations.length === 1 && genIsEmpty(ki.generations[0]);
+}
+
+export function kiPut(ki: KeyIndex, rev: Rev): void {
+  if (rev <= ki.modified) throw new Error(`mvcc: 'put' with an unexpected smaller revision ${rev} <= ${ki.modified}`);
+  if (ki.generations.length === 0) ki.generations.push({ ver: 0, created: 0, revs: [] });
+  const g = ki.generations[ki.generations.length - 1]!;
+  if (g.revs.length === 0) g.created = rev;
+  g.revs.push(rev);
+  g.ver++;
+  ki.modified = rev;
+}
+
+/** Rebuilds a key from its oldest surviving record (kvstore.go restoreIntoIndex). */
+export function kiRestore(ki: KeyIndex, created: Rev, modified: Rev, ver: number): void {
+  if (ki.generations.length !== 0) throw new Error("mvcc: 'restore' got an unexpected non-empty generations");
+  ki.modified = modified;
+  ki.generations.push({ created, ver, revs: [modified] });
+}
+
+/** Ends the live generation; false (ErrRevisionNotFound) when the key is already deleted. */
+export function kiTombstone(ki: KeyIndex, rev: Rev): boolean {
+  if (kiIsEmpty(ki)) throw new Error(`mvcc: 'tombstone' got an unexpected empty keyIndex ${JSON.stringify(ki.key)}`);
+  if (genIsEmpty(ki.generations[ki.generations.length - 1])) return false;
+  kiPut(ki, rev);
+  ki.generations.push({ ver: 0, created: 0, revs: [] });
+  return true;
+}
+
+/** The generation holding atRev, or null if the key does not exist at atRev. */
+function findGeneration(ki: KeyIndex, atRev: number): Generation | null {
+  // main(r) <= atRev  <=>  r < bound, without dividing.
+  const bound = (atRev + 1) * SubSpan;
+  const last = ki.generations.length - 1;
+  for (let cg = last; cg >= 0; cg--) {
+    const g = ki.generations[cg]!;
+    const n = g.revs.length;
+    if (n === 0) continue;
+    if (cg !== last && g.revs[n - 1]! < bound) return null; // tombstoned by then
+    if (g.revs[0]! < bound) return g;
+  }
+  return null;
+}
+
+/** The key's state at main revision atRev, or null if absent then. */
+export function kiGet(ki: KeyIndex, atRev: number): KeyAt | null {
+  const g = findGeneration(ki, atRev);
+  if (!g) {
+    if (kiIsEmpty(ki)) throw new Error(`mvcc: 'get' got an unexpected empty keyIndex ${JSON.stringify(ki.key)}`);
+    return null;
+  }
+  // Last revision with main <= atRev (binary search; upstream walks back).
+  const bound = (atRev + 1) * SubSpan;
+  const revs = g.revs;
+  let lo = 0;
+  let hi = revs.length;
+  if (revs[hi - 1]! < bound) lo = hi; // the common case: the latest revision
+  else {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (revs[mid]! < bound) lo = mid + 1;
+      else hi = mid;
+    }
+  }
+  const n = lo - 1;
+  if (n < 0) return null;
+  return { modified: revs[n]!, created: g.created, ver: g.ver - (revs.length - n - 1) };
+}
+
+/** Finds the generation and revision a compaction at atRev keeps; marks it available. */
+function doCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): { genIdx: number; revIndex: number } {
+  let genIdx = 0;
+  let g = ki.generations[0]!;
+  // The first generation that includes atRev or was created after it.
+  while (genIdx < ki.generations.length - 1) {
+    const tomb = revMain(g.revs[g.revs.length - 1]!);
+    if (tomb > atRev) break;
+    genIdx++;
+    g = ki.generations[genIdx]!;
+  }
+  let revIndex = -1;
+  for (let i = g.revs.length - 1; i >= 0; i--) {
+    if (revMain(g.revs[i]!) <= atRev) {
+      available.add(g.revs[i]!);
+      revIndex = i;
+      break;
+    }
+  }
+  return { genIdx, revIndex };
+}
+
+export function kiCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): void {
+  if (kiIsEmpty(ki)) throw new Error(`mvcc: 'compact' got an unexpected empty keyIndex ${JSON.stringify(ki.key)}`);
+  let { genIdx, revIndex } = doCompact(ki, atRev, available);
+  const g = ki.generations[genIdx]!;
+  if (!genIsEmpty(g)) {
+    if (revIndex !== -1) g.revs = g.revs.slice(revIndex);
+    // A lone tombstone of a finished generation goes too.
+    if (g.revs.length === 1 && genIdx !== ki.generations.length - 1) {
+      available.delete(g.revs[0]!);
+      genIdx++;
+    }
+  }
+  if (genIdx > 0) ki.generations = ki.generations.slice(genIdx);
+}
+
+/** What compact(atRev) would keep, without changing anything (for hashing). */
+export function kiKeep(ki: KeyIndex, atRev: number, available: Set<Rev>): void {
+  if (kiIsEmpty(ki)) return;
+  const { genIdx, revIndex } = doCompact(ki, atRev, available);
+  const g = ki.generations[genIdx]!;
+  if (!genIsEmpty(g) && revIndex === g.revs.length - 1 && genIdx !== ki.generations.length - 1) {
+    available.delete(g.revs[revIndex]!);
+  }
+}

@@ -1,0 +1,480 @@
+// An etcd member: Raft (engine/etcd/raft) + the applied KV state machine
+// (engine/etcd/mvcc, lease) + the request handling of etcdserver, as an actor on
+// the simulated network. Modelled on etcd v3.5 server/etcdserver/{raft.go,
+// server.go, v3_server.go, apply.go}.
+//
+// The Ready loop follows etcdserver/raft.go: a leader sends its messages before
+// its WAL write completes (it may replicate in parallel with its own fsync); a
+// follower persists first, then sends ("persist before respond"). Committed
+// entries are applied once the Ready is durable, then Advance().
+import type { Actor, ActorEnv, ActorId, Payload } from '../../sim/actor';
+import type { ActorContext } from '../../sim/kernel';
+import { registerActorKind } from '../../sim/kernel';
+import { hashString } from '../../sim/rng';
+import { registerClass } from '../../sim/serial';
+import * as errors from '../api/errors';
+import type { EtcdError } from '../api/errors';
+import type { InternalRaftRequest, RangeRequest, TxnRequest, WatchCreateRequest } from '../api/rpc';
+import { MemoryStorage, RawNode, type ConfChange, type Entry, type Message, type Ready, type RaftTraceEvent, type Snapshot } from '../raft';
+import { etcdDefaults } from '../raft/types';
+import type { ClientRequest, ClientResponse, LeaseRenewForward, LeaseRenewForwardResponse, StatusResponse, WatchPush } from './messages';
+import { isClientRequest } from './messages';
+import { KvStateMachine } from './stateMachine';
+
+export interface MemberConfig {
+  raftId: number;
+  clusterId: number;
+  /** Raft ids of the initial members (bootstrap). */
+  initialPeers: number[];
+  /** Tick length in ms (etcd --heartbeat-interval 100). */
+  tickMs: number;
+  /** Election timeout in ticks (etcd --election-timeout 1000 / 100). */
+  electionTicks: number;
+  heartbeatTicks: number;
+  /** Snapshot every this many applied entries (v3.5: 100,000). */
+  snapshotCount: number;
+  /** Entries kept behind a snapshot for slow followers (v3.5: 5,000). */
+  snapshotCatchUpEntries: number;
+  unsafeCommitPreviousTermEntries?: boolean;
+}
+
+/** What survives a crash: the WAL and snapshot, as raft's Storage sees them. */
+export interface MemberDurable {
+  storage: MemoryStorage;
+}
+
+export const ETCD_KIND = 'etcd';
+
+/** The actor name of a Raft id: raft id 1 is etcd-0. */
+export function memberName(raftId: number): ActorId {
+  return `etcd-${raftId - 1}`;
+}
+export function raftIdOf(name: ActorId): number {
+  const m = /^etcd-(\d+)$/.exec(name);
+  return m ? Number(m[1]) + 1 : 0;
+}
+/** etcd member ids are 64-bit; ours are derived from the raft id, stable and readable in hex. */
+export function memberIdOf(raftId: number): number {
+  // etcd hashes the peer URLs; we hash the member's name. Kept below 2^53.
+  return hashString(`etcd-member-${raftId}`) * 2 ** 20 + raftId;
+}
+
+/** etcd's request timeout: 5 s + 2 × election timeout (embed.Config.ReqTimeout). */
+function requestTimeoutMs(cfg: MemberConfig): number {
+  return 5000 + 2 * cfg.electionTicks * cfg.tickMs;
+}
+
+/** How often the leader looks for expired leases (lessor.go: revokeExpiredLeases every 500 ms). */
+const LEASE_REVOKE_CHECK_MS = 500;
+/** How often unsynced watchers catch up (watchable_store.go: syncWatchersLoop, 100 ms). */
+const WATCH_SYNC_MS = 100;
+
+/** raft.ErrProposalDropped as etcd v3.5 returns it (gRPC Unknown): the request was not applied. */
+export const ErrProposalDropped: EtcdError = { type: 'EtcdError', code: 'Unknown', codeNumber: 2, message: 'raft proposal dropped' };
+
+interface PendingRead extends Waiter {
+  req: { range?: RangeRequest; txn?: TxnRequest };
+}
+
+interface Waiter {
+  from: ActorId;
+  reqId: number;
+  deadline: number;
+  leaseId?: number;
+}
+
+export class EtcdMember implements Actor {
+  readonly node: RawNode;
+  readonly sm: KvStateMachine;
+  /** The Ready being persisted, if any: the loop takes no new Ready until it is durable. */
+  private inflightReady: Ready | null = null;
+  /** Whether the in-flight Ready's messages already left (a leader sends before its fsync). */
+  private inflightSentEarly = false;
+  /** Proposals waiting to be applied, by proposal id. */
+  private proposals = new Map<number, Waiter>();
+  /** Linearizable reads waiting for their ReadIndex, by request context. */
+  private readsAwaitingIndex = new Map<string, PendingRead>();
+  /** Reads whose ReadIndex is known, waiting until applied ≥ index. */
+  private readsAwaitingApply: (PendingRead & { index: number })[] = [];
+  /** Keepalives forwarded to the leader. */
+  private forwarded = new Map<number, Waiter>();
+  private nextProposal = 1;
+  private proposalPrefix = 0;
+  /** Trace events of Raft kept for views (bounded). */
+  readonly raftEvents: (RaftTraceEvent & { t: number })[] = [];
+  lastTrace: { t: number } = { t: 0 };
+
+  constructor(
+    readonly id: ActorId,
+    readonly config: MemberConfig,
+    readonly durable: MemberDurable,
+    env: ActorEnv,
+  ) {
+    const storage = durable.storage;
+    const snap = storage.snapshot();
+    this.node = new RawNode(
+      {
+        id: config.raftId,
+        electionTick: config.electionTicks,
+        heartbeatTick: config.heartbeatTicks,
+        applied: snap.metadata.index,
+        maxSizePerMsg: etcdDefaults.maxSizePerMsg,
+        maxInflightMsgs: etcdDefaults.maxInflightMsgs,
+        checkQuorum: true,
+        preVote: true,
+        rng: env.rng,
+        unsafeCommitPreviousTermEntries: config.unsafeCommitPreviousTermEntries,
+      },
+      storage,
+    );
+    const memberId = memberIdOf(config.raftId);
+    this.sm = snap.data
+      ? KvStateMachine.restore(snap.data, config, memberId, snap.metadata.index, snap.metadata.term)
+      : new KvStateMachine(config, memberId);
+    // Proposal ids must not collide with those of an earlier incarnation that
+    // are still in the log: prefix them with the boot time, as etcd's idutil
+    // prefixes with the member id and a timestamp.
+    this.proposalPrefix = Math.floor(env.now) % 2 ** 20;
+  }
+
+  // ---- Actor ---------------------------------------------------------------
+
+  start(ctx: ActorContext): void {
+    if (this.durable.storage.lastIndex() === 0 && this.durable.storage.snapshot().metadata.index === 0) {
+      this.node.bootstrap(this.config.initialPeers);
+    }
+    ctx.setTimer(this.config.tickMs, 'tick');
+    ctx.setTimer(WATCH_SYNC_MS, 'syncWatchers');
+    ctx.setTimer(LEASE_REVOKE_CHECK_MS, 'revokeExpiredLeases');
+    this.pump(ctx);
+  }
+
+  receive(ctx: ActorContext, from: ActorId, p: Payload): void {
+    if (p.type.startsWith('Msg')) {
+      this.node.step(p as unknown as Message);
+    } else if (isClientRequest(p)) {
+      this.handleRequest(ctx, from, p);
+    } else if (p.type === 'LeaseRenewForward') {
+      const f = p as LeaseRenewForward;
+      const r = this.sm.renewLease(f.id, ctx.now);
+      const resp: LeaseRenewForwardResponse =
+        'ttl' in r
+          ? { type: 'LeaseRenewForwardResponse', fwdId: f.fwdId, ttl: r.ttl }
+          : { type: 'LeaseRenewForwardResponse', fwdId: f.fwdId, ttl: 0, error: 'error' in r ? r.error : errors.ErrNotLeader };
+      ctx.send(from, resp);
+    } else if (p.type === 'LeaseRenewForwardResponse') {
+      const f = p as LeaseRenewForwardResponse;
+      const w = this.forwarded.get(f.fwdId);
+      if (w) {
+        this.forwarded.delete(f.fwdId);
+        if (f.error) this.fail(ctx, w, f.error);
+        else this.reply(ctx, w, { header: this.sm.header(this.node.raft.term), ID: w.leaseId ?? 0, TTL: f.ttl });
+      }
+    }
+    this.pump(ctx);
+  }
+
+  timer(ctx: ActorContext, tag: string): void {
+    switch (tag) {
+      case 'tick':
+        this.node.tick();
+        this.expireWaiters(ctx);
+        ctx.setTimer(this.config.tickMs, 'tick');
+        break;
+      case 'syncWatchers':
+        this.sm.syncWatchers();
+        this.flushWatchEvents(ctx);
+        ctx.setTimer(WATCH_SYNC_MS, 'syncWatchers');
+        break;
+      case 'revokeExpiredLeases':
+        if (this.isLeader()) {
+          for (const id of this.sm.expiredLeases(ctx.now)) this.propose(ctx, { header: { id: 0 }, leaseRevoke: { ID: id } }, null);
+        }
+        ctx.setTimer(LEASE_REVOKE_CHECK_MS, 'revokeExpiredLeases');
+        break;
+    }
+    this.pump(ctx);
+  }
+
+  persisted(ctx: ActorContext, tag: string): void {
+    if (tag !== 'ready' || !this.inflightReady) return;
+    const rd = this.inflightReady;
+    const storage = this.durable.storage;
+    if (rd.snapshot && rd.snapshot.metadata.index > 0) storage.applySnapshot(rd.snapshot);
+    if (rd.entries.length > 0) storage.append(rd.entries);
+    if (rd.hardState) storage.setHardState(rd.hardState);
+    this.finishReady(ctx, rd, this.inflightSentEarly);
+    this.pump(ctx);
+  }
+
+  // ---- the Ready loop ------------------------------------------------------
+
+  isLeader(): boolean {
+    return this.node.raft.state === 'StateLeader';
+  }
+
+  private pump(ctx: ActorContext): void {
+    while (this.inflightReady === null && this.node.hasReady()) {
+      const rd = this.node.ready();
+      this.observeRaft(ctx, rd);
+      const sentEarly = this.isLeader();
+      if (sentEarly) this.sendRaft(ctx, rd.messages);
+      const mustWrite = rd.entries.length > 0 || rd.hardState !== undefined || (rd.snapshot !== undefined && rd.snapshot.metadata.index > 0);
+      if (mustWrite) {
+        this.inflightReady = rd;
+        this.inflightSentEarly = sentEarly;
+        ctx.persist('ready');
+        return;
+      }
+      this.finishReady(ctx, rd, sentEarly);
+    }
+  }
+
+  private finishReady(ctx: ActorContext, rd: Ready, sentEarly: boolean): void {
+    this.inflightReady = null;
+    if (!sentEarly) this.sendRaft(ctx, rd.messages);
+    if (rd.snapshot && rd.snapshot.metadata.index > 0) this.applySnapshot(ctx, rd.snapshot);
+    for (const e of rd.committedEntries) this.applyEntry(ctx, e);
+    this.node.advance(rd);
+    this.serveReads(ctx);
+    this.flushWatchEvents(ctx);
+    this.maybeSnapshot();
+  }
+
+  private sendRaft(ctx: ActorContext, msgs: Message[]): void {
+    for (const m of msgs) ctx.send(memberName(m.to), m as unknown as Payload);
+  }
+
+  private observeRaft(ctx: ActorContext, rd: Ready): void {
+    for (const ev of this.node.takeTraceEvents()) {
+      this.raftEvents.push({ ...ev, t: ctx.now });
+      // A member that stops leading stops tracking lease expiry (lessor.Demote).
+      if (ev.type === 'become' && ev.state !== 'StateLeader') this.sm.demote();
+    }
+    if (this.raftEvents.length > 200) this.raftEvents.splice(0, this.raftEvents.length - 200);
+    for (const rs of rd.readStates) {
+      const w = this.readsAwaitingIndex.get(rs.requestCtx);
+      if (w) {
+        this.readsAwaitingIndex.delete(rs.requestCtx);
+        this.readsAwaitingApply.push({ ...w, index: rs.index });
+      }
+    }
+  }
+
+  private applySnapshot(_ctx: ActorContext, snap: Snapshot): void {
+    this.sm.restoreFrom(snap.data, snap.metadata.index, snap.metadata.term);
+  }
+
+  private applyEntry(ctx: ActorContext, e: Entry): void {
+    if (e.type === 'EntryConfChange') {
+      const cc = JSON.parse(e.data) as ConfChange;
+      this.node.applyConfChange(cc);
+      this.sm.noteApplied(e.index, e.term);
+      return;
+    }
+    if (e.data === '') {
+      // A new leader's empty entry. Once the leader has applied everything up
+      // to it, it starts tracking lease expiry (etcdserver applyEntryNormal:
+      // lessor.Promote(electionTimeout)).
+      this.sm.noteApplied(e.index, e.term);
+      if (this.isLeader() && e.term === this.node.raft.term) this.sm.promote(ctx.now);
+      return;
+    }
+    const req = JSON.parse(e.data) as InternalRaftRequest;
+    const result = this.sm.apply(req, e, ctx.now);
+    const w = this.proposals.get(req.header.id);
+    if (w) {
+      this.proposals.delete(req.header.id);
+      if ('error' in result) this.fail(ctx, w, result.error);
+      else this.reply(ctx, w, result.response);
+    }
+  }
+
+  private maybeSnapshot(): void {
+    const storage = this.durable.storage;
+    const applied = this.sm.appliedIndex;
+    const snapIndex = storage.snapshot().metadata.index;
+    if (applied - snapIndex <= this.config.snapshotCount) return;
+    // etcdserver.snapshot(): save the KV state at `applied`, then compact the
+    // log keeping snapshotCatchUpEntries for slow followers.
+    const confState = this.node.raft.prs.confState();
+    const snap = storage.createSnapshot(applied, confState, this.sm.snapshot());
+    if ('type' in snap && (snap as { type: string }).type.startsWith('Err')) return;
+    const compactIndex = applied > this.config.snapshotCatchUpEntries ? applied - this.config.snapshotCatchUpEntries : 1;
+    if (compactIndex > storage.firstIndex()) storage.compact(compactIndex);
+  }
+
+  // ---- client requests -----------------------------------------------------
+
+  private handleRequest(ctx: ActorContext, from: ActorId, p: ClientRequest): void {
+    const waiter: Waiter = { from, reqId: p.reqId, deadline: ctx.now + requestTimeoutMs(this.config) };
+    const invalid = this.sm.validate(p);
+    if (invalid) return this.fail(ctx, waiter, invalid);
+    switch (p.type) {
+      case 'RangeRequest':
+        if (p.body.serializable) return this.reply(ctx, waiter, this.sm.range(p.body, this.node.raft.term));
+        return this.linearizableRead(waiter, { range: p.body });
+      case 'TxnRequest':
+        // v3_server.go Txn: read-only txns are served locally, after a ReadIndex
+        // unless every range in them is serializable.
+        if (this.sm.isReadOnlyTxn(p.body)) {
+          if (this.sm.isSerializableTxn(p.body)) return this.reply(ctx, waiter, this.sm.readTxn(p.body, this.node.raft.term));
+          return this.linearizableRead(waiter, { txn: p.body });
+        }
+        return this.propose(ctx, { header: { id: 0 }, txn: p.body }, waiter);
+      case 'PutRequest':
+        return this.propose(ctx, { header: { id: 0 }, put: p.body }, waiter);
+      case 'DeleteRangeRequest':
+        return this.propose(ctx, { header: { id: 0 }, deleteRange: p.body }, waiter);
+      case 'CompactionRequest':
+        return this.propose(ctx, { header: { id: 0 }, compaction: p.body }, waiter);
+      case 'LeaseGrantRequest': {
+        // v3_server.go LeaseGrant: ID 0 → the server picks one (reqIDGen).
+        const ID = p.body.ID && p.body.ID > 0 ? p.body.ID : this.generateLeaseId(ctx);
+        return this.propose(ctx, { header: { id: 0 }, leaseGrant: { TTL: p.body.TTL, ID } }, waiter);
+      }
+      case 'LeaseRevokeRequest':
+        return this.propose(ctx, { header: { id: 0 }, leaseRevoke: p.body }, waiter);
+      case 'LeaseKeepAliveRequest':
+        return this.keepAlive(ctx, waiter, p.body.ID);
+      case 'LeaseTimeToLiveRequest':
+        return this.reply(ctx, waiter, this.sm.leaseTimeToLive(p.body, ctx.now, this.isLeader()));
+      case 'LeaseLeasesRequest':
+        return this.reply(ctx, waiter, this.sm.leaseLeases());
+      case 'WatchCreateRequest':
+        return this.createWatch(ctx, waiter, p.body);
+      case 'WatchCancelRequest': {
+        this.sm.cancelWatch(from, p.body.watchId);
+        this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), watchId: p.body.watchId, canceled: true });
+        return this.flushWatchEvents(ctx);
+      }
+      case 'StatusRequest': {
+        const st = this.node.status();
+        const body: StatusResponse = {
+          header: this.sm.header(st.term),
+          leader: st.lead === 0 ? 0 : memberIdOf(st.lead),
+          raftIndex: st.commit,
+          raftTerm: st.term,
+          raftAppliedIndex: this.sm.appliedIndex,
+          errors: [],
+        };
+        return this.reply(ctx, waiter, body);
+      }
+      case 'MoveLeaderRequest': {
+        if (!this.isLeader()) return this.fail(ctx, waiter, errors.ErrNotLeader);
+        const target = [...this.node.raft.prs.ids].find((id) => memberIdOf(id) === p.body.targetID || id === p.body.targetID);
+        if (target === undefined) return this.fail(ctx, waiter, errors.ErrBadLeaderTransferee);
+        this.node.transferLeader(target);
+        return this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term) });
+      }
+    }
+  }
+
+  private propose(ctx: ActorContext, req: InternalRaftRequest, waiter: Waiter | null): void {
+    const id = this.proposalPrefix * 2 ** 32 + this.nextProposal++;
+    req.header.id = id;
+    const err = this.node.propose(JSON.stringify(req));
+    if (err) {
+      // raft dropped it (no leader, or a leadership transfer): definitely not applied.
+      if (waiter) this.fail(ctx, waiter, ErrProposalDropped);
+      return;
+    }
+    if (waiter) this.proposals.set(id, waiter);
+  }
+
+  private linearizableRead(waiter: Waiter, req: PendingRead['req']): void {
+    const reqCtx = `${this.proposalPrefix}:${this.nextProposal++}`;
+    this.readsAwaitingIndex.set(reqCtx, { ...waiter, req });
+    this.node.readIndex(reqCtx);
+  }
+
+  private serveReads(ctx: ActorContext): void {
+    if (this.readsAwaitingApply.length === 0) return;
+    const applied = this.sm.appliedIndex;
+    const still: typeof this.readsAwaitingApply = [];
+    for (const r of this.readsAwaitingApply) {
+      if (r.index > applied) still.push(r);
+      else if (r.req.range) this.reply(ctx, r, this.sm.range(r.req.range, this.node.raft.term));
+      else if (r.req.txn) this.reply(ctx, r, this.sm.readTxn(r.req.txn, this.node.raft.term));
+    }
+    this.readsAwaitingApply = still;
+  }
+
+  private keepAlive(ctx: ActorContext, waiter: Waiter, id: number): void {
+    const r = this.sm.renewLease(id, ctx.now);
+    if ('error' in r) return this.fail(ctx, waiter, r.error);
+    if ('ttl' in r) return this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), ID: id, TTL: r.ttl });
+    // Not the lessor's primary: forward to the leader (v3_server.go LeaseRenew).
+    const lead = this.node.raft.lead;
+    if (lead === 0 || lead === this.config.raftId) return this.fail(ctx, waiter, errors.ErrNoLeader);
+    const fwdId = this.nextProposal++;
+    this.forwarded.set(fwdId, { ...waiter, leaseId: id });
+    const msg: LeaseRenewForward = { type: 'LeaseRenewForward', fwdId, id };
+    ctx.send(memberName(lead), msg);
+  }
+
+  private createWatch(ctx: ActorContext, waiter: Waiter, body: WatchCreateRequest): void {
+    // The stream is the client's connection: one per client actor.
+    const r = this.sm.createWatch(waiter.from, body);
+    if ('error' in r) this.fail(ctx, waiter, r.error);
+    else this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), watchId: r.watchId, created: true });
+    this.flushWatchEvents(ctx);
+  }
+
+  private flushWatchEvents(ctx: ActorContext): void {
+    for (const d of this.sm.takeWatchResponses()) {
+      const push: WatchPush = { type: 'WatchResponse', body: d.response };
+      ctx.send(d.streamId, push);
+    }
+  }
+
+  private generateLeaseId(ctx: ActorContext): number {
+    // idutil.Generator: member-id prefix + counter; we keep it under 2^53.
+    return (this.config.raftId * 2 ** 40 + (Math.floor(ctx.now) % 2 ** 24) * 2 ** 16 + (this.nextProposal++ % 2 ** 16)) % 2 ** 53;
+  }
+
+  private expireWaiters(ctx: ActorContext): void {
+    const now = ctx.now;
+    for (const [id, w] of this.proposals) {
+      if (w.deadline <= now) {
+        this.proposals.delete(id);
+        this.fail(ctx, w, errors.ErrTimeout);
+      }
+    }
+    for (const [key, w] of this.readsAwaitingIndex) {
+      if (w.deadline <= now) {
+        this.readsAwaitingIndex.delete(key);
+        this.fail(ctx, w, errors.ErrTimeout);
+      }
+    }
+    if (this.readsAwaitingApply.some((r) => r.deadline <= now)) {
+      for (const r of this.readsAwaitingApply) if (r.deadline <= now) this.fail(ctx, r, errors.ErrTimeout);
+      this.readsAwaitingApply = this.readsAwaitingApply.filter((r) => r.deadline > now);
+    }
+    for (const [id, w] of this.forwarded) {
+      if (w.deadline <= now) {
+        this.forwarded.delete(id);
+        this.fail(ctx, w, errors.ErrTimeout);
+      }
+    }
+  }
+
+  private reply(ctx: ActorContext, w: Waiter, body: unknown): void {
+    if (body && typeof body === 'object' && 'type' in body && (body as EtcdError).type === 'EtcdError') return this.fail(ctx, w, body as EtcdError);
+    const resp: ClientResponse = { type: 'EtcdResponse', reqId: w.reqId, ok: true, body, leader: this.node.raft.lead };
+    ctx.send(w.from, resp);
+  }
+
+  private fail(ctx: ActorContext, w: Waiter, error: EtcdError): void {
+    const resp: ClientResponse = { type: 'EtcdError', reqId: w.reqId, ok: false, error, leader: this.node.raft.lead };
+    ctx.send(w.from, resp);
+  }
+}
+
+registerClass('EtcdMember', EtcdMember);
+
+registerActorKind<MemberConfig, MemberDurable>({
+  kind: ETCD_KIND,
+  initDurable: () => ({ storage: new MemoryStorage() }),
+  create: (id, config, durable, env) => new EtcdMember(id, config, durable, env),
+});

@@ -1,0 +1,579 @@
+// The engine facade: one simulated cluster, driven by recorded commands.
+// Hosts (browser worker, headless server, tests) create an Engine, feed it
+// commands and time, and read views. A session is fully described by its
+// options + command log; snapshot() captures the whole state as plain data.
+import type { ActorId } from '../sim/actor';
+import { Simulation } from '../sim/kernel';
+import { cloneState, fromPlain, toPlain, type Plain } from '../sim/serial';
+import { binaryToUtf8, utf8ToBinary } from '../etcd/api/bytes';
+import { prefixEnd, type KeyValue } from '../etcd/api/rpc';
+import { DEFAULT_CLIENT, EtcdClient, type CallRecord } from '../etcd/client/client';
+import type { RequestBodies, RequestType } from '../etcd/server/messages';
+import { ETCD_KIND, EtcdMember, memberIdOf, memberName, type MemberConfig, type MemberDurable } from '../etcd/server/member';
+import { describeEntry } from '../etcd/server/describe';
+import type {
+  Command,
+  EngineOptions,
+  EngineState,
+  EtcdClusterView,
+  EtcdMemberView,
+  EtcdOp,
+  EtcdOpResult,
+  Fault,
+  MessageInFlightView,
+  RecordedCommand,
+  TraceRecordView,
+  WatchView,
+} from './types';
+import { formatOpResult } from './etcdctl';
+import { assertNever } from '../sim/assert';
+import { registerClass } from '../sim/serial';
+
+/** The playground's own etcd client (the client box, the JSON gateway). */
+export const PLAYGROUND_CLIENT = 'etcd-client-0';
+
+export type ExecResult = { ok: true; result?: unknown } | { ok: false; error: string };
+
+interface EngineSnapshot {
+  engine: Engine;
+}
+
+export class Engine {
+  readonly sim: Simulation;
+  readonly options: Required<EngineOptions>;
+  speed = 1;
+  private readonly log: RecordedCommand[] = [];
+  /** etcdOp command results by call id of the playground client. */
+  private readonly ops = new Map<number, EtcdOp>();
+  private readonly uiWatches = new Map<number, { key: string; rangeEnd?: string; callId: number; member: ActorId }>();
+
+  private constructor(options: EngineOptions) {
+    const n = options.etcdMembers;
+    if (![1, 3, 5].includes(n)) throw new RangeError(`etcdMembers must be 1, 3 or 5 (got ${n})`);
+    this.options = {
+      snapshotCount: 100_000,
+      snapshotCatchUpEntries: 5_000,
+      unsafeCommitPreviousTermEntries: false,
+      ...options,
+    };
+    this.sim = new Simulation({ seed: options.seed });
+    const peers = Array.from({ length: n }, (_, i) => i + 1);
+    for (const raftId of peers) {
+      const cfg: MemberConfig = {
+        raftId,
+        clusterId: 0x1c4d6f8a2b3e5d7 % 2 ** 48,
+        initialPeers: peers,
+        tickMs: 100,
+        electionTicks: 10,
+        heartbeatTicks: 1,
+        snapshotCount: this.options.snapshotCount,
+        snapshotCatchUpEntries: this.options.snapshotCatchUpEntries,
+        unsafeCommitPreviousTermEntries: this.options.unsafeCommitPreviousTermEntries,
+      };
+      this.sim.spawn(memberName(raftId), ETCD_KIND, cfg);
+    }
+    this.sim.spawn(PLAYGROUND_CLIENT, 'etcd-client', { ...DEFAULT_CLIENT, endpoints: this.memberNames() });
+  }
+
+  static create(options: EngineOptions): Engine {
+    return new Engine(options);
+  }
+
+  /** Rebuilds a session from its options and command log: same seed + same commands ⇒ same run. */
+  static replay(options: EngineOptions, log: readonly RecordedCommand[], until?: number): Engine {
+    const e = new Engine(options);
+    for (const rc of log) {
+      while (e.sim.processed < rc.step && e.sim.step()) {
+        /* reach the exact event count */
+      }
+      if (e.sim.now < rc.t) e.sim.now = rc.t;
+      e.exec(rc.command);
+    }
+    if (until !== undefined) e.sim.runUntil(until);
+    return e;
+  }
+
+  snapshot(): Plain {
+    const snap: EngineSnapshot = { engine: this };
+    return toPlain(snap);
+  }
+
+  static restore(plain: Plain): Engine {
+    return fromPlain<EngineSnapshot>(plain).engine;
+  }
+
+  /** A deep, independent copy (snapshot + restore in one). */
+  clone(): Engine {
+    return cloneState(this);
+  }
+
+  // ---- time ----------------------------------------------------------------
+
+  advance(ms: number): void {
+    if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`advance: bad duration ${ms}`);
+    this.sim.runFor(ms);
+  }
+
+  runUntil(t: number): void {
+    this.sim.runUntil(t);
+  }
+
+  /** Processes exactly one kernel event; returns the trace record it produced, if any. */
+  stepEvent(): TraceRecordView | null {
+    const before = this.sim.trace.count;
+    if (!this.sim.step()) return null;
+    const recs = this.sim.trace.records(before - 1);
+    return recs[recs.length - 1] ?? null;
+  }
+
+  nextEventTime(): number | undefined {
+    return this.sim.nextEventTime();
+  }
+
+  // ---- commands ------------------------------------------------------------
+
+  exec(command: Command): ExecResult {
+    const problem = this.validate(command);
+    if (problem) return { ok: false, error: problem };
+    this.log.push({ t: this.sim.now, step: this.sim.processed, command: structuredCloneSafe(command) });
+    this.sim.note('command', command.type, commandDetail(command));
+    switch (command.type) {
+      case 'fault':
+        this.applyFault(command.fault);
+        return { ok: true };
+      case 'speed':
+        this.speed = command.speed;
+        return { ok: true };
+      case 'etcdOp':
+        return { ok: true, result: this.startOp(command.op) };
+      case 'etcd': {
+        const req = command.request as { type: RequestType; body: unknown; endpoint?: ActorId };
+        const client = this.client(command.client ?? PLAYGROUND_CLIENT);
+        const ctx = this.sim.context(command.client ?? PLAYGROUND_CLIENT);
+        return { ok: true, result: client.call(ctx, req.type, req.body as never, { endpoint: req.endpoint }) };
+      }
+      case 'watch': {
+        const key = utf8ToBinary(command.key);
+        const rangeEnd = command.prefix ? prefixEnd(key) : command.rangeEnd !== undefined ? utf8ToBinary(command.rangeEnd) : undefined;
+        const member = this.preferredMember();
+        const callId = this.client(PLAYGROUND_CLIENT).call(
+          this.sim.context(PLAYGROUND_CLIENT),
+          'WatchCreateRequest',
+          { key, rangeEnd, startRevision: command.startRevision, prevKv: command.prevKv ?? true },
+          { endpoint: member },
+        );
+        this.uiWatches.set(callId, { key: command.key, rangeEnd: command.rangeEnd, callId, member });
+        return { ok: true, result: callId };
+      }
+      case 'cancelWatch': {
+        const w = [...this.uiWatches.values()].find((x) => this.watchIdOf(x.callId) === command.watchId);
+        if (!w) return { ok: true };
+        this.client(PLAYGROUND_CLIENT).call(this.sim.context(PLAYGROUND_CLIENT), 'WatchCancelRequest', { watchId: command.watchId }, { endpoint: w.member });
+        this.uiWatches.delete(w.callId);
+        return { ok: true };
+      }
+      default:
+        return assertNever(command, 'command');
+    }
+  }
+
+  commands(): RecordedCommand[] {
+    return this.log.map((c) => structuredCloneSafe(c));
+  }
+
+  private validate(command: Command): string | null {
+    if (command.type === 'fault') return this.validateFault(command.fault);
+    if (command.type === 'speed' && !(command.speed >= 0 && command.speed <= 10_000)) return `speed must be between 0 and 10000 (got ${command.speed})`;
+    if (command.type === 'etcdOp' && command.op.op === 'transferLeader' && this.kindOf(command.op.to) !== ETCD_KIND) return `no etcd member named "${command.op.to}"`;
+    return null;
+  }
+
+  private validateFault(f: Fault): string | null {
+    const known = (id: string) => this.sim.has(id);
+    switch (f.action) {
+      case 'crash':
+      case 'restart':
+        return known(f.target) ? null : `no component named "${f.target}"`;
+      case 'slow-disk':
+        if (!known(f.target)) return `no component named "${f.target}"`;
+        return f.fsyncMs >= 0 && Number.isFinite(f.fsyncMs) ? null : `fsyncMs must be a non-negative number (got ${f.fsyncMs})`;
+      case 'partition': {
+        if (!Array.isArray(f.groups) || f.groups.length < 2) return 'a partition needs at least two groups';
+        const seen = new Set<string>();
+        for (const g of f.groups) {
+          if (!Array.isArray(g)) return 'each partition group must be a list of component names';
+          for (const id of g) {
+            if (!known(id)) return `no component named "${id}"`;
+            if (seen.has(id)) return `"${id}" appears in more than one group`;
+            seen.add(id);
+          }
+        }
+        return null;
+      }
+      case 'block':
+        return known(f.from) && known(f.to) ? null : `no component named "${known(f.from) ? f.to : f.from}"`;
+      case 'heal':
+        return null;
+      case 'link': {
+        for (const p of ['loss', 'duplicate'] as const) {
+          const v = f[p];
+          if (v !== undefined && !(v >= 0 && v <= 1)) return `${p} must be a probability between 0 and 1`;
+        }
+        if (f.minMs !== undefined && !(f.minMs >= 0)) return 'minMs must be >= 0';
+        if (f.maxMs !== undefined && !(f.maxMs >= (f.minMs ?? 0))) return 'maxMs must be >= minMs';
+        if (f.from !== undefined && !known(f.from)) return `no component named "${f.from}"`;
+        if (f.to !== undefined && !known(f.to)) return `no component named "${f.to}"`;
+        return null;
+      }
+      default:
+        return assertNever(f, 'fault');
+    }
+  }
+
+  private applyFault(f: Fault): void {
+    const net = this.sim.network;
+    switch (f.action) {
+      case 'crash':
+        this.sim.crash(f.target);
+        return;
+      case 'restart':
+        this.sim.restart(f.target);
+        return;
+      case 'partition':
+        net.partition(f.groups);
+        this.sim.note('fault', 'partition', f.groups.map((g) => g.join(',')).join(' | '));
+        return;
+      case 'block':
+        net.block(f.from, f.to);
+        this.sim.note('fault', 'block', `${f.from}>${f.to}`);
+        return;
+      case 'heal':
+        net.heal();
+        this.sim.note('fault', 'heal');
+        return;
+      case 'slow-disk':
+        this.sim.setFsyncLatency(f.target, f.fsyncMs);
+        return;
+      case 'link': {
+        const { action: _a, from, to, ...patch } = f;
+        net.configure(from ?? '*', to ?? '*', patch);
+        this.sim.note('fault', 'link', JSON.stringify(f));
+        return;
+      }
+      default:
+        assertNever(f, 'fault');
+    }
+  }
+
+  private startOp(op: EtcdOp): number {
+    const client = this.client(PLAYGROUND_CLIENT);
+    const ctx = this.sim.context(PLAYGROUND_CLIENT);
+    const [type, body, endpoint] = opToRequest(op, this);
+    const id = client.call(ctx, type, body as never, { endpoint });
+    this.ops.set(id, op);
+    return id;
+  }
+
+  // ---- views ---------------------------------------------------------------
+
+  state(): EngineState {
+    return {
+      virtualTime: this.sim.now,
+      seed: this.sim.seed,
+      speed: this.speed,
+      components: this.sim.actorIds().map((name) => ({ name, kind: this.sim.kindOf(name) ?? '?', up: this.sim.isUp(name) })),
+      traceDigest: this.sim.trace.digest(),
+      events: this.sim.processed,
+    };
+  }
+
+  memberNames(): ActorId[] {
+    return this.sim.actorIds().filter((id) => this.sim.kindOf(id) === ETCD_KIND);
+  }
+
+  member(name: ActorId): EtcdMember | null {
+    return this.sim.actor<EtcdMember>(name);
+  }
+
+  /** The leader member's name, if exactly one up member believes it leads in the highest term. */
+  leader(): ActorId | null {
+    let best: { name: ActorId; term: number } | null = null;
+    for (const name of this.memberNames()) {
+      const m = this.member(name);
+      if (m && m.node.raft.state === 'StateLeader' && (!best || m.node.raft.term > best.term)) best = { name, term: m.node.raft.term };
+    }
+    return best?.name ?? null;
+  }
+
+  private preferredMember(): ActorId {
+    return this.leader() ?? this.memberNames().find((n) => this.sim.isUp(n)) ?? this.memberNames()[0]!;
+  }
+
+  etcdView(): EtcdClusterView {
+    const members = this.memberNames().map((name) => this.memberView(name));
+    const leader = this.leader();
+    const source = leader ?? this.memberNames().find((n) => this.sim.isUp(n)) ?? null;
+    const sm = source ? this.member(source)?.sm : undefined;
+    return {
+      members,
+      inFlight: this.inFlight(),
+      kv: sm
+        ? {
+            from: source,
+            revision: sm.currentRevision(),
+            compactRevision: sm.compactRevision(),
+            keys: sm.allKeys().map((kv: KeyValue) => ({
+              key: binaryToUtf8(kv.key),
+              value: binaryToUtf8(kv.value),
+              createRevision: kv.createRevision,
+              modRevision: kv.modRevision,
+              version: kv.version,
+              lease: kv.lease,
+            })),
+          }
+        : { from: null, revision: 0, compactRevision: 0, keys: [] },
+      partition: this.sim.network.groups.map((g) => [...g]),
+      blocked: this.sim.network.blockedLinks(),
+    };
+  }
+
+  memberView(name: ActorId): EtcdMemberView {
+    const durable = this.sim.durable<MemberDurable>(name);
+    const storage = durable.storage;
+    const raftId = Number(name.split('-')[1]) + 1;
+    const m = this.member(name);
+    const hs = storage.hardState;
+    const fsyncMs = this.sim.disk(name).fsyncMs;
+    const base = {
+      name,
+      raftId,
+      memberId: memberIdOf(raftId).toString(16),
+      fsyncMs,
+      snapshotIndex: storage.snapshot().metadata.index,
+      firstLogIndex: storage.firstIndex(),
+    };
+    if (!m) {
+      return {
+        ...base,
+        up: false,
+        role: 'down',
+        term: hs.term,
+        vote: hs.vote ? memberName(hs.vote) : null,
+        leader: null,
+        commitIndex: hs.commit,
+        appliedIndex: 0,
+        lastLogIndex: storage.lastIndex(),
+        electionElapsed: 0,
+        electionTimeout: 0,
+        log: tailOfStorage(storage, 40),
+        revision: 0,
+      };
+    }
+    const st = m.node.status();
+    const raftLog = m.node.raft.raftLog;
+    const lo = Math.max(raftLog.firstIndex(), st.lastIndex - 39);
+    const log = [];
+    for (let i = lo; i <= st.lastIndex; i++) {
+      const e = raftLog.entryAt(i);
+      if (e) log.push(describeEntry(e));
+    }
+    const view: EtcdMemberView = {
+      ...base,
+      up: true,
+      role: roleOf(st.raftState),
+      term: st.term,
+      vote: st.vote ? memberName(st.vote) : null,
+      leader: st.lead ? memberName(st.lead) : null,
+      commitIndex: st.commit,
+      appliedIndex: m.sm.appliedIndex,
+      lastLogIndex: st.lastIndex,
+      electionElapsed: st.electionElapsed,
+      electionTimeout: st.raftState === 'StateLeader' ? st.electionTimeout : st.randomizedElectionTimeout,
+      log,
+      revision: m.sm.currentRevision(),
+    };
+    if (st.progress) {
+      view.progress = {};
+      for (const [id, pr] of Object.entries(st.progress)) view.progress[memberName(Number(id))] = { match: pr.match, next: pr.next, state: pr.state };
+    }
+    return view;
+  }
+
+  private inFlight(): MessageInFlightView[] {
+    const out: MessageInFlightView[] = [];
+    for (const item of this.sim.queue.items()) {
+      const ev = item.event;
+      if (ev.type !== 'deliver') continue;
+      const p = ev.payload as { type: string; term?: number; entries?: unknown[]; reject?: boolean };
+      const v: MessageInFlightView = { msgId: ev.msgId, from: ev.from, to: ev.to, type: p.type, sentAt: ev.sentAt, arriveAt: item.time };
+      if (typeof p.term === 'number') v.term = p.term;
+      if (p.type === 'MsgApp' && p.entries) v.detail = `${p.entries.length} entr${p.entries.length === 1 ? 'y' : 'ies'}`;
+      else if (p.reject) v.detail = 'reject';
+      out.push(v);
+    }
+    out.sort((a, b) => a.msgId - b.msgId);
+    return out;
+  }
+
+  trace(sinceN = -1, limit = 500): TraceRecordView[] {
+    const recs = this.sim.trace.records(sinceN);
+    return (recs.length > limit ? recs.slice(recs.length - limit) : recs).map((r) => ({ ...r }));
+  }
+
+  /** Results of etcdOp commands with call id > sinceId (pending ones included, without doneAt). */
+  opResults(sinceId = 0): EtcdOpResult[] {
+    const client = this.client(PLAYGROUND_CLIENT);
+    const out: EtcdOpResult[] = [];
+    for (const [id, op] of this.ops) {
+      if (id <= sinceId) continue;
+      const call = client.calls.get(id);
+      if (!call) continue;
+      out.push(toOpResult(id, op, call));
+    }
+    return out;
+  }
+
+  /** One op's result, or undefined if unknown. */
+  opResult(id: number): EtcdOpResult | undefined {
+    const call = this.client(PLAYGROUND_CLIENT).calls.get(id);
+    const op = this.ops.get(id);
+    return call && op ? toOpResult(id, op, call) : undefined;
+  }
+
+  /** A raw client call's record (for the JSON gateway). */
+  call(id: number, client: ActorId = PLAYGROUND_CLIENT): CallRecord | undefined {
+    return this.client(client).calls.get(id);
+  }
+
+  watches(): WatchView[] {
+    const client = this.client(PLAYGROUND_CLIENT);
+    const out: WatchView[] = [];
+    for (const w of this.uiWatches.values()) {
+      const watchId = this.watchIdOf(w.callId);
+      const view: WatchView = { watchId: watchId ?? -1, key: w.key, rangeEnd: w.rangeEnd, events: [] };
+      const call = client.calls.get(w.callId);
+      if (call?.outcome?.status === 'error' || call?.outcome?.status === 'unknown') view.canceled = call.outcome.error.message;
+      if (watchId !== undefined) {
+        for (const r of client.watchResponses) {
+          if (r.from !== w.member || r.body.watchId !== watchId) continue;
+          if (r.body.canceled) view.canceled = r.body.cancelReason || (r.body.compactRevision ? 'mvcc: required revision has been compacted' : 'canceled');
+          for (const ev of r.body.events) {
+            view.events.push({
+              revision: ev.kv.modRevision,
+              type: ev.type,
+              key: binaryToUtf8(ev.kv.key),
+              value: binaryToUtf8(ev.kv.value),
+              prevValue: ev.prevKv ? binaryToUtf8(ev.prevKv.value) : undefined,
+              at: r.at,
+            });
+          }
+        }
+      }
+      out.push(view);
+    }
+    return out;
+  }
+
+  private watchIdOf(callId: number): number | undefined {
+    const call = this.client(PLAYGROUND_CLIENT).calls.get(callId);
+    if (call?.outcome?.status !== 'ok') return undefined;
+    return (call.outcome.body as { watchId: number }).watchId;
+  }
+
+  client(name: ActorId): EtcdClient {
+    const c = this.sim.actor<EtcdClient>(name);
+    if (!c) throw new Error(`no client ${name}`);
+    return c;
+  }
+
+  private kindOf(name: ActorId): string | undefined {
+    return this.sim.kindOf(name);
+  }
+}
+
+function roleOf(s: string): EtcdMemberView['role'] {
+  switch (s) {
+    case 'StateLeader':
+      return 'leader';
+    case 'StateCandidate':
+      return 'candidate';
+    case 'StatePreCandidate':
+      return 'pre-candidate';
+    default:
+      return 'follower';
+  }
+}
+
+function tailOfStorage(storage: MemberDurable['storage'], n: number) {
+  const last = storage.lastIndex();
+  const lo = Math.max(storage.firstIndex(), last - n + 1);
+  const out = [];
+  for (let i = lo; i <= last; i++) {
+    const ents = storage.entries(i, i + 1, Infinity);
+    if (Array.isArray(ents) && ents[0]) out.push(describeEntry(ents[0]));
+  }
+  return out;
+}
+
+function opToRequest(op: EtcdOp, engine: Engine): [RequestType, RequestBodies[RequestType], ActorId | undefined] {
+  switch (op.op) {
+    case 'put':
+      return ['PutRequest', { key: utf8ToBinary(op.key), value: utf8ToBinary(op.value), lease: op.lease, prevKv: op.prevKv }, undefined];
+    case 'get': {
+      const key = utf8ToBinary(op.key);
+      const rangeEnd = op.prefix ? prefixEnd(key) : op.rangeEnd !== undefined ? utf8ToBinary(op.rangeEnd) : undefined;
+      return ['RangeRequest', { key, rangeEnd, serializable: op.serializable, revision: op.revision, limit: op.limit, keysOnly: op.keysOnly, countOnly: op.countOnly }, undefined];
+    }
+    case 'delete': {
+      const key = utf8ToBinary(op.key);
+      const rangeEnd = op.prefix ? prefixEnd(key) : op.rangeEnd !== undefined ? utf8ToBinary(op.rangeEnd) : undefined;
+      return ['DeleteRangeRequest', { key, rangeEnd, prevKv: op.prevKv }, undefined];
+    }
+    case 'compact':
+      return ['CompactionRequest', { revision: op.revision }, undefined];
+    case 'leaseGrant':
+      return ['LeaseGrantRequest', { TTL: op.ttl, ID: op.id ?? 0 }, undefined];
+    case 'leaseRevoke':
+      return ['LeaseRevokeRequest', { ID: op.id }, undefined];
+    case 'leaseKeepAlive':
+      return ['LeaseKeepAliveRequest', { ID: op.id }, undefined];
+    case 'transferLeader': {
+      const raftId = Number(op.to.split('-')[1]) + 1;
+      return ['MoveLeaderRequest', { targetID: memberIdOf(raftId) }, engine.leader() ?? undefined];
+    }
+    default:
+      return assertNever(op, 'etcd op');
+  }
+}
+
+function toOpResult(id: number, op: EtcdOp, call: CallRecord): EtcdOpResult {
+  const r: EtcdOpResult = { id, op, issuedAt: call.issuedAt };
+  if (call.outcome) {
+    r.doneAt = call.doneAt;
+    r.ok = call.outcome.status === 'ok';
+    if (call.outcome.status === 'ok') r.response = call.outcome.body;
+    else r.error = call.outcome.error.message;
+    r.text = formatOpResult(op, call.outcome);
+  }
+  return r;
+}
+
+function commandDetail(c: Command): string {
+  switch (c.type) {
+    case 'fault':
+      return c.fault.action;
+    case 'speed':
+      return String(c.speed);
+    case 'etcdOp':
+      return c.op.op;
+    default:
+      return '';
+  }
+}
+
+/** Commands are plain JSON data; copy them so callers cannot mutate the log. */
+function structuredCloneSafe<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+registerClass('Engine', Engine);

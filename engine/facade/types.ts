@@ -1,0 +1,180 @@
+// The facade's public types: everything hosts (the browser worker, the headless
+// server, tests) and the UI may see of the engine. Plain data only.
+import type { ActorId } from '../sim/actor';
+
+/** Time in virtual milliseconds since the simulation started. */
+export type VirtualMs = number;
+
+export interface EngineOptions {
+  seed: number;
+  /** 1, 3 or 5 etcd members. */
+  etcdMembers: number;
+  /** Raft snapshot every this many applied entries (etcd v3.5 default 100,000; small for demos). */
+  snapshotCount?: number;
+  /** Entries kept behind a snapshot for slow followers (etcd v3.5: 5,000). */
+  snapshotCatchUpEntries?: number;
+  /** Test-only: inject the classic "commit an older-term entry by counting replicas" bug. */
+  unsafeCommitPreviousTermEntries?: boolean;
+}
+
+/** Faults, as the control API and the UI express them. */
+export type Fault =
+  | { action: 'crash'; target: ActorId }
+  | { action: 'restart'; target: ActorId }
+  | { action: 'partition'; groups: ActorId[][] }
+  | { action: 'block'; from: ActorId; to: ActorId }
+  | { action: 'heal' }
+  | { action: 'slow-disk'; target: ActorId; fsyncMs: number }
+  | { action: 'link'; from?: ActorId; to?: ActorId; loss?: number; duplicate?: number; reorder?: boolean; minMs?: number; maxMs?: number };
+
+/** A KV/lease request from the playground's own etcd client (`etcd-client-0`). */
+export type EtcdOp =
+  | { op: 'put'; key: string; value: string; lease?: number; prevKv?: boolean }
+  | { op: 'get'; key: string; rangeEnd?: string; prefix?: boolean; serializable?: boolean; revision?: number; limit?: number; keysOnly?: boolean; countOnly?: boolean }
+  | { op: 'delete'; key: string; rangeEnd?: string; prefix?: boolean; prevKv?: boolean }
+  | { op: 'compact'; revision: number }
+  | { op: 'leaseGrant'; ttl: number; id?: number }
+  | { op: 'leaseRevoke'; id: number }
+  | { op: 'leaseKeepAlive'; id: number }
+  | { op: 'transferLeader'; to: ActorId };
+
+/**
+ * Every user action enters the engine as one of these and is recorded with the
+ * virtual time and event count at which it ran: seed + command log = the session.
+ */
+export type Command =
+  | { type: 'fault'; fault: Fault }
+  | { type: 'speed'; speed: number }
+  | { type: 'etcd'; client?: ActorId; request: unknown /* an etcd api request, see engine/etcd/api */ }
+  | { type: 'etcdOp'; op: EtcdOp }
+  | { type: 'watch'; key: string; rangeEnd?: string; prefix?: boolean; startRevision?: number; prevKv?: boolean }
+  | { type: 'cancelWatch'; watchId: number };
+
+export interface RecordedCommand {
+  /** Virtual time at which it ran. */
+  t: VirtualMs;
+  /** Events processed before it ran. */
+  step: number;
+  command: Command;
+}
+
+export interface ComponentView {
+  name: ActorId;
+  kind: string;
+  up: boolean;
+}
+
+export interface EngineState {
+  virtualTime: VirtualMs;
+  seed: number;
+  speed: number;
+  components: ComponentView[];
+  /** `count:hash` over the whole trace so far; equal runs have equal digests. */
+  traceDigest: string;
+  events: number;
+}
+
+export type RaftRole = 'leader' | 'follower' | 'candidate' | 'pre-candidate';
+
+export interface RaftLogEntryView {
+  index: number;
+  term: number;
+  /** 'empty' is the no-op a new leader appends; 'conf' a membership change. */
+  kind: 'normal' | 'empty' | 'conf';
+  /** e.g. "PUT /foo", "DELETE /foo", "LEASE GRANT 7587…", "TXN". */
+  summary: string;
+}
+
+export interface EtcdMemberView {
+  name: ActorId;
+  raftId: number;
+  /** etcd's member id as hex. */
+  memberId: string;
+  up: boolean;
+  role: RaftRole | 'down';
+  term: number;
+  /** Actor name voted for in `term`, or null. */
+  vote: ActorId | null;
+  leader: ActorId | null;
+  commitIndex: number;
+  appliedIndex: number;
+  lastLogIndex: number;
+  /** First index still in the log; earlier entries are in the snapshot. */
+  firstLogIndex: number;
+  snapshotIndex: number;
+  /** Ticks since the last election-timer reset, and the (randomized) timeout. */
+  electionElapsed: number;
+  electionTimeout: number;
+  fsyncMs: number;
+  /** The tail of the log (at most 40 entries). */
+  log: RaftLogEntryView[];
+  /** KV revision applied on this member. */
+  revision: number;
+  /** Leader only: each follower's match/next and progress state. */
+  progress?: Record<ActorId, { match: number; next: number; state: 'StateProbe' | 'StateReplicate' | 'StateSnapshot' }>;
+}
+
+export interface MessageInFlightView {
+  msgId: number;
+  from: ActorId;
+  to: ActorId;
+  /** Raft message type (MsgApp, MsgVote...) or client request type. */
+  type: string;
+  sentAt: VirtualMs;
+  arriveAt: VirtualMs;
+  term?: number;
+  /** Number of entries carried (MsgApp), or reject flag text. */
+  detail?: string;
+}
+
+export interface KvEntryView {
+  key: string;
+  value: string;
+  createRevision: number;
+  modRevision: number;
+  version: number;
+  lease: number;
+}
+
+export interface EtcdClusterView {
+  members: EtcdMemberView[];
+  inFlight: MessageInFlightView[];
+  /** The applied key/value state of the member `from` (the leader, else the first up member). */
+  kv: { from: ActorId | null; revision: number; compactRevision: number; keys: KvEntryView[] };
+  partition: ActorId[][];
+  blocked: [ActorId, ActorId][];
+}
+
+export interface TraceRecordView {
+  n: number;
+  t: VirtualMs;
+  kind: string;
+  from?: ActorId;
+  to?: ActorId;
+  type?: string;
+  msgId?: number;
+  reason?: string;
+  detail?: string;
+}
+
+/** Results of the playground's etcd client requests. */
+export interface EtcdOpResult {
+  id: number;
+  op: EtcdOp;
+  issuedAt: VirtualMs;
+  doneAt?: VirtualMs;
+  /** Pending until doneAt is set. */
+  ok?: boolean;
+  /** Human-readable result, like etcdctl prints it. */
+  text?: string;
+  response?: unknown;
+  error?: string;
+}
+
+export interface WatchView {
+  watchId: number;
+  key: string;
+  rangeEnd?: string;
+  events: { revision: number; type: 'PUT' | 'DELETE'; key: string; value: string; prevValue?: string; at: VirtualMs }[];
+  canceled?: string;
+}

@@ -1,0 +1,106 @@
+// The browser worker's API: what the UI (app/) may call through Comlink and the
+// compact updates it receives. Types only, built from the facade's view types,
+// so app/ never sees engine internals.
+import type {
+  Command,
+  EngineOptions,
+  EtcdMemberView,
+  EtcdOpResult,
+  KvEntryView,
+  MessageInFlightView,
+  TraceRecordView,
+  VirtualMs,
+  WatchView,
+} from '../facade/types';
+
+/** Speeds the UI offers; 0 means paused (the host keeps the last non-zero speed). */
+// The slow end exists because peers on one LAN answer in about a millisecond:
+// at x0.001 a message takes a second of wall time to cross.
+export const SPEEDS = [0.001, 0.01, 0.1, 0.25, 0.5, 1, 2, 5, 10, 100, 1000] as const;
+export const MIN_SPEED = 0.001;
+export const MAX_SPEED = 10_000;
+
+export interface ClockView {
+  virtualTime: VirtualMs;
+  /** Kernel events processed so far. */
+  events: number;
+  /** Virtual ms per wall ms while playing (never 0; see `playing`). */
+  speed: number;
+  playing: boolean;
+  /** True when the last frame could not keep up with `speed` (work per frame is capped). */
+  lagging: boolean;
+  /** `count:hash` over the whole trace: equal runs have equal digests. */
+  traceDigest: string;
+}
+
+export interface SessionInfo {
+  seed: number;
+  etcdMembers: number;
+  /** e.g. "etcd: 3 members". */
+  scenario: string;
+}
+
+/** A watch as the UI sees it: events are appended, never re-sent. */
+export interface WatchDelta {
+  watchId: number;
+  key: string;
+  rangeEnd?: string;
+  canceled?: string;
+  /** Events not posted before (all of them on the first post of this watch). */
+  newEvents: WatchView['events'];
+}
+
+export interface KvDelta {
+  from: string | null;
+  revision: number;
+  compactRevision: number;
+  /** Keys created or modified since the last post (all keys when `full`). */
+  changed: KvEntryView[];
+  removed: string[];
+}
+
+/**
+ * One batch of changes, posted at most once per animation frame. Absent fields
+ * did not change. The first update after subscribing has `full: true` and
+ * carries everything.
+ */
+export interface ViewUpdate {
+  seq: number;
+  full: boolean;
+  clock: ClockView;
+  /** Member order, sent when the membership changes (and on full updates). */
+  memberOrder?: string[];
+  /** Members whose view changed. */
+  members?: EtcdMemberView[];
+  /** All messages in flight, when that set changed. */
+  inFlight?: MessageInFlightView[];
+  kv?: KvDelta;
+  partition?: { groups: string[][]; blocked: [string, string][] };
+  /** Trace records after the last one posted (at most the newest TRACE_POST_LIMIT). */
+  trace?: TraceRecordView[];
+  /** Records skipped because too many happened in one frame. */
+  traceSkipped?: number;
+  /** New op results, and pending ones that completed. */
+  opResults?: EtcdOpResult[];
+  watches?: WatchDelta[];
+  components?: { name: string; kind: string; up: boolean }[];
+}
+
+export const TRACE_POST_LIMIT = 400;
+
+export type ExecResult = { ok: true; result?: unknown } | { ok: false; error: string };
+
+/** The object the worker exposes through Comlink. */
+export interface WorkerApi {
+  /** (Re)creates the engine; returns once the first full update has been posted. */
+  init(opts: EngineOptions): SessionInfo;
+  /** Posts updates to `callback` (a Comlink proxy), at most once per frame. */
+  subscribe(callback: (update: ViewUpdate) => void): void;
+  play(): void;
+  pause(): void;
+  /** Pauses, then processes exactly one kernel event. */
+  step(): TraceRecordView | null;
+  /** 0 pauses; otherwise clamps to [MIN_SPEED, MAX_SPEED] and sets the pace. */
+  setSpeed(speed: number): void;
+  exec(cmd: Command): ExecResult;
+}

@@ -1,0 +1,181 @@
+// The browser host's pacing: virtual time runs at `speed` x wall time, in
+// frames of about 16 ms. Each frame does a bounded amount of engine work so the
+// worker stays responsive to commands; when the engine cannot keep up, the
+// clock falls behind (reported as `lagging`) instead of queueing up debt.
+// Wall time and scheduling are injected so Node tests can drive it by hand.
+import type { Command, TraceRecordView } from '../facade/types';
+import { MAX_SPEED, MIN_SPEED, type ExecResult, type ViewUpdate } from './protocol';
+import { ViewDiffer, type ViewSource } from './viewDiff';
+
+/** The part of the Engine facade a session drives. */
+export interface PacedEngine extends ViewSource {
+  exec(cmd: Command): ExecResult;
+  advance(ms: number): void;
+  stepEvent(): TraceRecordView | null;
+}
+
+export interface HostTimers {
+  /** Wall clock in ms (performance.now in the worker). */
+  now(): number;
+  /** Calls `fn` after about `ms` wall ms; returns a handle for `cancel`. */
+  schedule(fn: () => void, ms: number): unknown;
+  cancel(handle: unknown): void;
+}
+
+export interface SessionOptions {
+  /** Wall ms between frames. */
+  frameMs?: number;
+  /** Wall ms of engine work allowed per frame. */
+  budgetMs?: number;
+  /** Largest virtual slice passed to one engine.advance call. */
+  sliceMs?: number;
+  /** Wall gaps longer than this (a throttled background tab) are not made up. */
+  maxGapMs?: number;
+}
+
+export class HostSession {
+  private speed = 1;
+  private playing = false;
+  private lagging = false;
+  private handle: unknown = null;
+  private lastWall = 0;
+  private listener: ((u: ViewUpdate) => void) | null = null;
+  private lastPost = Number.NEGATIVE_INFINITY;
+  private flushHandle: unknown = null;
+  private readonly differ = new ViewDiffer();
+  private readonly frameMs: number;
+  private readonly budgetMs: number;
+  private readonly sliceMs: number;
+  private readonly maxGapMs: number;
+
+  constructor(
+    private engine: PacedEngine,
+    private readonly timers: HostTimers,
+    opts: SessionOptions = {},
+  ) {
+    this.frameMs = opts.frameMs ?? 16;
+    this.budgetMs = opts.budgetMs ?? 8;
+    this.sliceMs = opts.sliceMs ?? 100;
+    this.maxGapMs = opts.maxGapMs ?? 250;
+  }
+
+  /** Swaps in a new engine (a new scenario); subscribers get a full update. */
+  replace(engine: PacedEngine): void {
+    this.engine = engine;
+    this.differ.reset();
+    this.post();
+  }
+
+  subscribe(listener: (u: ViewUpdate) => void): void {
+    this.listener = listener;
+    this.differ.reset();
+    this.post();
+  }
+
+  get isPlaying(): boolean {
+    return this.playing;
+  }
+
+  get currentSpeed(): number {
+    return this.speed;
+  }
+
+  play(): void {
+    if (this.playing) return;
+    this.playing = true;
+    this.lastWall = this.timers.now();
+    this.schedule();
+    this.post();
+  }
+
+  pause(): void {
+    if (!this.playing) return;
+    this.playing = false;
+    this.lagging = false;
+    if (this.handle !== null) this.timers.cancel(this.handle);
+    this.handle = null;
+    this.flush();
+  }
+
+  setSpeed(speed: number): void {
+    if (!(speed > 0)) {
+      this.pause();
+      return;
+    }
+    const clamped = Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
+    if (clamped !== this.speed) {
+      this.speed = clamped;
+      this.engine.exec({ type: 'speed', speed: clamped });
+    }
+    this.flush();
+  }
+
+  /** Pauses, then processes exactly one kernel event. */
+  step(): TraceRecordView | null {
+    this.pause();
+    const rec = this.engine.stepEvent();
+    this.flush();
+    return rec;
+  }
+
+  exec(cmd: Command): ExecResult {
+    const r = this.engine.exec(cmd);
+    this.flush();
+    return r;
+  }
+
+  /** One frame: advance virtual time by the wall time elapsed x speed, within the budget. */
+  frame(): void {
+    this.handle = null;
+    if (!this.playing) return;
+    const start = this.timers.now();
+    const gap = Math.min(this.maxGapMs, Math.max(0, start - this.lastWall));
+    this.lastWall = start;
+    let remaining = gap * this.speed;
+    while (remaining > 1e-9) {
+      const slice = Math.min(remaining, this.sliceMs);
+      this.engine.advance(slice);
+      remaining -= slice;
+      if (this.timers.now() - start >= this.budgetMs) break;
+    }
+    // Dropping the rest keeps the worker responsive; the UI shows the lag.
+    this.lagging = remaining > 1e-9;
+    this.post();
+    this.schedule();
+  }
+
+  /** Posts an update now if anything changed (at most once per frame otherwise: see flush). */
+  post(): void {
+    if (this.flushHandle !== null) this.timers.cancel(this.flushHandle);
+    this.flushHandle = null;
+    if (!this.listener) return;
+    const u = this.differ.next(this.engine, { speed: this.speed, playing: this.playing, lagging: this.lagging });
+    if (!u) return;
+    this.lastPost = this.timers.now();
+    this.listener(u);
+  }
+
+  /**
+   * Posts changes, never more than once per frame: while playing the next frame
+   * posts; while paused a post follows at once unless one went out within the
+   * last frame, in which case it is deferred to the end of that frame.
+   */
+  flush(): void {
+    if (this.playing) return;
+    const since = this.timers.now() - this.lastPost;
+    if (since >= this.frameMs) {
+      this.post();
+      return;
+    }
+    if (this.flushHandle !== null) return;
+    this.flushHandle = this.timers.schedule(() => {
+      this.flushHandle = null;
+      this.post();
+    }, this.frameMs - since);
+  }
+
+  private schedule(): void {
+    if (this.handle !== null || !this.playing) return;
+    this.handle = this.timers.schedule(() => this.frame(), this.frameMs);
+  }
+}

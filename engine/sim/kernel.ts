@@ -1,0 +1,346 @@
+// The simulation kernel: one virtual clock, one event queue, one seeded PRNG.
+// Actors are addressed by stable names and reached only through messages on the
+// simulated network, timers and (durable) disk writes. Nothing here reads the
+// wall clock: hosts decide how fast virtual time runs.
+import type { Actor, ActorId, ActorKind, Payload } from './actor';
+import { EventQueue } from './eventQueue';
+import { Network } from './network';
+import { Rng } from './rng';
+import { registerClass } from './serial';
+import { TraceBuffer } from './trace';
+
+export type SimEvent =
+  | { type: 'deliver'; msgId: number; from: ActorId; to: ActorId; payload: Payload; sentAt: number }
+  | { type: 'timer'; actor: ActorId; incarnation: number; timerId: number; tag: string; data: unknown }
+  | { type: 'fsync'; actor: ActorId; incarnation: number; tag: string; data: unknown };
+
+const kinds = new Map<string, ActorKind<unknown, unknown>>();
+
+/** Makes an actor kind spawnable (module registry of immutable factories). */
+export function registerActorKind<C, D>(kind: ActorKind<C, D>): void {
+  kinds.set(kind.kind, kind as ActorKind<unknown, unknown>);
+}
+
+function kindOf(name: string): ActorKind<unknown, unknown> {
+  const k = kinds.get(name);
+  if (!k) throw new Error(`kernel: unknown actor kind ${name}`);
+  return k;
+}
+
+export interface DiskConfig {
+  /** Latency of one fsync (a WAL write), ms. */
+  fsyncMs: number;
+}
+
+export const DEFAULT_FSYNC_MS = 1;
+
+interface Slot {
+  id: ActorId;
+  kind: string;
+  config: unknown;
+  /** Survives crashes: only what the actor persisted through ctx.persist(). */
+  durable: unknown;
+  actor: Actor | null;
+  incarnation: number;
+  ctx: ActorContext;
+  disk: DiskConfig;
+  /** When the disk finishes the writes already queued. */
+  diskBusyUntil: number;
+  rng: Rng;
+}
+
+export interface KernelOptions {
+  seed: number;
+  traceCapacity?: number;
+}
+
+export class Simulation {
+  now = 0;
+  /** Number of events processed: with `now`, the position of a command in the run. */
+  processed = 0;
+  readonly seed: number;
+  readonly queue = new EventQueue<SimEvent>();
+  readonly network = new Network();
+  readonly trace: TraceBuffer;
+  private readonly rng: Rng;
+  private readonly netRng: Rng;
+  private readonly slots = new Map<ActorId, Slot>();
+  private readonly cancelledTimers = new Set<number>();
+  private nextMsgId = 1;
+  private nextTimerId = 1;
+
+  constructor(opts: KernelOptions) {
+    this.seed = opts.seed;
+    this.rng = new Rng(opts.seed);
+    this.netRng = this.rng.fork('network');
+    this.trace = new TraceBuffer(opts.traceCapacity ?? 10_000);
+  }
+
+  // ---- actors ----------------------------------------------------------
+
+  spawn<C>(id: ActorId, kind: string, config: C): void {
+    if (this.slots.has(id)) throw new Error(`kernel: actor ${id} already exists`);
+    const k = kindOf(kind);
+    const slot: Slot = {
+      id,
+      kind,
+      config,
+      durable: k.initDurable(config),
+      actor: null,
+      incarnation: 0,
+      ctx: undefined as unknown as ActorContext,
+      disk: { fsyncMs: DEFAULT_FSYNC_MS },
+      diskBusyUntil: 0,
+      rng: this.rng.fork(`actor:${id}`),
+    };
+    slot.ctx = new ActorContext(this, slot);
+    this.slots.set(id, slot);
+    this.boot(slot);
+  }
+
+  /** Removes an actor for good (e.g. a member removed from the cluster). */
+  remove(id: ActorId): void {
+    const slot = this.slot(id);
+    slot.actor = null;
+    slot.incarnation++;
+    this.slots.delete(id);
+  }
+
+  private boot(slot: Slot): void {
+    slot.actor = kindOf(slot.kind).create(slot.id, slot.config, slot.durable, { rng: slot.rng, now: this.now });
+    slot.actor.start(slot.ctx);
+  }
+
+  crash(id: ActorId): void {
+    const slot = this.slot(id);
+    if (!slot.actor) return;
+    slot.actor = null;
+    slot.incarnation++; // pending timers and unfinished disk writes die with it
+    slot.diskBusyUntil = this.now;
+    this.trace.record({ t: this.now, kind: 'crash', to: id });
+  }
+
+  restart(id: ActorId): void {
+    const slot = this.slot(id);
+    if (slot.actor) return;
+    slot.incarnation++;
+    this.trace.record({ t: this.now, kind: 'restart', to: id });
+    this.boot(slot);
+  }
+
+  isUp(id: ActorId): boolean {
+    return this.slots.get(id)?.actor != null;
+  }
+
+  has(id: ActorId): boolean {
+    return this.slots.has(id);
+  }
+
+  actorIds(): ActorId[] {
+    return [...this.slots.keys()];
+  }
+
+  kindOf(id: ActorId): string | undefined {
+    return this.slots.get(id)?.kind;
+  }
+
+  /** The live actor, for observers (views, checkers). Components never call this. */
+  actor<A extends Actor = Actor>(id: ActorId): A | null {
+    return (this.slots.get(id)?.actor as A | null) ?? null;
+  }
+
+  /** The actor's durable state, for observers. */
+  durable<D>(id: ActorId): D {
+    return this.slot(id).durable as D;
+  }
+
+  /** Context of an actor, for hosts that inject work into it (commands). */
+  context(id: ActorId): ActorContext {
+    return this.slot(id).ctx;
+  }
+
+  disk(id: ActorId): DiskConfig {
+    return this.slot(id).disk;
+  }
+
+  setFsyncLatency(id: ActorId, fsyncMs: number): void {
+    this.slot(id).disk.fsyncMs = fsyncMs;
+    this.trace.record({ t: this.now, kind: 'fault', to: id, type: 'slow-disk', detail: String(fsyncMs) });
+  }
+
+  private slot(id: ActorId): Slot {
+    const s = this.slots.get(id);
+    if (!s) throw new Error(`kernel: no actor ${id}`);
+    return s;
+  }
+
+  // ---- time --------------------------------------------------------------
+
+  /** Processes the next event. Returns false when the queue is empty. */
+  step(): boolean {
+    const item = this.queue.pop();
+    if (!item) return false;
+    if (item.time > this.now) this.now = item.time;
+    this.processed++;
+    this.dispatch(item.event);
+    return true;
+  }
+
+  /** Processes every event due at or before `t`, then sets the clock to `t`. */
+  runUntil(t: number): void {
+    for (;;) {
+      const next = this.queue.peek();
+      if (!next || next.time > t) break;
+      this.step();
+    }
+    if (t > this.now) this.now = t;
+  }
+
+  runFor(ms: number): void {
+    this.runUntil(this.now + ms);
+  }
+
+  /** Time of the next pending event, if any. */
+  nextEventTime(): number | undefined {
+    return this.queue.peek()?.time;
+  }
+
+  private dispatch(ev: SimEvent): void {
+    switch (ev.type) {
+      case 'deliver': {
+        const slot = this.slots.get(ev.to);
+        let reason: 'unknown-target' | 'target-down' | 'partitioned' | undefined;
+        if (!slot) reason = 'unknown-target';
+        else if (!slot.actor) reason = 'target-down';
+        else if (this.network.isBlocked(ev.from, ev.to)) reason = 'partitioned';
+        if (reason) {
+          this.trace.record({ t: this.now, kind: 'drop', from: ev.from, to: ev.to, type: ev.payload.type, msgId: ev.msgId, reason });
+          return;
+        }
+        this.trace.record({ t: this.now, kind: 'deliver', from: ev.from, to: ev.to, type: ev.payload.type, msgId: ev.msgId });
+        slot!.actor!.receive(slot!.ctx, ev.from, ev.payload);
+        return;
+      }
+      case 'timer': {
+        if (this.cancelledTimers.delete(ev.timerId)) return;
+        const slot = this.slots.get(ev.actor);
+        if (!slot?.actor || slot.incarnation !== ev.incarnation) return;
+        this.trace.record({ t: this.now, kind: 'timer', to: ev.actor, type: ev.tag });
+        slot.actor.timer(slot.ctx, ev.tag, ev.data);
+        return;
+      }
+      case 'fsync': {
+        const slot = this.slots.get(ev.actor);
+        if (!slot?.actor || slot.incarnation !== ev.incarnation) return; // lost in a crash
+        this.trace.record({ t: this.now, kind: 'persist', to: ev.actor, type: ev.tag });
+        slot.actor.persisted(slot.ctx, ev.tag, ev.data);
+        return;
+      }
+    }
+  }
+
+  // ---- called through ActorContext -------------------------------------
+
+  /** @internal */
+  sendFrom(slot: Slot, to: ActorId, payload: Payload): void {
+    const msgId = this.nextMsgId++;
+    const from = slot.id;
+    this.trace.record({ t: this.now, kind: 'send', from, to, type: payload.type, msgId });
+    const d = this.network.route(from, to, this.now, this.netRng);
+    if (d.dropped) {
+      this.trace.record({ t: this.now, kind: 'drop', from, to, type: payload.type, msgId, reason: d.dropped });
+      return;
+    }
+    for (let i = 0; i < d.at.length; i++) {
+      if (i > 0) this.trace.record({ t: this.now, kind: 'duplicate', from, to, type: payload.type, msgId });
+      this.queue.push(d.at[i]!, { type: 'deliver', msgId, from, to, payload, sentAt: this.now });
+    }
+  }
+
+  /** @internal */
+  timerFor(slot: Slot, delayMs: number, tag: string, data: unknown): number {
+    const timerId = this.nextTimerId++;
+    this.queue.push(this.now + Math.max(0, delayMs), {
+      type: 'timer',
+      actor: slot.id,
+      incarnation: slot.incarnation,
+      timerId,
+      tag,
+      data,
+    });
+    return timerId;
+  }
+
+  /** @internal */
+  cancelTimer(timerId: number): void {
+    this.cancelledTimers.add(timerId);
+  }
+
+  /** @internal Writes are FIFO per disk: each waits for the ones before it. */
+  persistFor(slot: Slot, tag: string, data: unknown): number {
+    const start = Math.max(this.now, slot.diskBusyUntil);
+    const done = start + slot.disk.fsyncMs;
+    slot.diskBusyUntil = done;
+    this.queue.push(done, { type: 'fsync', actor: slot.id, incarnation: slot.incarnation, tag, data });
+    return done;
+  }
+
+  /** @internal */
+  rngFor(slot: Slot): Rng {
+    return slot.rng;
+  }
+
+  /** Records a fault or command in the trace (hosts and the engine facade). */
+  note(kind: 'fault' | 'command', type: string, detail?: string, to?: ActorId): void {
+    this.trace.record({ t: this.now, kind, type, detail, to });
+  }
+}
+
+/** What an actor may do: its only window on the world. */
+export class ActorContext {
+  constructor(
+    private readonly sim: Simulation,
+    private readonly slot: Slot,
+  ) {}
+
+  get id(): ActorId {
+    return this.slot.id;
+  }
+
+  get now(): number {
+    return this.sim.now;
+  }
+
+  /** This actor's own random stream; it survives restarts. */
+  get rng(): Rng {
+    return this.sim.rngFor(this.slot);
+  }
+
+  send(to: ActorId, payload: Payload): void {
+    this.sim.sendFrom(this.slot, to, payload);
+  }
+
+  setTimer(delayMs: number, tag: string, data?: unknown): number {
+    return this.sim.timerFor(this.slot, delayMs, tag, data);
+  }
+
+  cancelTimer(timerId: number): void {
+    this.sim.cancelTimer(timerId);
+  }
+
+  /**
+   * Queues a durable write; `persisted(tag, data)` is called once it is on disk.
+   * A crash before then loses it. Returns the virtual time it will complete.
+   */
+  persist(tag: string, data?: unknown): number {
+    return this.sim.persistFor(this.slot, tag, data);
+  }
+
+  /** The durable state object (mutate it only in `persisted`). */
+  durable<D>(): D {
+    return this.slot.durable as D;
+  }
+}
+
+registerClass('Simulation', Simulation);
+registerClass('ActorContext', ActorContext);
