@@ -146,15 +146,21 @@ function ResultItem({ r }: { r: EtcdOpResult }) {
   return (
     <li className={`result ${state}`} data-state={state} data-op={r.op.op}>
       <div className="cmd mono">
-        <span aria-hidden="true">$ </span>
-        {etcdctlCommand(r.op)}
         <span className="muted when">
           {formatT(r.issuedAt)}
           {r.doneAt !== undefined ? ` → ${formatT(r.doneAt)}` : ''}
         </span>
+        <span aria-hidden="true">$ </span>
+        {etcdctlCommand(r.op)}
       </div>
-      <pre className="term">
-        {state === 'pending' ? '… waiting for a reply' : state === 'error' ? `Error: ${r.error ?? r.text ?? 'failed'}` : (r.text ?? 'OK')}
+      <pre className={`term${state === 'ok' && r.text === '' ? ' muted' : ''}`}>
+        {state === 'pending'
+          ? '… waiting for a reply'
+          : state === 'error'
+            ? (r.text ?? `Error: ${r.error ?? 'failed'}`)
+            : r.text === ''
+              ? '(no keys)'
+              : (r.text ?? 'OK')}
       </pre>
     </li>
   );

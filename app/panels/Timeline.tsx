@@ -63,7 +63,7 @@ export function Timeline() {
       const f = filterOf(r);
       if (!filters[f]) continue;
       const isHb = r.type !== undefined && msgLook(r.type).family === 'heartbeat';
-      if (isHb && !filters.heartbeat && (f === 'send' || f === 'deliver')) continue;
+      if (isHb && !filters.heartbeat && (f === 'send' || f === 'deliver' || f === 'drop')) continue;
       out.push(r);
     }
     return out;
@@ -84,6 +84,14 @@ export function Timeline() {
       </div>
       <div className="trace-scroll" tabIndex={0} aria-label="Recent events">
         <table className="data trace">
+          <colgroup>
+            <col style={{ width: 64 }} />
+            <col style={{ width: 84 }} />
+            <col style={{ width: 110 }} />
+            <col style={{ width: 230 }} />
+            <col style={{ width: 190 }} />
+            <col />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col" className="num">

@@ -42,7 +42,7 @@ interface Flash {
   at: number;
 }
 
-const NODE_R = 46;
+const NODE_R = 50;
 const FLASH_MS = 700;
 const LANE = 7;
 /** Room for the two label lines beside a node. */
@@ -339,6 +339,8 @@ export class RaftRingView {
         const e = enter
           .append('g')
           .attr('class', 'msg')
+          .attr('role', 'button')
+          .attr('tabindex', -1)
           .on('click', (_ev, d) => this.handlers.selectMessage(d.m));
         e.append('circle').attr('r', 6.5);
         e.append('text').attr('x', 10).attr('y', 0).attr('dominant-baseline', 'central');

@@ -123,7 +123,9 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
     out.trace = merged.length > TRACE_KEEP ? merged.slice(merged.length - TRACE_KEEP) : merged;
   }
   for (const r of u.trace ?? []) {
-    if (r.kind === 'crash' || r.kind === 'restart' || r.kind === 'fault' || r.kind === 'command') {
+    // Faults and crashes have their own records; of commands, mark only the client's requests.
+    const marked = r.kind === 'crash' || r.kind === 'restart' || r.kind === 'fault' || (r.kind === 'command' && r.type !== 'fault' && r.type !== 'speed');
+    if (marked) {
       newMarkers.push({ t: r.t, kind: r.kind, n: r.n, label: [r.kind, r.type, r.to, r.detail].filter(Boolean).join(' ') });
     }
   }

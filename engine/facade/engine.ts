@@ -54,6 +54,7 @@ export class Engine {
       snapshotCount: 100_000,
       snapshotCatchUpEntries: 5_000,
       unsafeCommitPreviousTermEntries: false,
+      extraClients: 0,
       ...options,
     };
     this.sim = new Simulation({ seed: options.seed });
@@ -73,6 +74,12 @@ export class Engine {
       this.sim.spawn(memberName(raftId), ETCD_KIND, cfg);
     }
     this.sim.spawn(PLAYGROUND_CLIENT, 'etcd-client', { ...DEFAULT_CLIENT, endpoints: this.memberNames() });
+    for (let i = 1; i <= this.options.extraClients; i++) {
+      // Each client starts on a different member, as clients spread over endpoints.
+      const names = this.memberNames();
+      const rotated = names.map((_, j) => names[(i + j) % names.length]!);
+      this.sim.spawn(`etcd-client-${i}`, 'etcd-client', { ...DEFAULT_CLIENT, endpoints: rotated });
+    }
   }
 
   static create(options: EngineOptions): Engine {

@@ -13,6 +13,8 @@ export interface EngineOptions {
   snapshotCount?: number;
   /** Entries kept behind a snapshot for slow followers (etcd v3.5: 5,000). */
   snapshotCatchUpEntries?: number;
+  /** Extra etcd clients `etcd-client-1..N` (the safety harness's workload); default 0. */
+  extraClients?: number;
   /** Test-only: inject the classic "commit an older-term entry by counting replicas" bug. */
   unsafeCommitPreviousTermEntries?: boolean;
 }

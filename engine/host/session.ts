@@ -54,7 +54,7 @@ export class HostSession {
     opts: SessionOptions = {},
   ) {
     this.frameMs = opts.frameMs ?? 16;
-    this.budgetMs = opts.budgetMs ?? 8;
+    this.budgetMs = opts.budgetMs ?? 12;
     this.sliceMs = opts.sliceMs ?? 100;
     this.maxGapMs = opts.maxGapMs ?? 250;
   }

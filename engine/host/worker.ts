@@ -2,7 +2,7 @@
 // virtual time against the wall clock and posts compact view updates to the UI
 // through Comlink. The main thread never runs simulation work.
 import * as Comlink from 'comlink';
-import { Engine } from './devFixture'; // TEMP-DEV-FIXTURE
+import { Engine } from '../index';
 import type { Command, EngineOptions } from '../facade/types';
 import type { ExecResult, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
 import { HostSession, type HostTimers } from './session';

@@ -4,7 +4,7 @@
 // wall clock: hosts decide how fast virtual time runs.
 import type { Actor, ActorId, ActorKind, Payload } from './actor';
 import { EventQueue } from './eventQueue';
-import { Network } from './network';
+import { DROP_PARTITIONED, Network } from './network';
 import { Rng } from './rng';
 import { registerClass } from './serial';
 import { TraceBuffer } from './trace';
@@ -214,10 +214,10 @@ export class Simulation {
         else if (!slot.actor) reason = 'target-down';
         else if (this.network.isBlocked(ev.from, ev.to)) reason = 'partitioned';
         if (reason) {
-          this.trace.record({ t: this.now, kind: 'drop', from: ev.from, to: ev.to, type: ev.payload.type, msgId: ev.msgId, reason });
+          this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, reason);
           return;
         }
-        this.trace.record({ t: this.now, kind: 'deliver', from: ev.from, to: ev.to, type: ev.payload.type, msgId: ev.msgId });
+        this.trace.recordEvent('deliver', this.now, ev.from, ev.to, ev.payload.type, ev.msgId);
         slot!.actor!.receive(slot!.ctx, ev.from, ev.payload);
         return;
       }
@@ -225,14 +225,14 @@ export class Simulation {
         if (this.cancelledTimers.delete(ev.timerId)) return;
         const slot = this.slots.get(ev.actor);
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return;
-        this.trace.record({ t: this.now, kind: 'timer', to: ev.actor, type: ev.tag });
+        this.trace.recordEvent('timer', this.now, undefined, ev.actor, ev.tag, -1);
         slot.actor.timer(slot.ctx, ev.tag, ev.data);
         return;
       }
       case 'fsync': {
         const slot = this.slots.get(ev.actor);
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return; // lost in a crash
-        this.trace.record({ t: this.now, kind: 'persist', to: ev.actor, type: ev.tag });
+        this.trace.recordEvent('persist', this.now, undefined, ev.actor, ev.tag, -1);
         slot.actor.persisted(slot.ctx, ev.tag, ev.data);
         return;
       }
@@ -245,15 +245,17 @@ export class Simulation {
   sendFrom(slot: Slot, to: ActorId, payload: Payload): void {
     const msgId = this.nextMsgId++;
     const from = slot.id;
-    this.trace.record({ t: this.now, kind: 'send', from, to, type: payload.type, msgId });
-    const d = this.network.route(from, to, this.now, this.netRng);
-    if (d.dropped) {
-      this.trace.record({ t: this.now, kind: 'drop', from, to, type: payload.type, msgId, reason: d.dropped });
+    this.trace.recordEvent('send', this.now, from, to, payload.type, msgId);
+    const net = this.network;
+    const at = net.route(from, to, this.now, this.netRng);
+    if (at < 0) {
+      this.trace.recordEvent('drop', this.now, from, to, payload.type, msgId, at === DROP_PARTITIONED ? 'partitioned' : 'loss');
       return;
     }
-    for (let i = 0; i < d.at.length; i++) {
-      if (i > 0) this.trace.record({ t: this.now, kind: 'duplicate', from, to, type: payload.type, msgId });
-      this.queue.push(d.at[i]!, { type: 'deliver', msgId, from, to, payload, sentAt: this.now });
+    this.queue.push(at, { type: 'deliver', msgId, from, to, payload, sentAt: this.now });
+    if (net.duplicateAt >= 0) {
+      this.trace.recordEvent('duplicate', this.now, from, to, payload.type, msgId);
+      this.queue.push(net.duplicateAt, { type: 'deliver', msgId, from, to, payload, sentAt: this.now });
     }
   }
 

@@ -22,38 +22,62 @@ export interface LinkConfig {
 
 export const DEFAULT_LINK: LinkConfig = { minMs: 0.5, maxMs: 1.5, loss: 0, duplicate: 0, reorder: false };
 
-export interface Delivery {
-  /** Absolute virtual times at which copies arrive; empty when the message is lost. */
-  at: number[];
-  dropped?: 'partitioned' | 'loss';
-}
+export const DROP_PARTITIONED = -1;
+export const DROP_LOSS = -2;
 
-function linkKey(from: ActorId, to: ActorId): string {
-  return `${from}>${to}`;
+/** Per directed link: its own settings, whether it is cut, its FIFO horizon. */
+interface LinkState {
+  own: Partial<LinkConfig> | null;
+  /** defaults + own, rebuilt when either changes (version check). */
+  merged: LinkConfig;
+  version: number;
+  blocked: boolean;
+  lastArrival: number;
 }
 
 export class Network {
   defaults: LinkConfig = { ...DEFAULT_LINK };
-  private links = new Map<string, Partial<LinkConfig>>();
-  private blocked = new Set<string>();
-  /** Last arrival time per link, to keep FIFO links FIFO. */
-  private lastArrival = new Map<string, number>();
+  /** from → to → state; created lazily on first use. */
+  private links = new Map<ActorId, Map<ActorId, LinkState>>();
+  private version = 0;
+  private blockedCount = 0;
   /** The partition as the user described it, for views. */
   groups: ActorId[][] = [];
+
+  private state(from: ActorId, to: ActorId): LinkState {
+    let row = this.links.get(from);
+    if (!row) this.links.set(from, (row = new Map()));
+    let ls = row.get(to);
+    if (!ls) {
+      ls = { own: null, merged: this.defaults, version: this.version, blocked: false, lastArrival: 0 };
+      row.set(to, ls);
+    }
+    if (ls.version !== this.version) {
+      ls.merged = ls.own ? { ...this.defaults, ...ls.own } : this.defaults;
+      ls.version = this.version;
+    }
+    return ls;
+  }
+
+  private eachLink(fn: (ls: LinkState) => void): void {
+    for (const row of this.links.values()) for (const ls of row.values()) fn(ls);
+  }
 
   /** Sets properties of one directed link, or of every link when from/to are '*'. */
   configure(from: ActorId | '*', to: ActorId | '*', patch: Partial<LinkConfig>): void {
     if (from === '*' && to === '*') {
       this.defaults = { ...this.defaults, ...patch };
-      return;
+    } else if (from === '*' || to === '*') {
+      throw new RangeError('configure: give both ends of a link, or neither');
+    } else {
+      const ls = this.state(from, to);
+      ls.own = { ...ls.own, ...patch };
     }
-    const key = linkKey(from, to);
-    this.links.set(key, { ...this.links.get(key), ...patch });
+    this.version++;
   }
 
   link(from: ActorId, to: ActorId): LinkConfig {
-    const own = this.links.get(linkKey(from, to));
-    return own ? { ...this.defaults, ...own } : this.defaults;
+    return this.state(from, to).merged;
   }
 
   /** Actors in different groups can no longer reach each other (both ways). */
@@ -62,53 +86,72 @@ export class Network {
     for (let i = 0; i < groups.length; i++) {
       for (let j = 0; j < groups.length; j++) {
         if (i === j) continue;
-        for (const a of groups[i]!) for (const b of groups[j]!) this.blocked.add(linkKey(a, b));
+        for (const a of groups[i]!) for (const b of groups[j]!) this.block(a, b);
       }
     }
   }
 
   /** One-way cut: `from` can no longer reach `to`. */
   block(from: ActorId, to: ActorId): void {
-    this.blocked.add(linkKey(from, to));
+    const ls = this.state(from, to);
+    if (!ls.blocked) {
+      ls.blocked = true;
+      this.blockedCount++;
+    }
   }
 
-  /** Removes every partition and block, and per-link faults; latency defaults stay. */
+  /** Removes every partition and block, and per-link faults; latency settings stay. */
   heal(): void {
-    this.blocked.clear();
     this.groups = [];
-    for (const [key, cfg] of this.links) {
-      const { loss: _l, duplicate: _d, ...rest } = cfg;
-      this.links.set(key, rest);
-    }
+    this.blockedCount = 0;
+    this.eachLink((ls) => {
+      ls.blocked = false;
+      if (ls.own) {
+        const { loss: _l, duplicate: _d, ...rest } = ls.own;
+        ls.own = rest;
+      }
+    });
     this.defaults = { ...this.defaults, loss: 0, duplicate: 0 };
+    this.version++;
   }
 
   isBlocked(from: ActorId, to: ActorId): boolean {
-    return this.blocked.size > 0 && this.blocked.has(linkKey(from, to));
+    return this.blockedCount > 0 && this.links.get(from)?.get(to)?.blocked === true;
   }
 
   blockedLinks(): [ActorId, ActorId][] {
-    return [...this.blocked].map((k) => k.split('>') as [ActorId, ActorId]);
+    const out: [ActorId, ActorId][] = [];
+    for (const [from, row] of this.links) for (const [to, ls] of row) if (ls.blocked) out.push([from, to]);
+    return out;
   }
 
-  /** Decides the fate of one message sent now. */
-  route(from: ActorId, to: ActorId, now: number, rng: Rng): Delivery {
-    if (this.isBlocked(from, to)) return { at: [], dropped: 'partitioned' };
-    const cfg = this.link(from, to);
-    if (cfg.loss > 0 && rng.chance(cfg.loss)) return { at: [], dropped: 'loss' };
-    const copies = cfg.duplicate > 0 && rng.chance(cfg.duplicate) ? 2 : 1;
-    const at: number[] = [];
-    const key = linkKey(from, to);
-    for (let c = 0; c < copies; c++) {
-      let t = now + cfg.minMs + (cfg.maxMs - cfg.minMs) * rng.float();
-      if (!cfg.reorder) {
-        const last = this.lastArrival.get(key) ?? 0;
-        if (t < last) t = last;
-        this.lastArrival.set(key, t);
-      }
-      at.push(t);
+  /**
+   * Decides the fate of one message sent now: its arrival time, or
+   * DROP_PARTITIONED / DROP_LOSS. When the network duplicates it, the second
+   * copy's arrival is left in `duplicateAt` (else -1). Allocation-free: this is
+   * the kernel's hot path.
+   */
+  route(from: ActorId, to: ActorId, now: number, rng: Rng): number {
+    this.duplicateAt = -1;
+    const ls = this.state(from, to);
+    if (ls.blocked) return DROP_PARTITIONED;
+    const cfg = ls.merged;
+    if (cfg.loss > 0 && rng.chance(cfg.loss)) return DROP_LOSS;
+    const at = this.arrival(ls, cfg, now, rng);
+    if (cfg.duplicate > 0 && rng.chance(cfg.duplicate)) this.duplicateAt = this.arrival(ls, cfg, now, rng);
+    return at;
+  }
+
+  /** Arrival of the second copy of the last routed message, or -1. */
+  duplicateAt = -1;
+
+  private arrival(ls: LinkState, cfg: LinkConfig, now: number, rng: Rng): number {
+    let t = now + cfg.minMs + (cfg.maxMs - cfg.minMs) * rng.float();
+    if (!cfg.reorder) {
+      if (t < ls.lastArrival) t = ls.lastArrival;
+      ls.lastArrival = t;
     }
-    return { at };
+    return t;
   }
 }
 

@@ -25,7 +25,26 @@ export type EncodedObject =
   | { t: 'a'; i: Encoded[] }
   | { t: 'm'; e: [Encoded, Encoded][] }
   | { t: 's'; i: Encoded[] }
-  | { t: 'u8'; b: string };
+  | { t: 'u8'; b: string }
+  | { t: 'ta'; k: TypedArrayName; b: string };
+
+const TYPED_ARRAYS = {
+  Int8Array,
+  Int16Array,
+  Int32Array,
+  Uint16Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  Uint8ClampedArray,
+} as const;
+type TypedArrayName = keyof typeof TYPED_ARRAYS;
+
+function typedArrayName(v: object): TypedArrayName | undefined {
+  if (!ArrayBuffer.isView(v) || v instanceof DataView || v instanceof Uint8Array) return undefined;
+  const name = v.constructor.name as TypedArrayName;
+  return name in TYPED_ARRAYS ? name : undefined;
+}
 
 /** A snapshot: JSON-safe, self-contained. */
 export interface Plain {
@@ -71,6 +90,11 @@ export function toPlain(value: unknown): Plain {
     if (v instanceof Map) return { t: 'm', e: [...v].map(([k, x]) => [encode(k), encode(x)]) };
     if (v instanceof Set) return { t: 's', i: [...v].map(encode) };
     if (v instanceof Uint8Array) return { t: 'u8', b: bytesToBase64(v) };
+    const ta = typedArrayName(v);
+    if (ta) {
+      const view = v as ArrayBufferView;
+      return { t: 'ta', k: ta, b: bytesToBase64(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)) };
+    }
     const proto = Object.getPrototypeOf(v) as object | null;
     const fields: Record<string, Encoded> = {};
     for (const key of Object.keys(v)) fields[key] = encode((v as Record<string, unknown>)[key]);
@@ -106,6 +130,12 @@ export function fromPlain<T>(plain: Plain): T {
       case 'u8':
         built[id] = base64ToBytes(o.b);
         break;
+      case 'ta': {
+        const bytes = base64ToBytes(o.b);
+        const Ctor = TYPED_ARRAYS[o.k];
+        built[id] = new Ctor(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / Ctor.BYTES_PER_ELEMENT);
+        break;
+      }
       case 'o': {
         if (o.c === undefined) {
           built[id] = {};
@@ -140,6 +170,7 @@ export function fromPlain<T>(plain: Plain): T {
         for (const x of o.i) (target as Set<unknown>).add(decode(x));
         break;
       case 'u8':
+      case 'ta':
         break;
       case 'o':
         for (const key of Object.keys(o.f)) (target as Record<string, unknown>)[key] = decode(o.f[key] as Encoded);

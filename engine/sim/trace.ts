@@ -1,6 +1,7 @@
 // A bounded trace of what the kernel did, plus a running hash over ALL records
 // ever written (not just those still in the ring): two runs are identical iff
-// their hashes and counts are.
+// their hashes and counts are. Stored as parallel typed arrays with interned
+// strings, so recording allocates nothing on the hot path.
 import { registerClass } from './serial';
 import type { ActorId } from './actor';
 
@@ -27,63 +28,119 @@ export interface TraceRecord {
   kind: TraceKind;
   from?: ActorId;
   to?: ActorId;
-  /** The message's or timer's type (`MsgApp`, `electionTick`...). */
+  /** The message's or timer's type (`MsgApp`, `tick`...). */
   type?: string;
   msgId?: number;
   reason?: DropReason | string;
   detail?: string;
 }
 
-const KIND_CODE: Record<TraceKind, number> = {
-  send: 1,
-  deliver: 2,
-  drop: 3,
-  duplicate: 4,
-  timer: 5,
-  persist: 6,
-  crash: 7,
-  restart: 8,
-  fault: 9,
-  command: 10,
-};
+const KINDS: readonly TraceKind[] = ['send', 'deliver', 'drop', 'duplicate', 'timer', 'persist', 'crash', 'restart', 'fault', 'command'];
+const KIND_CODE = new Map<TraceKind, number>(KINDS.map((k, i) => [k, i + 1]));
+
+const NONE = 0;
 
 export class TraceBuffer {
-  private ring: (TraceRecord | undefined)[];
   private head = 0;
   count = 0;
   hash = 0x811c9dc5;
+  private readonly t: Float64Array;
+  private readonly kind: Uint8Array;
+  private readonly from: Int32Array;
+  private readonly to: Int32Array;
+  private readonly type: Int32Array;
+  private readonly reason: Int32Array;
+  private readonly msgId: Float64Array;
+  private readonly detail: (string | null)[];
+  /** Interned strings; id 0 means "absent". */
+  private readonly strings: string[] = [''];
+  private readonly stringIds = new Map<string, number>();
+  private readonly stringHashes: number[] = [0];
 
   constructor(readonly capacity: number) {
-    this.ring = new Array(capacity);
+    const n = Math.max(1, capacity);
+    this.t = new Float64Array(n);
+    this.kind = new Uint8Array(n);
+    this.from = new Int32Array(n);
+    this.to = new Int32Array(n);
+    this.type = new Int32Array(n);
+    this.reason = new Int32Array(n);
+    this.msgId = new Float64Array(n);
+    this.detail = new Array<string | null>(n).fill(null);
+  }
+
+  private intern(s: string | undefined): number {
+    if (s === undefined) return NONE;
+    let id = this.stringIds.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.stringIds.set(s, id);
+      let h = 0x811c9dc5;
+      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+      this.stringHashes.push(h);
+    }
+    return id;
+  }
+
+  /** The hot path: a message or timer event, no allocation. */
+  recordEvent(kind: TraceKind, t: number, from: ActorId | undefined, to: ActorId | undefined, type: string | undefined, msgId: number, reason?: string): void {
+    this.write(KIND_CODE.get(kind)!, t, this.intern(from), this.intern(to), this.intern(type), msgId, this.intern(reason), null);
   }
 
   record(r: Omit<TraceRecord, 'n'>): void {
-    const rec = r as TraceRecord;
-    rec.n = this.count++;
+    this.write(KIND_CODE.get(r.kind)!, r.t, this.intern(r.from), this.intern(r.to), this.intern(r.type), r.msgId ?? -1, this.intern(r.reason), r.detail ?? null);
+  }
+
+  private write(kind: number, t: number, from: number, to: number, type: number, msgId: number, reason: number, detail: string | null): void {
+    this.count++;
     if (this.capacity > 0) {
-      this.ring[this.head] = rec;
-      this.head = (this.head + 1) % this.capacity;
+      const i = this.head;
+      this.t[i] = t;
+      this.kind[i] = kind;
+      this.from[i] = from;
+      this.to[i] = to;
+      this.type[i] = type;
+      this.msgId[i] = msgId;
+      this.reason[i] = reason;
+      this.detail[i] = detail;
+      this.head = i + 1 === this.capacity ? 0 : i + 1;
     }
+    const sh = this.stringHashes;
     let h = this.hash;
-    h = mix(h, KIND_CODE[rec.kind]);
-    h = mix(h, Math.round(rec.t * 1000));
-    if (rec.from !== undefined) h = mixStr(h, rec.from);
-    if (rec.to !== undefined) h = mixStr(h, rec.to);
-    if (rec.type !== undefined) h = mixStr(h, rec.type);
-    if (rec.msgId !== undefined) h = mix(h, rec.msgId);
-    if (rec.reason !== undefined) h = mixStr(h, rec.reason);
-    if (rec.detail !== undefined) h = mixStr(h, rec.detail);
-    this.hash = h;
+    h = Math.imul(h ^ kind, 0x01000193);
+    const micros = Math.round(t * 1000);
+    h = Math.imul(h ^ (micros | 0), 0x01000193);
+    h = Math.imul(h ^ ((micros / 4294967296) | 0), 0x01000193);
+    h = Math.imul(h ^ sh[from]!, 0x01000193);
+    h = Math.imul(h ^ sh[to]!, 0x01000193);
+    h = Math.imul(h ^ sh[type]!, 0x01000193);
+    h = Math.imul(h ^ (msgId | 0), 0x01000193);
+    h = Math.imul(h ^ sh[reason]!, 0x01000193);
+    if (detail !== null) {
+      for (let i = 0; i < detail.length; i++) h = Math.imul(h ^ detail.charCodeAt(i), 0x01000193);
+    }
+    this.hash = h >>> 0;
   }
 
   /** Records still held, oldest first; optionally only those after record number `since`. */
   records(since = -1): TraceRecord[] {
     const out: TraceRecord[] = [];
-    const n = Math.min(this.count, this.capacity);
-    for (let i = 0; i < n; i++) {
-      const idx = (this.head - n + i + this.capacity) % this.capacity;
-      const rec = this.ring[idx]!;
-      if (rec.n > since) out.push(rec);
+    const held = Math.min(this.count, this.capacity);
+    const firstN = this.count - held;
+    const skip = Math.max(0, since + 1 - firstN);
+    for (let k = skip; k < held; k++) {
+      const i = (this.head - held + k + this.capacity) % this.capacity;
+      const rec: TraceRecord = { n: firstN + k, t: this.t[i]!, kind: KINDS[this.kind[i]! - 1]! };
+      const s = this.strings;
+      if (this.from[i]) rec.from = s[this.from[i]!];
+      if (this.to[i]) rec.to = s[this.to[i]!];
+      if (this.type[i]) rec.type = s[this.type[i]!];
+      if (this.msgId[i]! >= 0) rec.msgId = this.msgId[i];
+      if (this.reason[i]) rec.reason = s[this.reason[i]!];
+      const d = this.detail[i];
+      if (d !== null && d !== undefined) rec.detail = d;
+      out.push(rec);
     }
     return out;
   }
@@ -92,21 +149,6 @@ export class TraceBuffer {
   digest(): string {
     return `${this.count}:${(this.hash >>> 0).toString(16).padStart(8, '0')}`;
   }
-}
-
-function mix(h: number, v: number): number {
-  h ^= v & 0xffff;
-  h = Math.imul(h, 0x01000193);
-  h ^= (v / 65536) & 0xffff;
-  return Math.imul(h, 0x01000193) >>> 0;
-}
-
-function mixStr(h: number, s: string): number {
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return Math.imul(h ^ 0xff, 0x01000193) >>> 0;
 }
 
 registerClass('TraceBuffer', TraceBuffer);

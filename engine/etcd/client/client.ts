@@ -74,8 +74,12 @@ export class EtcdClient implements Actor {
   private cursor = 0;
   /** The leader as last reported by a member (raft id), 0 if unknown. */
   leader = 0;
-  /** Watch streams created through this client: watch id (per member) → events received. */
-  readonly watchResponses: { from: ActorId; at: number; body: WatchResponse }[] = [];
+  /**
+   * Watch responses received, oldest first (bounded: the oldest are dropped).
+   * `seq` increases by one per response, so hosts can poll for new ones.
+   */
+  readonly watchResponses: { seq: number; from: ActorId; at: number; body: WatchResponse }[] = [];
+  private watchSeq = 0;
 
   constructor(
     readonly id: ActorId,
@@ -113,7 +117,7 @@ export class EtcdClient implements Actor {
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
     if (p.type === 'WatchResponse') {
-      this.watchResponses.push({ from, at: ctx.now, body: (p as WatchPush).body });
+      this.watchResponses.push({ seq: ++this.watchSeq, from, at: ctx.now, body: (p as WatchPush).body });
       if (this.watchResponses.length > 10_000) this.watchResponses.splice(0, 1000);
       return;
     }

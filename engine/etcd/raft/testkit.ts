@@ -54,7 +54,8 @@ export interface Peer {
   readStates: ReadState[];
 }
 
-export type PeerSpec = { storage?: MemoryStorage; config?: Partial<Config> } | 'blackhole' | null;
+/** bootstrap: start from an empty storage with RawNode.bootstrap(peers), as etcd's StartNode. */
+export type PeerSpec = { storage?: MemoryStorage; config?: Partial<Config>; bootstrap?: RaftId[] } | 'blackhole' | null;
 
 export class Network {
   peers = new Map<RaftId, Peer>();
@@ -78,8 +79,10 @@ export class Network {
         this.blackholes.add(id);
         return;
       }
-      const storage = spec?.storage ?? new MemoryStorage({ voters: ids, learners: [] });
+      const storage =
+        spec?.storage ?? (spec?.bootstrap ? new MemoryStorage() : new MemoryStorage({ voters: ids, learners: [] }));
       const node = new RawNode(testConfig(id, { ...common, ...(spec?.config ?? {}) }), storage);
+      if (spec?.bootstrap) node.bootstrap(spec.bootstrap);
       this.peers.set(id, { id, node, storage, applied: [], appliedEntries: [], readStates: [] });
       this.drain(id); // flush the initial Ready (nothing to send yet)
     });

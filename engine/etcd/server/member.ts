@@ -102,7 +102,6 @@ export class EtcdMember implements Actor {
   private proposalPrefix = 0;
   /** Trace events of Raft kept for views (bounded). */
   readonly raftEvents: (RaftTraceEvent & { t: number })[] = [];
-  lastTrace: { t: number } = { t: 0 };
 
   constructor(
     readonly id: ActorId,
@@ -247,11 +246,13 @@ export class EtcdMember implements Actor {
 
   private observeRaft(ctx: ActorContext, rd: Ready): void {
     for (const ev of this.node.takeTraceEvents()) {
+      if (ev.type !== 'become') continue;
+      // Role changes are kept for views (bounded); commits show in the indexes.
       this.raftEvents.push({ ...ev, t: ctx.now });
+      if (this.raftEvents.length > 100) this.raftEvents.splice(0, 50);
       // A member that stops leading stops tracking lease expiry (lessor.Demote).
-      if (ev.type === 'become' && ev.state !== 'StateLeader') this.sm.demote();
+      if (ev.state !== 'StateLeader') this.sm.demote();
     }
-    if (this.raftEvents.length > 200) this.raftEvents.splice(0, this.raftEvents.length - 200);
     for (const rs of rd.readStates) {
       const w = this.readsAwaitingIndex.get(rs.requestCtx);
       if (w) {

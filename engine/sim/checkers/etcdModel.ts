@@ -9,7 +9,8 @@ import { assertNever } from '../assert';
 import { registerClass } from '../serial';
 import type { KeyValue, RevisionEvents } from './etcdTypes';
 import { describeKv, kvEquals } from './etcdTypes';
-import type { Model, Operation, StepResult } from './linearizability';
+import type { CheckOptions, CheckResult, Model, Operation, StepResult } from './linearizability';
+import { checkOperations } from './linearizability';
 
 // --- requests -----------------------------------------------------------------
 
@@ -737,4 +738,18 @@ export function patchEtcdHistory(ops: readonly EtcdOperation[], committed: reado
     out.push({ ...op, output, return: Math.min(op.return, ret) });
   }
   return out;
+}
+
+export interface EtcdCheckOptions extends EtcdModelOptions {
+  /** The complete committed history; when given, timed-out writes are resolved against it first. */
+  committed?: readonly RevisionEvents[];
+  maxSteps?: number;
+}
+
+/** The harness entry point: patch unknown writes from the log (if given), then check linearizability. */
+export function checkEtcdOperations(ops: readonly EtcdOperation[], opts: EtcdCheckOptions = {}): CheckResult {
+  const history = opts.committed ? patchEtcdHistory(ops, opts.committed) : [...ops];
+  const checkOpts: CheckOptions = {};
+  if (opts.maxSteps !== undefined) checkOpts.maxSteps = opts.maxSteps;
+  return checkOperations(createEtcdModel(opts), history, checkOpts);
 }

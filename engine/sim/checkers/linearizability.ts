@@ -14,7 +14,11 @@
 //   return of an unknown op is dropped when it becomes the first return.
 // - Known operations are tried before unknown ones at each node, so a write
 //   that timed out and never happened is not dragged through every branch of
-//   a history that is linearizable without it.
+//   a history that is linearizable without it; unknown ones are tried most
+//   recently called first. An unknown operation that would leave the state
+//   unchanged is not linearized (staying pending dominates it).
+// - Even so, each unresolved unknown write can multiply the search; resolve
+//   what you can from ground truth first (etcdModel.ts patchEtcdHistory).
 // - Non-deterministic models: `step` returns every possible next state; each
 //   is a branch.
 // - A budget of search steps (not wall clock) bounds the work; running out
@@ -243,7 +247,7 @@ function checkPartition<S, I, O>(
     dead = { prefix, state, blocker: entOp[blockerEntry] as number, candidates };
   };
 
-  /** Linearizes the operation at call entry `c` into state alts[idx]. */
+  /** Takes alternative `idx` of the frame's operation and restarts the scan from the head. */
   const descend = (frame: Frame<S>, idx: number): void => {
     const opIndex = entOp[frame.call] as number;
     frame.altIndex = idx;

@@ -1,0 +1,82 @@
+// `npm run bench`: figures for the kernel and the simulated etcd cluster.
+// Prints each figure and its ratio to the goal in the issue; record notable
+// results in bench/RESULTS.md with the command that produced them.
+import { performance } from 'node:perf_hooks';
+import { Engine } from '../engine/index';
+import { Simulation } from '../engine/sim/kernel';
+import '../engine/sim/testActors';
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  goal?: number;
+}
+
+const figures: Figure[] = [];
+const only = process.argv.slice(2).find((a) => !a.startsWith('-'));
+
+function report(f: Figure): void {
+  figures.push(f);
+  const ratio = f.goal ? `  (${(f.value / f.goal).toFixed(2)}× the goal of ${f.goal.toLocaleString('en-US')})` : '';
+  console.log(`${f.name.padEnd(52)} ${f.value.toLocaleString('en-US', { maximumFractionDigits: 1 }).padStart(14)} ${f.unit}${ratio}`);
+}
+
+/** Kernel: events per wall second with 64 ping actors (messages, timers, fsyncs). */
+function kernelEvents(): void {
+  const ids = Array.from({ length: 64 }, (_, i) => `ping-${i}`);
+  const sim = new Simulation({ seed: 7, traceCapacity: 1024 });
+  for (const id of ids) sim.spawn(id, 'ping', { peers: ids.filter((x) => x !== id), intervalMs: 1 });
+  sim.runFor(200); // warm up
+  const start = performance.now();
+  const startEvents = sim.processed;
+  while (performance.now() - start < 3000) sim.runFor(100);
+  const secs = (performance.now() - start) / 1000;
+  report({ name: 'kernel: events per second (64 actors)', value: (sim.processed - startEvents) / secs, unit: 'events/s', goal: 2_000_000 });
+}
+
+/** etcd: simulated seconds per wall second, 5 members, 1,000 writes/s of client load. */
+function etcdThroughput(): void {
+  const engine = Engine.create({ seed: 3, etcdMembers: 5, extraClients: 0 });
+  engine.advance(3000); // elect a leader
+  const simulatedMs = 20_000;
+  const start = performance.now();
+  let writes = 0;
+  for (let t = 0; t < simulatedMs; t += 1) {
+    // one write per simulated millisecond = 1,000 writes/s
+    const r = engine.exec({ type: 'etcd', request: { type: 'PutRequest', body: { key: `/bench/k${writes % 500}`, value: `v${writes}` } } });
+    if (!r.ok) throw new Error(r.error);
+    writes++;
+    engine.advance(1);
+    if (writes % 1000 === 0) engine.client('etcd-client-0').forget([...engine.client('etcd-client-0').calls.keys()].filter((id) => engine.call(id)?.outcome));
+  }
+  const secs = (performance.now() - start) / 1000;
+  const leader = engine.leader();
+  const revision = leader ? engine.member(leader)!.sm.currentRevision() : 0;
+  report({ name: 'etcd: simulated s per wall s (5 members, 1k writes/s)', value: simulatedMs / 1000 / secs, unit: '×', goal: 50 });
+  report({ name: 'etcd: writes committed per wall second', value: (revision - 1) / secs, unit: 'writes/s' });
+  const mem = process.memoryUsage().heapUsed / 1024 / 1024;
+  report({ name: 'etcd: heap after the run', value: mem, unit: 'MiB' });
+}
+
+async function harnessSeeds(): Promise<void> {
+  let mod: { runSeed?: (seed: number, opts?: { members?: number }) => unknown };
+  try {
+    mod = (await import('../engine/etcd/harness/run')) as typeof mod;
+  } catch {
+    console.log('harness: not available (engine/etcd/harness/run.ts)');
+    return;
+  }
+  if (!mod.runSeed) return;
+  const start = performance.now();
+  let seeds = 0;
+  while (performance.now() - start < 20_000) {
+    mod.runSeed(1000 + seeds, { members: seeds % 2 === 0 ? 3 : 5 });
+    seeds++;
+  }
+  report({ name: 'safety harness: seeds per minute', value: (seeds * 60_000) / (performance.now() - start), unit: 'seeds/min' });
+}
+
+if (!only || only === 'kernel') kernelEvents();
+if (!only || only === 'etcd') etcdThroughput();
+if (!only || only === 'harness') await harnessSeeds();

@@ -1,0 +1,177 @@
+// The five safety properties of Raft (Ongaro & Ousterhout, Figure 3), checked
+// by an observer that looks at every member after every kernel step. It never
+// influences the run. Cheap checks run at every step; the full pairwise Log
+// Matching sweep runs every `sweepEvery` steps and at the end.
+import type { Engine } from '../../facade/engine';
+import type { EtcdMember, MemberDurable } from '../server/member';
+import type { Entry } from '../raft';
+
+export interface Violation {
+  property: 'Election Safety' | 'Leader Append-Only' | 'Log Matching' | 'Leader Completeness' | 'State Machine Safety' | 'Linearizability' | 'Watch' | 'Liveness' | 'Serializable reads';
+  at: number;
+  message: string;
+}
+
+/** An entry's identity: term and a hash of its data. */
+function fingerprint(e: Entry): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < e.data.length; i++) h = Math.imul(h ^ e.data.charCodeAt(i), 0x01000193);
+  return `${e.term}:${e.type === 'EntryConfChange' ? 'c' : 'n'}:${(h >>> 0).toString(16)}:${e.data.length}`;
+}
+
+export class RaftSafetyChecker {
+  readonly violations: Violation[] = [];
+  /** term → the member that led it. */
+  private leaders = new Map<number, string>();
+  /** index → fingerprint of the entry applied there (by anyone). */
+  readonly applied = new Map<number, string>();
+  /** index → the applied entry itself (for the ground-truth replay). */
+  readonly appliedEntries = new Map<number, Entry>();
+  private lastApplied = new Map<string, number>();
+  /** Per member, the leader log tail we saw while it led: term, index, fingerprint. */
+  private leaderTail = new Map<string, { term: number; index: number; fp: string }>();
+  private steps = 0;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly sweepEvery = 50,
+  ) {}
+
+  /** Call after every kernel step. */
+  observe(): void {
+    const now = this.engine.sim.now;
+    this.steps++;
+    for (const name of this.engine.memberNames()) {
+      const m = this.engine.member(name);
+      if (!m) {
+        this.leaderTail.delete(name);
+        this.lastApplied.delete(name);
+        continue;
+      }
+      this.checkElection(name, m, now);
+      this.checkLeaderAppendOnly(name, m, now);
+      this.checkApplied(name, m, now);
+    }
+    if (this.steps % this.sweepEvery === 0) this.sweep();
+  }
+
+  private fail(property: Violation['property'], at: number, message: string): void {
+    if (this.violations.length < 20) this.violations.push({ property, at, message });
+  }
+
+  private checkElection(name: string, m: EtcdMember, now: number): void {
+    const r = m.node.raft;
+    if (r.state !== 'StateLeader') return;
+    const prev = this.leaders.get(r.term);
+    if (prev === undefined) {
+      this.leaders.set(r.term, name);
+      this.checkLeaderCompleteness(name, m, now);
+    } else if (prev !== name) {
+      this.fail('Election Safety', now, `two leaders in term ${r.term}: ${prev} and ${name}`);
+    }
+  }
+
+  /** A new leader's log holds every entry applied (hence committed) anywhere so far. */
+  private checkLeaderCompleteness(name: string, m: EtcdMember, now: number): void {
+    const log = m.node.raft.raftLog;
+    const first = log.firstIndex();
+    for (const [index, fp] of this.applied) {
+      if (index < first) continue; // inside its snapshot: covered by State Machine Safety
+      const e = log.entryAt(index);
+      if (!e) {
+        this.fail('Leader Completeness', now, `${name} became leader of term ${m.node.raft.term} without committed entry ${index} (${fp})`);
+        return;
+      }
+      if (fingerprint(e) !== fp) {
+        this.fail('Leader Completeness', now, `${name} became leader of term ${m.node.raft.term} with entry ${index} = ${fingerprint(e)}, but ${fp} was committed there`);
+        return;
+      }
+    }
+  }
+
+  private checkLeaderAppendOnly(name: string, m: EtcdMember, now: number): void {
+    const r = m.node.raft;
+    if (r.state !== 'StateLeader') {
+      this.leaderTail.delete(name);
+      return;
+    }
+    const seen = this.leaderTail.get(name);
+    if (seen && seen.term === r.term) {
+      const e = r.raftLog.entryAt(seen.index);
+      if (seen.index >= r.raftLog.firstIndex() && (!e || fingerprint(e) !== seen.fp)) {
+        this.fail('Leader Append-Only', now, `leader ${name} (term ${r.term}) lost or rewrote its entry ${seen.index}`);
+      }
+    }
+    const last = r.raftLog.lastIndex();
+    const e = r.raftLog.entryAt(last);
+    if (e) this.leaderTail.set(name, { term: r.term, index: last, fp: fingerprint(e) });
+  }
+
+  private checkApplied(name: string, m: EtcdMember, now: number): void {
+    const appliedNow = m.sm.appliedIndex;
+    const before = this.lastApplied.get(name) ?? 0;
+    if (appliedNow <= before) {
+      this.lastApplied.set(name, appliedNow);
+      return;
+    }
+    const log = m.node.raft.raftLog;
+    const storage = (this.engine.sim.durable<MemberDurable>(name)).storage;
+    for (let i = before + 1; i <= appliedNow; i++) {
+      const e = log.entryAt(i) ?? entryFromStorage(storage, i);
+      if (!e) continue; // came in a snapshot, or already compacted
+      const fp = fingerprint(e);
+      const prev = this.applied.get(i);
+      if (prev === undefined) {
+        this.applied.set(i, fp);
+        this.appliedEntries.set(i, e);
+      } else if (prev !== fp) {
+        this.fail('State Machine Safety', now, `${name} applied ${fp} at index ${i}, another member applied ${prev}`);
+      }
+    }
+    this.lastApplied.set(name, appliedNow);
+  }
+
+  /** Log Matching over every pair of live members: same index and term ⇒ same entries up to there. */
+  sweep(): void {
+    const now = this.engine.sim.now;
+    const logs: { name: string; first: number; last: number; at: (i: number) => Entry | undefined }[] = [];
+    for (const name of this.engine.memberNames()) {
+      const m = this.engine.member(name);
+      if (!m) continue;
+      const log = m.node.raft.raftLog;
+      logs.push({ name, first: log.firstIndex(), last: log.lastIndex(), at: (i) => log.entryAt(i) });
+    }
+    for (let a = 0; a < logs.length; a++) {
+      for (let b = a + 1; b < logs.length; b++) {
+        const x = logs[a]!;
+        const y = logs[b]!;
+        const lo = Math.max(x.first, y.first);
+        const hi = Math.min(x.last, y.last);
+        // Find the highest index where terms agree; everything from lo up to it must be identical.
+        let agree = -1;
+        for (let i = hi; i >= lo; i--) {
+          const ex = x.at(i);
+          const ey = y.at(i);
+          if (ex && ey && ex.term === ey.term) {
+            agree = i;
+            break;
+          }
+        }
+        for (let i = lo; i <= agree; i++) {
+          const ex = x.at(i);
+          const ey = y.at(i);
+          if (!ex || !ey || fingerprint(ex) !== fingerprint(ey)) {
+            this.fail('Log Matching', now, `${x.name} and ${y.name} agree on the term at index ${agree} but differ at index ${i}: ${ex ? fingerprint(ex) : '-'} vs ${ey ? fingerprint(ey) : '-'}`);
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+function entryFromStorage(storage: MemberDurable['storage'], i: number): Entry | undefined {
+  if (i < storage.firstIndex() || i > storage.lastIndex()) return undefined;
+  const r = storage.entries(i, i + 1, Infinity);
+  return Array.isArray(r) ? r[0] : undefined;
+}
