@@ -3,7 +3,7 @@
 // worker; views come back as per-frame updates into the view store.
 import * as Comlink from 'comlink';
 import type { Command, EngineOptions } from '../engine/facade/types';
-import type { ExecResult, WorkerApi } from '../engine/host/protocol';
+import type { ExecResult, ViewUpdate, WorkerApi } from '../engine/host/protocol';
 import { receiveUpdate, useView } from './store/viewStore';
 import { setActionError } from './store/uiStore';
 
@@ -31,13 +31,19 @@ export function startOptionsFromUrl(search: string): StartOptions {
 let remote: Comlink.Remote<WorkerApi> | null = null;
 
 export function startEngine(opts: StartOptions): void {
+  performance.mark('kubeglass:worker-start');
   const worker = new Worker(new URL('../engine/host/worker.ts', import.meta.url), { type: 'module', name: 'kubeglass-engine' });
   worker.addEventListener('error', (e) => useView.setState({ fatal: `engine worker failed: ${e.message || 'load error'}` }));
   remote = Comlink.wrap<WorkerApi>(worker);
   const r = remote;
   void (async () => {
     try {
-      await r.subscribe(Comlink.proxy(receiveUpdate));
+      await r.subscribe(
+        Comlink.proxy((u: ViewUpdate) => {
+          if (u.full) performance.mark('kubeglass:first-view');
+          receiveUpdate(u);
+        }),
+      );
       const info = await r.init({ seed: opts.seed, etcdMembers: opts.etcdMembers });
       useView.setState({ info });
       await r.setSpeed(opts.speed);

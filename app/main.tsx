@@ -1,8 +1,5 @@
-// Entry: start the engine worker first (the cluster boots while React paints),
-// then render the workspace.
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
+// Entry: start the engine worker first, from a small chunk, so the cluster
+// boots while React and the workspace load in parallel.
 import { installDebugHook } from './debugHook';
 import { startEngine, startOptionsFromUrl } from './engineClient';
 import './styles.css';
@@ -10,8 +7,4 @@ import './styles.css';
 startEngine(startOptionsFromUrl(window.location.search));
 installDebugHook();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void import('./render').then((m) => m.render(document.getElementById('root')!));

@@ -18,6 +18,12 @@ export interface Actor {
   timer(ctx: ActorContext, tag: string, data: unknown): void;
   /** A disk write requested with ctx.persist() is durable now. */
   persisted(ctx: ActorContext, tag: string, data: unknown): void;
+  /**
+   * Optional: a message this actor sent reached a host whose process is down,
+   * and the connection was refused (a TCP RST comes back). Not called for
+   * partitions or loss, where the sender hears nothing.
+   */
+  refused?(ctx: ActorContext, to: ActorId, payload: Payload): void;
 }
 
 /**

@@ -12,7 +12,8 @@ import { TraceBuffer } from './trace';
 export type SimEvent =
   | { type: 'deliver'; msgId: number; from: ActorId; to: ActorId; payload: Payload; sentAt: number }
   | { type: 'timer'; actor: ActorId; incarnation: number; timerId: number; tag: string; data: unknown }
-  | { type: 'fsync'; actor: ActorId; incarnation: number; tag: string; data: unknown };
+  | { type: 'fsync'; actor: ActorId; incarnation: number; tag: string; data: unknown }
+  | { type: 'refused'; from: ActorId; to: ActorId; msgId: number; payload: Payload };
 
 const kinds = new Map<string, ActorKind<unknown, unknown>>();
 
@@ -215,6 +216,7 @@ export class Simulation {
         else if (this.network.isBlocked(ev.from, ev.to)) reason = 'partitioned';
         if (reason) {
           this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, reason);
+          if (reason === 'target-down') this.refuse(ev.to, ev.from, ev.msgId, ev.payload);
           return;
         }
         this.trace.recordEvent('deliver', this.now, ev.from, ev.to, ev.payload.type, ev.msgId);
@@ -229,6 +231,13 @@ export class Simulation {
         slot.actor.timer(slot.ctx, ev.tag, ev.data);
         return;
       }
+      case 'refused': {
+        const slot = this.slots.get(ev.to);
+        if (!slot?.actor?.refused) return;
+        this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, 'connection-refused');
+        slot.actor.refused(slot.ctx, ev.from, ev.payload);
+        return;
+      }
       case 'fsync': {
         const slot = this.slots.get(ev.actor);
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return; // lost in a crash
@@ -237,6 +246,13 @@ export class Simulation {
         return;
       }
     }
+  }
+
+  /** The dead actor's host answers with a reset, which travels back like any packet. */
+  private refuse(deadActor: ActorId, sender: ActorId, msgId: number, payload: Payload): void {
+    const back = this.network.route(deadActor, sender, this.now, this.netRng);
+    if (back < 0) return;
+    this.queue.push(back, { type: 'refused', from: deadActor, to: sender, msgId, payload });
   }
 
   // ---- called through ActorContext -------------------------------------

@@ -50,6 +50,8 @@ export interface CallRecord {
   attempts: number;
   /** Member that answered. */
   servedBy?: ActorId;
+  /** Talk only to this member, like a client given a single endpoint. */
+  endpoint?: ActorId;
 }
 
 interface Attempt {
@@ -60,6 +62,13 @@ interface Attempt {
 }
 
 const READ_ONLY: ReadonlySet<RequestType> = new Set<RequestType>(['RangeRequest', 'LeaseTimeToLiveRequest', 'LeaseLeasesRequest', 'StatusRequest', 'LeaseKeepAliveRequest']);
+
+export const ErrConnectionRefused: EtcdError = {
+  type: 'EtcdError',
+  code: 'Unavailable',
+  codeNumber: 14,
+  message: 'connection error: desc = "transport: Error while dialing: dial tcp: connect: connection refused"',
+};
 
 export const ErrDeadlineExceeded: EtcdError = { type: 'EtcdError', code: 'DeadlineExceeded', codeNumber: 4, message: 'context deadline exceeded' };
 
@@ -91,14 +100,14 @@ export class EtcdClient implements Actor {
   /** Starts a call; returns its id. Hosts read the outcome from `calls`. */
   call<K extends RequestType>(ctx: ActorContext, type: K, body: RequestBodies[K], opts: { endpoint?: ActorId } = {}): number {
     const id = this.nextCall++;
-    this.calls.set(id, { id, type, body, issuedAt: ctx.now, attempts: 0 });
-    this.attempt(ctx, id, opts.endpoint);
+    this.calls.set(id, { id, type, body, issuedAt: ctx.now, attempts: 0, endpoint: opts.endpoint });
+    this.attempt(ctx, id);
     return id;
   }
 
-  private attempt(ctx: ActorContext, callId: number, endpoint?: ActorId): void {
+  private attempt(ctx: ActorContext, callId: number): void {
     const call = this.calls.get(callId)!;
-    const target = endpoint ?? this.pickEndpoint();
+    const target = call.endpoint ?? this.pickEndpoint();
     const reqId = this.nextReq++;
     call.attempts++;
     const timer = ctx.setTimer(this.config.attemptTimeoutMs, 'attemptTimeout', reqId);
@@ -155,6 +164,24 @@ export class EtcdClient implements Actor {
   }
 
   persisted(): void {}
+
+  /**
+   * The member's process is gone: its host refused the connection. Nothing was
+   * sent, so any request may be retried elsewhere (clientv3 treats a
+   * transport failure before sending as safe to retry).
+   */
+  refused(ctx: ActorContext, to: ActorId, p: Payload): void {
+    const reqId = (p as { reqId?: number }).reqId;
+    const att = reqId === undefined ? undefined : this.attempts.get(reqId);
+    if (!att || att.endpoint !== to) return;
+    this.attempts.delete(att.reqId);
+    ctx.cancelTimer(att.timer);
+    this.cursor++;
+    if (this.leader !== 0 && memberName(this.leader) === to) this.leader = 0;
+    const call = this.calls.get(att.callId)!;
+    if (ctx.now - call.issuedAt < this.config.deadlineMs) return this.backoff(ctx, call);
+    this.finish(ctx, call, { status: 'error', error: ErrConnectionRefused });
+  }
 
   private retriable(call: CallRecord, e: EtcdError): boolean {
     // Definitely-not-applied answers may be retried for every request.

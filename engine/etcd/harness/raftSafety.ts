@@ -2,21 +2,45 @@
 // by an observer that looks at every member after every kernel step. It never
 // influences the run. Cheap checks run at every step; the full pairwise Log
 // Matching sweep runs every `sweepEvery` steps and at the end.
+//
+// Besides checking, it records the committed log as the cluster applied it
+// (index → entry, and when it was first applied): the ground truth the
+// harness replays for watches and for resolving unknown client outcomes.
 import type { Engine } from '../../facade/engine';
 import type { EtcdMember, MemberDurable } from '../server/member';
 import type { Entry } from '../raft';
 
+export type Property =
+  | 'Election Safety'
+  | 'Leader Append-Only'
+  | 'Log Matching'
+  | 'Leader Completeness'
+  | 'State Machine Safety'
+  | 'Linearizability'
+  | 'Watch'
+  | 'Liveness'
+  | 'Serializable reads'
+  /** The harness could not observe what it needs (a bug in the harness or an engine contract). */
+  | 'Harness';
+
 export interface Violation {
-  property: 'Election Safety' | 'Leader Append-Only' | 'Log Matching' | 'Leader Completeness' | 'State Machine Safety' | 'Linearizability' | 'Watch' | 'Liveness' | 'Serializable reads';
+  property: Property;
   at: number;
   message: string;
 }
 
-/** An entry's identity: term and a hash of its data. */
-function fingerprint(e: Entry): string {
+/** Cache of entry fingerprints: entries are shared, immutable objects in the logs. */
+const fingerprints = new WeakMap<Entry, string>();
+
+/** An entry's identity: term, kind and a hash of its data. */
+export function fingerprint(e: Entry): string {
+  const cached = fingerprints.get(e);
+  if (cached !== undefined) return cached;
   let h = 0x811c9dc5;
   for (let i = 0; i < e.data.length; i++) h = Math.imul(h ^ e.data.charCodeAt(i), 0x01000193);
-  return `${e.term}:${e.type === 'EntryConfChange' ? 'c' : 'n'}:${(h >>> 0).toString(16)}:${e.data.length}`;
+  const fp = `${e.term}:${e.type === 'EntryConfChange' ? 'c' : 'n'}:${(h >>> 0).toString(16)}:${e.data.length}`;
+  fingerprints.set(e, fp);
+  return fp;
 }
 
 export class RaftSafetyChecker {
@@ -27,35 +51,49 @@ export class RaftSafetyChecker {
   readonly applied = new Map<number, string>();
   /** index → the applied entry itself (for the ground-truth replay). */
   readonly appliedEntries = new Map<number, Entry>();
+  /** index → virtual time at which some member first applied it. */
+  readonly appliedAt = new Map<number, number>();
+  /**
+   * index → the entry some member held there when it first counted it as
+   * committed. Entries are read at commit time because a member may apply
+   * and compact them (small snapshotCatchUpEntries) within one kernel step.
+   */
+  private committed = new Map<number, Entry>();
   private lastApplied = new Map<string, number>();
+  private lastCommitted = new Map<string, number>();
   /** Per member, the leader log tail we saw while it led: term, index, fingerprint. */
   private leaderTail = new Map<string, { term: number; index: number; fp: string }>();
   private steps = 0;
+  private readonly names: string[];
 
   constructor(
     private readonly engine: Engine,
     private readonly sweepEvery = 50,
-  ) {}
+  ) {
+    this.names = engine.memberNames();
+  }
 
-  /** Call after every kernel step. */
+  /** Call after every kernel step (and after commands that crash or restart members). */
   observe(): void {
     const now = this.engine.sim.now;
     this.steps++;
-    for (const name of this.engine.memberNames()) {
+    for (const name of this.names) {
       const m = this.engine.member(name);
       if (!m) {
         this.leaderTail.delete(name);
         this.lastApplied.delete(name);
+        this.lastCommitted.delete(name);
         continue;
       }
       this.checkElection(name, m, now);
       this.checkLeaderAppendOnly(name, m, now);
+      this.checkCommitted(name, m, now);
       this.checkApplied(name, m, now);
     }
     if (this.steps % this.sweepEvery === 0) this.sweep();
   }
 
-  private fail(property: Violation['property'], at: number, message: string): void {
+  private fail(property: Property, at: number, message: string): void {
     if (this.violations.length < 20) this.violations.push({ property, at, message });
   }
 
@@ -107,35 +145,60 @@ export class RaftSafetyChecker {
     if (e) this.leaderTail.set(name, { term: r.term, index: last, fp: fingerprint(e) });
   }
 
+  /** Two members must never count different entries as committed at one index. */
+  private checkCommitted(name: string, m: EtcdMember, now: number): void {
+    const log = m.node.raft.raftLog;
+    const committedNow = log.committed;
+    const before = this.lastCommitted.get(name) ?? 0;
+    this.lastCommitted.set(name, committedNow);
+    if (committedNow <= before) return;
+    for (let i = Math.max(before + 1, log.firstIndex()); i <= committedNow; i++) {
+      const e = log.entryAt(i);
+      if (!e) continue;
+      const prev = this.committed.get(i);
+      if (prev === undefined) this.committed.set(i, e);
+      else if (prev !== e && fingerprint(prev) !== fingerprint(e)) {
+        this.fail('State Machine Safety', now, `${name} committed ${fingerprint(e)} at index ${i}, another member committed ${fingerprint(prev)}`);
+      }
+    }
+  }
+
   private checkApplied(name: string, m: EtcdMember, now: number): void {
     const appliedNow = m.sm.appliedIndex;
     const before = this.lastApplied.get(name) ?? 0;
-    if (appliedNow <= before) {
-      this.lastApplied.set(name, appliedNow);
-      return;
-    }
+    this.lastApplied.set(name, appliedNow);
+    if (appliedNow <= before) return;
     const log = m.node.raft.raftLog;
-    const storage = (this.engine.sim.durable<MemberDurable>(name)).storage;
+    const storage = this.engine.sim.durable<MemberDurable>(name).storage;
     for (let i = before + 1; i <= appliedNow; i++) {
       const e = log.entryAt(i) ?? entryFromStorage(storage, i);
-      if (!e) continue; // came in a snapshot, or already compacted
+      if (!e) {
+        // Came in a snapshot (someone else applied it from a log), or was
+        // applied and compacted within this step (then it was seen at commit).
+        const c = this.committed.get(i);
+        if (c && !this.applied.has(i)) this.record(i, c, now);
+        continue;
+      }
       const fp = fingerprint(e);
       const prev = this.applied.get(i);
-      if (prev === undefined) {
-        this.applied.set(i, fp);
-        this.appliedEntries.set(i, e);
-      } else if (prev !== fp) {
+      if (prev === undefined) this.record(i, e, now);
+      else if (prev !== fp) {
         this.fail('State Machine Safety', now, `${name} applied ${fp} at index ${i}, another member applied ${prev}`);
       }
     }
-    this.lastApplied.set(name, appliedNow);
+  }
+
+  private record(i: number, e: Entry, now: number): void {
+    this.applied.set(i, fingerprint(e));
+    this.appliedEntries.set(i, e);
+    this.appliedAt.set(i, now);
   }
 
   /** Log Matching over every pair of live members: same index and term ⇒ same entries up to there. */
   sweep(): void {
     const now = this.engine.sim.now;
     const logs: { name: string; first: number; last: number; at: (i: number) => Entry | undefined }[] = [];
-    for (const name of this.engine.memberNames()) {
+    for (const name of this.names) {
       const m = this.engine.member(name);
       if (!m) continue;
       const log = m.node.raft.raftLog;
@@ -160,6 +223,7 @@ export class RaftSafetyChecker {
         for (let i = lo; i <= agree; i++) {
           const ex = x.at(i);
           const ey = y.at(i);
+          if (ex === ey) continue; // the same object: trivially identical
           if (!ex || !ey || fingerprint(ex) !== fingerprint(ey)) {
             this.fail('Log Matching', now, `${x.name} and ${y.name} agree on the term at index ${agree} but differ at index ${i}: ${ex ? fingerprint(ex) : '-'} vs ${ey ? fingerprint(ey) : '-'}`);
             break;
@@ -167,6 +231,18 @@ export class RaftSafetyChecker {
         }
       }
     }
+  }
+
+  /** The applied log in index order (the committed history as the cluster executed it). */
+  committedLog(): Entry[] {
+    return [...this.appliedEntries.keys()].sort((a, b) => a - b).map((i) => this.appliedEntries.get(i)!);
+  }
+
+  /** Indexes below `upTo` that some member applied but the checker never saw. */
+  gaps(upTo: number): number[] {
+    const out: number[] = [];
+    for (let i = 1; i <= upTo; i++) if (!this.appliedEntries.has(i)) out.push(i);
+    return out;
   }
 }
 

@@ -323,50 +323,53 @@ export class EtcdStateMachine {
   }
 
   private put(txn: StoreTxnWrite | null, p: PutRequest): PutResponse | EtcdError {
+    if (txn) return this.putIn(txn, p);
+    const leaseId = p.lease ?? 0;
+    if (leaseId !== 0 && !this.lessor.lookup(leaseId)) return ErrLeaseNotFound;
+    const own = this.kv.write();
+    const r = this.putIn(own, p);
+    own.end();
+    return r;
+  }
+
+  private putIn(txn: StoreTxnWrite, p: PutRequest): PutResponse | EtcdError {
     let val = p.value ?? '';
     let leaseId = p.lease ?? 0;
-    let own: StoreTxnWrite | null = null;
-    if (!txn) {
-      if (leaseId !== 0 && !this.lessor.lookup(leaseId)) return ErrLeaseNotFound;
-      txn = own = this.kv.write();
+    let prev: KeyValue | undefined;
+    if (p.ignoreValue || p.ignoreLease || p.prevKv) {
+      const rr = txn.range(p.key, null, {});
+      if (isEtcdError(rr)) return rr;
+      prev = rr.kvs[0];
     }
-    try {
-      let prev: KeyValue | undefined;
-      if (p.ignoreValue || p.ignoreLease || p.prevKv) {
-        const rr = txn.range(p.key, null, {});
-        if (isEtcdError(rr)) return rr;
-        prev = rr.kvs[0];
-      }
-      if ((p.ignoreValue || p.ignoreLease) && !prev) return ErrKeyNotFound; // they need a previous key
-      if (p.ignoreValue) val = prev!.value;
-      if (p.ignoreLease) leaseId = prev!.lease;
-      const resp: PutResponse = { header: revisionHeader(0) };
-      if (p.prevKv && prev) resp.prevKv = prev;
-      resp.header.revision = txn.put(p.key, val, leaseId);
-      return resp;
-    } finally {
-      own?.end();
+    if (p.ignoreValue || p.ignoreLease) {
+      if (!prev) return ErrKeyNotFound; // they need a previous key
+      if (p.ignoreValue) val = prev.value;
+      if (p.ignoreLease) leaseId = prev.lease;
     }
+    const rev = txn.put(p.key, val, leaseId);
+    const resp: PutResponse = { header: revisionHeader(rev) };
+    if (p.prevKv && prev) resp.prevKv = prev;
+    return resp;
   }
 
   private deleteRange(txn: StoreTxnWrite | null, dr: DeleteRangeRequest): DeleteRangeResponse | EtcdError {
+    if (txn) return this.deleteIn(txn, dr);
+    const own = this.kv.write();
+    const r = this.deleteIn(own, dr);
+    own.end();
+    return r;
+  }
+
+  private deleteIn(txn: StoreTxnWrite, dr: DeleteRangeRequest): DeleteRangeResponse | EtcdError {
     const end = mkGteRange(dr.rangeEnd);
-    let own: StoreTxnWrite | null = null;
-    if (!txn) txn = own = this.kv.write();
-    try {
-      const resp: DeleteRangeResponse = { header: revisionHeader(0), deleted: 0, prevKvs: [] };
-      if (dr.prevKv) {
-        const rr = txn.range(dr.key, end, {});
-        if (isEtcdError(rr)) return rr;
-        resp.prevKvs = rr.kvs;
-      }
-      const [deleted, rev] = txn.deleteRange(dr.key, end);
-      resp.deleted = deleted;
-      resp.header.revision = rev;
-      return resp;
-    } finally {
-      own?.end();
+    let prevKvs: KeyValue[] = [];
+    if (dr.prevKv) {
+      const rr = txn.range(dr.key, end, {});
+      if (isEtcdError(rr)) return rr;
+      prevKvs = rr.kvs;
     }
+    const [deleted, rev] = txn.deleteRange(dr.key, end);
+    return { header: revisionHeader(rev), deleted, prevKvs };
   }
 
   private txn(rt: TxnRequest): TxnResponse | EtcdError {

@@ -29,12 +29,13 @@ class Model {
   compactRev = -1;
 
   stateAt(key: string, atRev: number): KeyValue | null {
-    let kv: KeyValue | null = null;
+    let kv = null as KeyValue | null;
     for (const c of this.changes) {
       if (c.rev > atRev) break;
       if (c.key !== key) continue;
+      const prev: KeyValue | null = kv;
       if (c.value === null) kv = null;
-      else if (kv) kv = { ...kv, modRevision: c.rev, version: kv.version + 1, value: c.value };
+      else if (prev !== null) kv = { ...prev, modRevision: c.rev, version: prev.version + 1, value: c.value };
       else kv = { key, createRevision: c.rev, modRevision: c.rev, version: 1, value: c.value, lease: 0 };
     }
     return kv;

@@ -260,7 +260,7 @@ export class WatchableStore extends MvccStore {
         this.synced.add(w);
         continue;
       }
-      if (eb.moreRev !== 0) w.minRev = eb.moreRev + 1;
+      if (eb.moreRev !== 0) w.minRev = eb.moreRev;
       this.send(w, curRev, eb.evs);
       if (eb.moreRev !== 0) continue; // more to read: stays unsynced
       this.unsynced.delete(w);

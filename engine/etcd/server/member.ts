@@ -195,6 +195,16 @@ export class EtcdMember implements Actor {
     this.pump(ctx);
   }
 
+  /** rafthttp reports a peer whose connection fails as unreachable to raft. */
+  refused(ctx: ActorContext, to: ActorId, p: Payload): void {
+    const id = raftIdOf(to);
+    if (id !== 0 && p.type.startsWith('Msg')) {
+      this.node.reportUnreachable(id);
+      if (p.type === 'MsgSnap') this.node.reportSnapshot(id, true);
+      this.pump(ctx);
+    }
+  }
+
   persisted(ctx: ActorContext, tag: string): void {
     if (tag !== 'ready' || !this.inflightReady) return;
     const rd = this.inflightReady;

@@ -1,0 +1,30 @@
+// npm run serve -- --port P [--seed N] [--etcd-members 3] [--speed S]
+import { parseArgs } from './args';
+import { startServer } from './server';
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (!args.ok) {
+    console.error(args.error);
+    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S]');
+    process.exit(2);
+  }
+  const s = await startServer(args.value);
+  console.log(`serving on http://127.0.0.1:${s.port}`);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 3000);
+    force.unref();
+    s.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
