@@ -25,5 +25,6 @@ describe('lint: determinism in engine/', () => {
   });
   it('forbids engine/ importing app/ or Node modules', () => {
     expect(rules('engine/a/b.ts', "import x from '../../app/store';\nimport fs from 'node:fs';")).toEqual(['1:engine/', '2:engine/']);
+    expect(rules('engine/facade/engine.ts', "import { m } from '../etcd/server/member';")).toEqual([]);
   });
 });

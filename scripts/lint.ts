@@ -5,7 +5,7 @@
 //  - layering: engine/ imports nothing from app/ or server/.
 // Run: npm run lint. Exits 1 and prints file:line:col for each finding.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import ts from 'typescript5';
 
 export interface Finding {
@@ -53,7 +53,8 @@ export function lintSource(file: string, text: string): Finding[] {
       }
       if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
         const spec = node.moduleSpecifier.text;
-        if (/(^|\/)(app|server)(\/|$)/.test(spec) && spec.startsWith('.')) report(node, 'layering', `engine/ must not import from ${spec}`);
+        const target = spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), spec)) : spec;
+        if (/^(app|server)(\/|$)/.test(target)) report(node, 'layering', `engine/ must not import from ${spec}`);
         if (/^node:|^(fs|path|http|child_process|worker_threads)$/.test(spec)) report(node, 'layering', `engine/ must not import Node module ${spec}; it runs in a browser worker`);
       }
     }

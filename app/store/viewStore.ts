@@ -126,7 +126,7 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
     // Faults and crashes have their own records; of commands, mark only the client's requests.
     const marked = r.kind === 'crash' || r.kind === 'restart' || r.kind === 'fault' || (r.kind === 'command' && r.type !== 'fault' && r.type !== 'speed');
     if (marked) {
-      newMarkers.push({ t: r.t, kind: r.kind, n: r.n, label: [r.kind, r.type, r.to, r.detail].filter(Boolean).join(' ') });
+      newMarkers.push({ t: r.t, kind: r.kind as Marker['kind'], n: r.n, label: [r.kind, r.type, r.to, r.detail].filter(Boolean).join(' ') });
     }
   }
   if (newMarkers.length > 0) {

@@ -42,7 +42,14 @@ export class Unstable {
     // If i < offset the term matched the snapshot; only unstable entries whose
     // term still matches are dropped (a later truncation may have replaced them).
     if (gt === t && i >= this.offset) {
-      this.entries = this.entries.slice(i + 1 - this.offset);
+      // In place: this array is never handed out (Ready gets a copy).
+      const k = i + 1 - this.offset;
+      const ents = this.entries;
+      if (k >= ents.length) ents.length = 0;
+      else {
+        ents.copyWithin(0, k);
+        ents.length -= k;
+      }
       this.offset = i + 1;
     }
   }

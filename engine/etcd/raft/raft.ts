@@ -154,10 +154,12 @@ export class Raft {
     this.record({ type: 'drop', reason, msgType });
   }
 
-  /** Drains the trace (the array object stays shared with raftLog). */
+  /** Drains the trace; raftLog records into the same (new) array. */
   takeTrace(): RaftTraceEvent[] {
-    const out = this.trace.slice();
-    this.trace.length = 0;
+    const out = this.trace;
+    if (out.length === 0) return out.slice();
+    this.trace = [];
+    this.raftLog.trace = this.trace;
     return out;
   }
 

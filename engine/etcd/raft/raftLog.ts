@@ -5,7 +5,7 @@ import { Unstable } from './logUnstable';
 import type { MemoryStorage } from './storage';
 import type { Entry, RaftError, RaftTraceEvent, Snapshot } from './types';
 import { ErrCompacted, ErrUnavailable } from './types';
-import { entrySize, max, min, panic } from './util';
+import { entrySize, max, min, noEntries, panic } from './util';
 
 export const noLimit = Infinity;
 
@@ -93,7 +93,7 @@ export class RaftLog {
 
   /** A copy of the unstable entries (Ready.entries). */
   unstableEntries(): Entry[] {
-    return this.unstable.entries.length === 0 ? [] : this.unstable.entries.slice();
+    return this.unstable.entries.length === 0 ? noEntries : this.unstable.entries.slice();
   }
 
   hasUnstableEntries(): boolean {
@@ -108,7 +108,7 @@ export class RaftLog {
       if (!Array.isArray(ents)) panic(`unexpected error when getting unapplied entries (${ents.message})`);
       return ents;
     }
-    return [];
+    return noEntries;
   }
 
   hasNextEnts(): boolean {
@@ -185,7 +185,7 @@ export class RaftLog {
 
   /** Entries from i on, limited to maxSize. */
   entries(i: number, maxSize: number): Entry[] | RaftError {
-    if (i > this.lastIndex()) return [];
+    if (i > this.lastIndex()) return noEntries;
     return this.slice(i, this.lastIndex() + 1, maxSize);
   }
 
@@ -235,7 +235,7 @@ export class RaftLog {
   slice(lo: number, hi: number, maxSize: number): Entry[] | RaftError {
     const err = this.mustCheckOutOfBounds(lo, hi);
     if (err !== undefined) return err;
-    if (lo === hi) return [];
+    if (lo === hi) return noEntries;
     const off = this.unstable.offset;
     let ents: Entry[] = [];
     if (lo < off) {

@@ -22,6 +22,7 @@ import {
   type RaftError,
   type RaftId,
   type RaftTraceEvent,
+  type ReadState,
   type Ready,
   type SoftState,
   type Status,
@@ -35,6 +36,9 @@ import {
   newMessage,
   panic,
 } from './util';
+
+/** Shared empty list for Readys without read states (never mutated). */
+const noReadStates: ReadState[] = Object.freeze([]) as unknown as ReadState[];
 
 export class RawNode {
   /** The state machine; public for inspection by tests and the UI (treat as read-only). */
@@ -144,8 +148,12 @@ export class RawNode {
   hasReady(): boolean {
     const r = this.raft;
     if (r.lead !== this.prevSoftSt.lead || r.state !== this.prevSoftSt.raftState) return true;
-    const hs = r.hardState();
-    if (!isEmptyHardState(hs) && !isHardStateEqual(hs, this.prevHardSt)) return true;
+    // hard state changed (compared field by field: this runs after every step)
+    const prev = this.prevHardSt;
+    const commit = r.raftLog.committed;
+    if ((r.term !== 0 || r.vote !== 0 || commit !== 0) && (r.term !== prev.term || r.vote !== prev.vote || commit !== prev.commit)) {
+      return true;
+    }
     if (r.raftLog.hasPendingSnapshot()) return true;
     if (r.msgs.length > 0 || r.raftLog.hasUnstableEntries() || r.raftLog.hasNextEnts()) return true;
     if (r.readStates.length !== 0) return true;
@@ -162,7 +170,7 @@ export class RawNode {
     const rd: Ready = {
       softState: undefined,
       hardState: undefined,
-      readStates: r.readStates.length !== 0 ? r.readStates : [],
+      readStates: r.readStates.length !== 0 ? r.readStates : noReadStates,
       entries: r.raftLog.unstableEntries(),
       snapshot: r.raftLog.unstable.snapshot,
       committedEntries: r.raftLog.nextEnts(),

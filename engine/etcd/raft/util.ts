@@ -29,6 +29,13 @@ export function voteRespMsgType(t: MessageType): MessageType {
   }
 }
 
+/**
+ * Shared, frozen empty list used wherever an empty Entry[] is handed out on a
+ * hot path (Ready.entries, MsgApp.entries ...): saves an allocation per message.
+ * Frozen so an accidental push throws instead of corrupting every holder.
+ */
+export const noEntries: Entry[] = Object.freeze([]) as unknown as Entry[];
+
 /** A message with every field at its zero value (one hidden class for all messages). */
 export function newMessage(type: MessageType, to: RaftId, from: RaftId = 0): Message {
   return {
@@ -38,7 +45,7 @@ export function newMessage(type: MessageType, to: RaftId, from: RaftId = 0): Mes
     term: 0,
     logTerm: 0,
     index: 0,
-    entries: [],
+    entries: noEntries,
     commit: 0,
     snapshot: undefined,
     reject: false,

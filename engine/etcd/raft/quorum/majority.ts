@@ -11,10 +11,15 @@ export const emptyConfigCommittedIndex = Number.MAX_SAFE_INTEGER;
  * The largest index acked by a majority of voters. Voters without an acked
  * index count as 0. Sorts a small scratch array (n is 1..7 in practice).
  */
-export function committedIndex(voters: readonly RaftId[], acked: ReadonlyMap<RaftId, { match: number }>): number {
+export function committedIndex(
+  voters: readonly RaftId[],
+  acked: ReadonlyMap<RaftId, { match: number }>,
+  scratch: number[] = [],
+): number {
   const n = voters.length;
   if (n === 0) return emptyConfigCommittedIndex;
-  const srt: number[] = new Array<number>(n);
+  const srt = scratch;
+  srt.length = n;
   for (let i = 0; i < n; i++) srt[i] = acked.get(voters[i]!)?.match ?? 0;
   // insertion sort, ascending
   for (let i = 1; i < n; i++) {

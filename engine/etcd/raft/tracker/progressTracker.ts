@@ -16,6 +16,8 @@ export class ProgressTracker {
   ids: RaftId[] = [];
   votes: Map<RaftId, boolean> = new Map();
   maxInflight: number;
+  /** Scratch space for committed() (avoids an allocation per MsgAppResp). */
+  scratch: number[] = [];
 
   constructor(maxInflight: number) {
     this.maxInflight = maxInflight;
@@ -41,7 +43,7 @@ export class ProgressTracker {
 
   /** The largest log index known to be replicated on a quorum of voters. */
   committed(): number {
-    return committedIndex(this.voters, this.progress);
+    return committedIndex(this.voters, this.progress, this.scratch);
   }
 
   /**
