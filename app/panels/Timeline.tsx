@@ -53,8 +53,12 @@ const KIND_ICON: Record<string, string> = {
 };
 
 export function Timeline() {
-  const trace = useTrace();
   const filters = useUi((s) => s.traceFilters);
+  // With routine kinds hidden, the longer list of notable records reaches further back.
+  const wantsRoutine = filters.heartbeat || filters.timer || filters.persist;
+  const all = useTrace();
+  const notable = useView((s) => s.notable);
+  const trace = wantsRoutine ? all : notable;
   const skipped = useView((s) => s.traceSkipped);
   const rows = useMemo(() => {
     const out: TraceRecordView[] = [];

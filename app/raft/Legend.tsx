@@ -1,4 +1,4 @@
-// What the colours and shapes in the ring mean.
+// What the colours and shapes in the ring mean, as a compact strip.
 import { FAMILY_LOOK, ROLE_LOOK, type MsgFamily, type RoleOrDown } from './look';
 
 const FAMILIES: MsgFamily[] = ['prevote', 'vote', 'app', 'heartbeat', 'snap', 'timeout', 'client'];
@@ -7,32 +7,42 @@ const ROLES: RoleOrDown[] = ['leader', 'follower', 'candidate', 'pre-candidate',
 export function Legend() {
   return (
     <aside className="legend" aria-label="Legend">
-      <h3>Roles</h3>
-      <ul>
-        {ROLES.map((r) => (
-          <li key={r}>
-            <span className="swatch role" style={{ borderColor: `var(${ROLE_LOOK[r].cssVar})` }} aria-hidden="true">
-              {ROLE_LOOK[r].icon}
-            </span>
-            {ROLE_LOOK[r].label}
-          </li>
-        ))}
-      </ul>
-      <h3>Messages</h3>
-      <ul>
-        {FAMILIES.map((f) => (
-          <li key={f}>
-            <svg width="30" height="14" aria-hidden="true">
-              <circle cx="7" cy="7" r="5" fill={`var(${FAMILY_LOOK[f].cssVar})`} />
-              <circle cx="22" cy="7" r="4.5" fill="var(--panel)" stroke={`var(${FAMILY_LOOK[f].cssVar})`} strokeWidth="2.5" />
-            </svg>
-            {FAMILY_LOOK[f].label}
-          </li>
-        ))}
-      </ul>
+      <div className="legend-row">
+        <span className="legend-title">Roles</span>
+        <ul>
+          {ROLES.map((r) => (
+            <li key={r}>
+              <span className="swatch role" style={{ borderColor: `var(${ROLE_LOOK[r].cssVar})`, color: `var(${ROLE_LOOK[r].cssVar})` }} aria-hidden="true">
+                {ROLE_LOOK[r].icon}
+              </span>
+              {ROLE_LOOK[r].label}
+            </li>
+          ))}
+        </ul>
+        <span className="legend-note">arc = election timer</span>
+      </div>
+      <div className="legend-row">
+        <span className="legend-title">Messages</span>
+        <ul>
+          {FAMILIES.map((f) => (
+            <li key={f}>
+              <svg width="12" height="12" aria-hidden="true">
+                <circle cx="6" cy="6" r="5" fill={`var(${FAMILY_LOOK[f].cssVar})`} />
+              </svg>
+              {FAMILY_LOOK[f].label}
+            </li>
+          ))}
+        </ul>
+      </div>
       <p className="legend-note">
-        Filled: request · hollow: response (↩). Links glow on delivery; <span className="danger">✕</span> marks a dropped message. The arc around a
-        member is its election timer.
+        <svg width="12" height="12" aria-hidden="true">
+          <circle cx="6" cy="6" r="5" fill="var(--muted)" />
+        </svg>{' '}
+        request ·{' '}
+        <svg width="12" height="12" aria-hidden="true">
+          <circle cx="6" cy="6" r="4" fill="none" stroke="var(--muted)" strokeWidth="2.5" />
+        </svg>{' '}
+        response (↩) · a link glows as a message is delivered; <span className="danger">✕</span> = dropped
       </p>
     </aside>
   );

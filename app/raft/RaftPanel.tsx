@@ -10,10 +10,8 @@ export function RaftPanel() {
   return (
     <div className="raft-panel">
       <PartitionBar />
-      <div className="ring-row">
-        <RaftRing />
-        <Legend />
-      </div>
+      <RaftRing />
+      <Legend />
       <LogStrips />
       <KvTable />
     </div>

@@ -45,9 +45,8 @@ interface Flash {
 const NODE_R = 50;
 const FLASH_MS = 700;
 const LANE = 7;
-/** Room for the two label lines beside a node. */
-const LABEL_H = 38;
-const LABEL_HALF_W = 80;
+/** Room for the two label lines beside a node (they sit on its outer side). */
+const LABEL_W = 150;
 
 export function pairKey(a: string, b: string): string {
   return a < b ? `${a}|${b}` : `${b}|${a}`;
@@ -63,7 +62,7 @@ export class RaftRingView {
   private width = 600;
   private height = 380;
   private pos = new Map<string, Pt>();
-  private labelsAbove = new Set<string>();
+  private labelsLeft = new Set<string>();
   private flashes: Flash[] = [];
   private lastTraceN = -1;
   private readonly timerArc = d3arc<{ frac: number }>()
@@ -128,18 +127,18 @@ export class RaftRingView {
     const sin = angles.map(Math.sin);
     const spanX = Math.max(1e-6, Math.max(...cos) - Math.min(...cos));
     const spanY = Math.max(1e-6, Math.max(...sin) - Math.min(...sin));
-    const padX = NODE_R + LABEL_HALF_W + 4;
-    const padY = NODE_R + LABEL_H + 8;
+    const padX = NODE_R + 14 + LABEL_W;
+    const padY = NODE_R + 14;
     const radius = n <= 1 ? 0 : Math.max(70, Math.min((this.width - 2 * padX) / spanX, (this.height - 2 * padY) / spanY, 240));
     const cx = this.width / 2 - (radius * (Math.max(...cos) + Math.min(...cos))) / 2;
     const cy = this.height / 2 - (radius * (Math.max(...sin) + Math.min(...sin))) / 2;
     this.pos.clear();
-    this.labelsAbove.clear();
+    this.labelsLeft.clear();
     model.members.forEach((m, i) => {
       this.pos.set(m.name, { x: cx + radius * cos[i]!, y: cy + radius * sin[i]! });
-      if (sin[i]! < -0.25) this.labelsAbove.add(m.name);
+      if (cos[i]! < -0.2) this.labelsLeft.add(m.name);
     });
-    const center = n === 1 ? { x: cx, y: cy + NODE_R + LABEL_H + 30 } : { x: this.width / 2, y: this.height / 2 };
+    const center = n === 1 ? { x: cx, y: cy + NODE_R + 40 } : { x: cx, y: cy };
     model.clients.forEach((c, i) => this.pos.set(c, { x: center.x + (i - (model.clients.length - 1) / 2) * 90, y: center.y }));
   }
 
@@ -303,14 +302,20 @@ export class RaftRingView {
     sel.select<SVGTextElement>('text.m-role').text((d) => `${ROLE_LOOK[d.role].icon} ${ROLE_LOOK[d.role].label}`);
     sel.select<SVGTextElement>('text.m-term').text((d) => `term ${d.term}`);
     // Labels sit on the outer side of the ring, clear of links and the client.
-    const above = (d: EtcdMemberView) => this.labelsAbove.has(d.name);
+    const left = (d: EtcdMemberView) => this.labelsLeft.has(d.name);
+    const lx = (d: EtcdMemberView) => (left(d) ? -(NODE_R + 14) : NODE_R + 14);
+    const anchor = (d: EtcdMemberView) => (left(d) ? 'end' : 'start');
     sel
       .select<SVGTextElement>('text.m-vote')
-      .attr('y', (d) => (above(d) ? -NODE_R - 30 : NODE_R + 24))
+      .attr('x', lx)
+      .attr('y', -4)
+      .attr('text-anchor', anchor)
       .text((d) => (d.up ? `vote ${d.vote ?? '—'}` : 'crashed (log kept)'));
     sel
       .select<SVGTextElement>('text.m-index')
-      .attr('y', (d) => (above(d) ? -NODE_R - 14 : NODE_R + 40))
+      .attr('x', lx)
+      .attr('y', 12)
+      .attr('text-anchor', anchor)
       .text((d) => `commit ${d.commitIndex} · applied ${d.appliedIndex}`);
     sel
       .select<SVGPathElement>('path.timer-arc')

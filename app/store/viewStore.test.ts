@@ -74,3 +74,18 @@ describe('estimateVirtualTime', () => {
     expect(estimateVirtualTime({ clock: clock(100, false), clockAt: 1000 }, 1010)).toBe(100);
   });
 });
+
+describe('notable records', () => {
+  it('keep what is not a heartbeat, timer or fsync', () => {
+    const recs: TraceRecordView[] = [
+      { n: 0, t: 0, kind: 'timer', to: 'etcd-0', type: 'tick' },
+      { n: 1, t: 0, kind: 'deliver', from: 'etcd-0', to: 'etcd-1', type: 'MsgHeartbeat', msgId: 1 },
+      { n: 2, t: 0, kind: 'deliver', from: 'etcd-0', to: 'etcd-1', type: 'MsgApp', msgId: 2 },
+      { n: 3, t: 0, kind: 'persist', to: 'etcd-1', type: 'wal' },
+      { n: 4, t: 0, kind: 'drop', from: 'etcd-0', to: 'etcd-1', type: 'MsgVote', msgId: 3, reason: 'partitioned' },
+    ];
+    const s = apply(initialViewState, { full: true, clock: clock(0), trace: recs });
+    expect(s.notable.map((r) => r.n)).toEqual([2, 4]);
+    expect(s.trace).toHaveLength(5);
+  });
+});

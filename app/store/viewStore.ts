@@ -14,6 +14,14 @@ import type { ClockView, SessionInfo, ViewUpdate } from '../../engine/host/proto
 
 /** Trace records kept in the UI (the engine keeps its own, larger ring). */
 export const TRACE_KEEP = 2000;
+/** Notable records kept (not heartbeats, timers or disk writes): a longer memory of what mattered. */
+export const NOTABLE_KEEP = 600;
+
+/** Heartbeats, ticks and fsyncs dominate a quiet cluster; everything else is notable. */
+export function isRoutine(r: TraceRecordView): boolean {
+  if (r.kind === 'timer' || r.kind === 'persist') return true;
+  return r.type === 'MsgHeartbeat' || r.type === 'MsgHeartbeatResp';
+}
 /** Client results kept in the UI. */
 export const OPS_KEEP = 200;
 /** Events kept per watch. */
@@ -53,6 +61,8 @@ export interface ViewState {
   kv: { from: string | null; revision: number; compactRevision: number; keys: Record<string, KvEntryView> };
   partition: { groups: string[][]; blocked: [string, string][] };
   trace: TraceRecordView[];
+  /** Recent records that are not routine (see isRoutine), kept longer than `trace`. */
+  notable: TraceRecordView[];
   traceSkipped: number;
   opResults: EtcdOpResult[];
   watches: Record<number, WatchState>;
@@ -72,6 +82,7 @@ export const initialViewState: ViewState = {
   kv: { from: null, revision: 0, compactRevision: 0, keys: {} },
   partition: { groups: [], blocked: [] },
   trace: [],
+  notable: [],
   traceSkipped: 0,
   opResults: [],
   watches: {},
@@ -86,6 +97,7 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
     out.members = {};
     out.kv = { from: null, revision: 0, compactRevision: 0, keys: {} };
     out.trace = [];
+    out.notable = [];
     out.traceSkipped = 0;
     out.opResults = [];
     out.watches = {};
@@ -121,6 +133,11 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
   if (u.trace && u.trace.length > 0) {
     const merged = (out.trace ?? s.trace).concat(u.trace);
     out.trace = merged.length > TRACE_KEEP ? merged.slice(merged.length - TRACE_KEEP) : merged;
+    const fresh = u.trace.filter((r) => !isRoutine(r));
+    if (fresh.length > 0) {
+      const notable = (out.notable ?? s.notable).concat(fresh);
+      out.notable = notable.length > NOTABLE_KEEP ? notable.slice(notable.length - NOTABLE_KEEP) : notable;
+    }
   }
   for (const r of u.trace ?? []) {
     // Faults and crashes have their own records; of commands, mark only the client's requests.

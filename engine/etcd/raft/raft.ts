@@ -40,13 +40,11 @@ import {
   newMessage,
   panic,
   payloadSize,
+  pushTrace,
   voteRespMsgType,
 } from './util';
 
 export type CampaignType = 'CampaignPreElection' | 'CampaignElection' | 'CampaignTransfer';
-
-/** Trace arrays are drained by the caller; if nobody does, keep only the newest events. */
-const traceCap = 8192;
 
 function validateConfig(c: Config): void {
   if (c.id === None) panic('cannot use none as id');
@@ -145,9 +143,7 @@ export class Raft {
   }
 
   record(ev: RaftTraceEvent): void {
-    const t = this.trace;
-    if (t.length >= traceCap) t.splice(0, traceCap >> 1);
-    t.push(ev);
+    pushTrace(this.trace, ev);
   }
 
   drop(reason: DropReason, msgType: MessageType): void {

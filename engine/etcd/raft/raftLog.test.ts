@@ -4,6 +4,7 @@ import { RaftLog, noLimit } from './raftLog';
 import { MemoryStorage } from './storage';
 import type { Entry, RaftTraceEvent } from './types';
 import { ErrCompacted } from './types';
+import { traceCap } from './util';
 
 function e(term: number, index: number, data = ''): Entry {
   return { term, index, type: 'EntryNormal', data };
@@ -182,6 +183,16 @@ describe('raftLog', () => {
     expect((l.slice(half - 2, half + 1, 4) as Entry[]).length).toBe(2); // all from storage
     expect((l.slice(half - 1, half + 2, 4) as Entry[]).length).toBe(2); // across the boundary
     expect((l.slice(half - 1, half + 2, 6) as Entry[]).length).toBe(3);
+  });
+
+  it('an undrained trace stays bounded', () => {
+    const l = newLog();
+    for (let i = 1; i <= 20000; i++) {
+      l.append([e(1, i)]);
+      l.commitTo(i);
+    }
+    expect(l.trace.length).toBeLessThanOrEqual(traceCap);
+    expect(l.trace[l.trace.length - 1]).toEqual({ type: 'commit', index: 20000, term: 1 });
   });
 
   it('restore from a snapshot resets committed and the unstable offset', () => {

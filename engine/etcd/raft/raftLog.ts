@@ -5,7 +5,7 @@ import { Unstable } from './logUnstable';
 import type { MemoryStorage } from './storage';
 import type { Entry, RaftError, RaftTraceEvent, Snapshot } from './types';
 import { ErrCompacted, ErrUnavailable } from './types';
-import { entrySize, max, min, noEntries, panic } from './util';
+import { entrySize, max, min, noEntries, panic, pushTrace } from './util';
 
 export const noLimit = Infinity;
 
@@ -144,7 +144,7 @@ export class RaftLog {
         );
       }
       this.committed = tocommit;
-      this.trace.push({ type: 'commit', index: tocommit, term: this.zeroTermOnErrCompacted(this.term(tocommit)) });
+      pushTrace(this.trace, { type: 'commit', index: tocommit, term: this.zeroTermOnErrCompacted(this.term(tocommit)) });
     }
   }
 
@@ -228,7 +228,7 @@ export class RaftLog {
   restore(s: Snapshot): void {
     this.committed = s.metadata.index;
     this.unstable.restore(s);
-    this.trace.push({ type: 'commit', index: s.metadata.index, term: s.metadata.term });
+    pushTrace(this.trace, { type: 'commit', index: s.metadata.index, term: s.metadata.term });
   }
 
   /** Entries in [lo, hi), limited to maxSize (at least one entry when lo < hi). */

@@ -1,5 +1,14 @@
 // Small helpers shared by the raft modules (upstream util.go).
-import type { Entry, HardState, Message, MessageType, RaftId, Snapshot } from './types';
+import type { Entry, HardState, Message, MessageType, RaftId, RaftTraceEvent, Snapshot } from './types';
+
+/** Trace arrays are drained by the caller; if nobody does, only the newest events are kept. */
+export const traceCap = 8192;
+
+/** Appends a trace event, dropping the older half once the cap is reached. */
+export function pushTrace(trace: RaftTraceEvent[], ev: RaftTraceEvent): void {
+  if (trace.length >= traceCap) trace.splice(0, traceCap >> 1);
+  trace.push(ev);
+}
 
 export function assertNever(x: never): never {
   throw new Error(`raft: unexpected value ${String(x)}`);
@@ -54,10 +63,6 @@ export function newMessage(type: MessageType, to: RaftId, from: RaftId = 0): Mes
   };
 }
 
-export function newEntry(term: number, index: number, data = '', type: Entry['type'] = 'EntryNormal'): Entry {
-  return { term, index, type, data };
-}
-
 /** Size of an entry for flow control: the length of its payload (our stand-in for proto Size()). */
 export function entrySize(e: Entry): number {
   return e.data.length;
@@ -66,22 +71,6 @@ export function entrySize(e: Entry): number {
 /** Payload size as upstream PayloadSize (used for the uncommitted-size quota). */
 export function payloadSize(e: Entry): number {
   return e.data.length;
-}
-
-/**
- * Truncates `ents` in place so the total size stays within maxSize, always
- * keeping at least one entry (upstream limitSize).
- */
-export function limitSize(ents: Entry[], maxSize: number): Entry[] {
-  if (ents.length === 0) return ents;
-  let size = entrySize(ents[0]!);
-  let limit = 1;
-  for (; limit < ents.length; limit++) {
-    size += entrySize(ents[limit]!);
-    if (size > maxSize) break;
-  }
-  if (limit < ents.length) ents.length = limit;
-  return ents;
 }
 
 export function isEmptyHardState(hs: HardState): boolean {

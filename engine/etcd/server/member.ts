@@ -74,7 +74,12 @@ export const ErrProposalDropped: EtcdError = { type: 'EtcdError', code: 'Unknown
 
 interface PendingRead extends Waiter {
   req: { range?: RangeRequest; txn?: TxnRequest };
+  /** When the ReadIndex was last asked for; re-asked every READ_INDEX_RETRY_MS. */
+  askedAt: number;
 }
+
+/** etcdserver's linearizableReadLoop re-sends an unanswered ReadIndex every 500 ms (readIndexRetryTime). */
+const READ_INDEX_RETRY_MS = 500;
 
 interface Waiter {
   from: ActorId;
@@ -324,13 +329,13 @@ export class EtcdMember implements Actor {
     switch (p.type) {
       case 'RangeRequest':
         if (p.body.serializable) return this.reply(ctx, waiter, this.sm.range(p.body, this.node.raft.term));
-        return this.linearizableRead(waiter, { range: p.body });
+        return this.linearizableRead(waiter, { range: p.body }, ctx.now);
       case 'TxnRequest':
         // v3_server.go Txn: read-only txns are served locally, after a ReadIndex
         // unless every range in them is serializable.
         if (this.sm.isReadOnlyTxn(p.body)) {
           if (this.sm.isSerializableTxn(p.body)) return this.reply(ctx, waiter, this.sm.readTxn(p.body, this.node.raft.term));
-          return this.linearizableRead(waiter, { txn: p.body });
+          return this.linearizableRead(waiter, { txn: p.body }, ctx.now);
         }
         return this.propose(ctx, { header: { id: 0 }, txn: p.body }, waiter);
       case 'PutRequest':
@@ -393,9 +398,9 @@ export class EtcdMember implements Actor {
     if (waiter) this.proposals.set(id, waiter);
   }
 
-  private linearizableRead(waiter: Waiter, req: PendingRead['req']): void {
+  private linearizableRead(waiter: Waiter, req: PendingRead['req'], now: number): void {
     const reqCtx = `${this.proposalPrefix}:${this.nextProposal++}`;
-    this.readsAwaitingIndex.set(reqCtx, { ...waiter, req });
+    this.readsAwaitingIndex.set(reqCtx, { ...waiter, req, askedAt: now });
     this.node.readIndex(reqCtx);
   }
 
@@ -427,8 +432,7 @@ export class EtcdMember implements Actor {
   private createWatch(ctx: ActorContext, waiter: Waiter, body: WatchCreateRequest): void {
     // The stream is the client's connection: one per client actor.
     const r = this.sm.createWatch(waiter.from, body);
-    if ('error' in r) this.fail(ctx, waiter, r.error);
-    else this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), watchId: r.watchId, created: true });
+    this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), watchId: r.watchId, created: true, canceled: r.watchId < 0 });
     this.flushWatchEvents(ctx);
   }
 
@@ -456,6 +460,9 @@ export class EtcdMember implements Actor {
       if (w.deadline <= now) {
         this.readsAwaitingIndex.delete(key);
         this.fail(ctx, w, errors.ErrTimeout);
+      } else if (now - w.askedAt >= READ_INDEX_RETRY_MS) {
+        w.askedAt = now;
+        this.node.readIndex(key);
       }
     }
     if (this.readsAwaitingApply.some((r) => r.deadline <= now)) {

@@ -144,10 +144,9 @@ export class KvStateMachine {
 
   // ---- watches: one stream per client actor ----
 
-  createWatch(streamId: string, body: WatchCreateRequest): { watchId: number } | { error: EtcdError } {
-    const id = this.inner.watch(streamId, body);
-    if (id < 0) return { error: errors.ErrCompacted };
-    return { watchId: id };
+  /** Creates a watch; -1 when refused (the stream then gets a created+canceled response with the reason). */
+  createWatch(streamId: string, body: WatchCreateRequest): { watchId: number } {
+    return { watchId: this.inner.watch(streamId, body) };
   }
 
   cancelWatch(streamId: string, watchId: number): boolean {
