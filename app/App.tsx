@@ -6,6 +6,7 @@ import { Inspector } from './panels/Inspector';
 import { Timeline } from './panels/Timeline';
 import { TopBar } from './panels/TopBar';
 import { RaftPanel } from './raft/RaftPanel';
+import { engine } from './engineClient';
 import { setActionError, useUi } from './store/uiStore';
 import { useView } from './store/viewStore';
 
@@ -14,6 +15,22 @@ export function App() {
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  useEffect(() => {
+    // Space plays/pauses and "." steps, unless typing or on a control.
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.ctrlKey || e.metaKey || e.altKey || (t && t.closest('input, select, textarea, button, [role="button"]'))) return;
+      if (e.key === ' ') {
+        e.preventDefault();
+        if (useView.getState().clock.playing) engine.pause();
+        else engine.play();
+      } else if (e.key === '.') {
+        engine.step();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   return (
     <div className="workspace">
       <TopBar />

@@ -5,7 +5,7 @@ import * as Comlink from 'comlink';
 import type { Command, EngineOptions } from '../engine/facade/types';
 import type { ExecResult, ViewUpdate, WorkerApi } from '../engine/host/protocol';
 import { receiveUpdate, useView } from './store/viewStore';
-import { setActionError } from './store/uiStore';
+import { setActionError, useUi } from './store/uiStore';
 
 export interface StartOptions extends EngineOptions {
   speed: number;
@@ -62,7 +62,10 @@ function api(): Comlink.Remote<WorkerApi> {
 export const engine = {
   play: () => void api().play(),
   pause: () => void api().pause(),
-  step: () => void api().step(),
+  step: () =>
+    void api()
+      .step()
+      .then((rec) => useUi.setState({ lastStep: rec })),
   setSpeed: (speed: number) => void api().setSpeed(speed),
   /** Runs a command; a refusal is shown to the user, not thrown. */
   async exec(cmd: Command): Promise<ExecResult> {

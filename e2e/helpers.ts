@@ -6,6 +6,9 @@ import type { KubeglassDebugHook } from '../app/debugHook';
 
 type View = ReturnType<KubeglassDebugHook['view']>;
 
+/** Poll quickly: the page updates every frame. */
+export const FAST = [50, 100, 200];
+
 export async function view(page: Page): Promise<View> {
   return page.evaluate(() => {
     const v = window.__kubeglass!.view();
@@ -33,7 +36,7 @@ export async function waitForLeader(page: Page, opts: { not?: string; minTerm?: 
         found = await leader(page);
         return found !== null && found.name !== opts.not && found.term >= (opts.minTerm ?? 0);
       },
-      { message: 'a leader is elected' },
+      { message: 'a leader is elected', intervals: FAST },
     )
     .toBe(true);
   return found!;
@@ -50,5 +53,5 @@ export async function shot(page: Page, name: string): Promise<void> {
 
 export async function setSpeed(page: Page, speed: number): Promise<void> {
   await page.getByRole('combobox', { name: 'Speed' }).selectOption(String(speed));
-  await expect.poll(async () => (await view(page)).clock.speed).toBe(speed);
+  await expect.poll(async () => (await view(page)).clock.speed, { intervals: FAST }).toBe(speed);
 }

@@ -100,3 +100,16 @@ test('a partitioned minority cannot commit; after heal it catches up', async ({ 
   expect(new Set(stats).size).toBe(1);
   await shot(page, 'partition-healed');
 });
+
+test('leadership moves to the member the user picks', async ({ page }) => {
+  await page.goto('/?speed=10');
+  const l = await waitForLeader(page);
+  const target = (await members(page)).find((m) => m.name !== l.name)!;
+  await page.getByRole('button', { name: `Inspect ${target.name}` }).click();
+  await page.getByRole('button', { name: `Transfer leadership to ${target.name}` }).click();
+  const next = await waitForLeader(page, { not: l.name, minTerm: l.term + 1 });
+  expect(next.name).toBe(target.name);
+  const client = page.getByRole('region', { name: 'etcd client' });
+  await expect(client.locator('li.result[data-op="transferLeader"]').first()).toHaveAttribute('data-state', 'ok');
+  await expect(client.locator('li.result').first()).toContainText(`etcdctl move-leader ${target.memberId}`);
+});

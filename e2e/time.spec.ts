@@ -1,6 +1,6 @@
 // Time controls: pause, step, speed.
 import { expect, test } from '@playwright/test';
-import { setSpeed, shot, view, waitForLeader } from './helpers';
+import { FAST, setSpeed, shot, view, waitForLeader } from './helpers';
 
 test('pause stops the clock, step processes one event, speed changes the pace', async ({ page }) => {
   await page.goto('/?speed=10');
@@ -8,7 +8,7 @@ test('pause stops the clock, step processes one event, speed changes the pace', 
 
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
-  await expect.poll(async () => (await view(page)).clock.playing).toBe(false);
+  await expect.poll(async () => (await view(page)).clock.playing, { intervals: FAST }).toBe(false);
   const paused = await view(page);
   const clockText = await page.getByTestId('virtual-time').innerText();
   await page.waitForTimeout(500);
@@ -18,7 +18,7 @@ test('pause stops the clock, step processes one event, speed changes the pace', 
   // Step: exactly one kernel event per click.
   for (let i = 1; i <= 3; i++) {
     await page.getByRole('button', { name: 'Step to next event' }).click();
-    await expect.poll(async () => (await view(page)).clock.events).toBe(paused.clock.events + i);
+    await expect.poll(async () => (await view(page)).clock.events, { intervals: FAST }).toBe(paused.clock.events + i);
   }
   const stepped = await view(page);
   expect(stepped.clock.virtualTime).toBeGreaterThanOrEqual(paused.clock.virtualTime);

@@ -40,6 +40,8 @@ export class EngineHost {
   private waiting = 0;
   /** Virtual ms owed but not run because the budget ran out, last wake-up. */
   lagging = false;
+  /** Set when the engine threw while the host advanced it (an engine bug); the clock then stays put. */
+  engineError: string | null = null;
 
   constructor(opts: HostOptions) {
     this.engine = Engine.create({ seed: opts.seed, etcdMembers: opts.etcdMembers });
@@ -57,8 +59,8 @@ export class EngineHost {
     return this.engine.speed;
   }
 
-  state(): EngineState & { lagging: boolean } {
-    return { ...this.engine.state(), lagging: this.lagging };
+  state(): EngineState & { lagging: boolean; engineError?: string } {
+    return { ...this.engine.state(), lagging: this.lagging, ...(this.engineError ? { engineError: this.engineError } : {}) };
   }
 
   /** Runs a command through the engine (recorded in its command log); listeners see its effects. */
@@ -87,7 +89,14 @@ export class EngineHost {
   }
 
   notify(): void {
-    for (const fn of [...this.listeners]) fn();
+    for (const fn of [...this.listeners]) {
+      try {
+        fn();
+      } catch (e) {
+        // A listener bug must not stop the clock or the other listeners.
+        console.error('host listener failed:', e);
+      }
+    }
   }
 
   start(): void {
@@ -115,16 +124,24 @@ export class EngineHost {
     const now = performance.now();
     const wallMs = Math.min(now - this.lastWall, 250); // a stalled process does not make up long gaps
     this.lastWall = now;
-    let owed = wallMs * this.engine.speed;
+    let owed = this.engineError ? 0 : wallMs * this.engine.speed;
     const deadline = now + this.budgetMs;
-    while (owed > 0 && performance.now() < deadline) {
-      const slice = Math.min(owed, this.sliceMs);
-      this.engine.advance(slice);
-      owed -= slice;
-      this.notify();
+    try {
+      while (owed > 0 && performance.now() < deadline) {
+        const slice = Math.min(owed, this.sliceMs);
+        this.engine.advance(slice);
+        owed -= slice;
+        this.notify();
+      }
+    } catch (e) {
+      // An engine exception is a bug: stop the clock, keep serving, and say why in /state.
+      this.engineError = e instanceof Error ? e.message : String(e);
+      console.error('engine failed; the clock is stopped:', e);
+      owed = 0;
     }
     this.lagging = owed > 0;
-    this.reschedule(this.waiting > 0 ? 1 : this.frameMs);
+    // Waiting callers want their answer as soon as virtual time allows; paused, nothing moves anyway.
+    this.reschedule(this.waiting > 0 && this.engine.speed > 0 ? 1 : this.frameMs);
   }
 
   /**

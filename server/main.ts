@@ -20,6 +20,9 @@ async function main(): Promise<void> {
     force.unref();
     s.close().then(() => process.exit(0));
   };
+  // Last resort: a bug must not take the server down with it.
+  process.on('uncaughtException', (e) => console.error('uncaught exception (server keeps running):', e));
+  process.on('unhandledRejection', (e) => console.error('unhandled rejection (server keeps running):', e));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }

@@ -23,8 +23,11 @@ function shellWord(s: string): string {
   return /^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The etcdctl command a user would type for this request. */
-export function etcdctlCommand(op: EtcdOp): string {
+/**
+ * The etcdctl command a user would type for this request. `memberId` turns a
+ * member name into its hex id (etcdctl move-leader takes the id).
+ */
+export function etcdctlCommand(op: EtcdOp, memberId?: (name: string) => string | undefined): string {
   switch (op.op) {
     case 'put':
       return ['etcdctl put', shellWord(op.key), shellWord(op.value), op.lease ? `--lease=${op.lease.toString(16)}` : '', op.prevKv ? '--prev-kv' : '']
@@ -57,6 +60,6 @@ export function etcdctlCommand(op: EtcdOp): string {
     case 'leaseKeepAlive':
       return `etcdctl lease keep-alive --once ${op.id.toString(16)}`;
     case 'transferLeader':
-      return `etcdctl move-leader ${op.to}`;
+      return `etcdctl move-leader ${memberId?.(op.to) ?? op.to}`;
   }
 }

@@ -4,7 +4,9 @@ import { useState, type FormEvent } from 'react';
 import type { EtcdOp, EtcdOpResult } from '../../engine/facade/types';
 import { engine } from '../engineClient';
 import { etcdctlCommand, formatT } from '../lib/format';
-import { useOpResults, useWatches, type WatchState } from '../store/viewStore';
+import { useOpResults, useView, useWatches, type WatchState } from '../store/viewStore';
+
+const memberIdOf = (name: string) => useView.getState().members[name]?.memberId;
 
 export function ClientPanel() {
   return (
@@ -146,12 +148,14 @@ function ResultItem({ r }: { r: EtcdOpResult }) {
   return (
     <li className={`result ${state}`} data-state={state} data-op={r.op.op}>
       <div className="cmd mono">
+        <span>
+          <span aria-hidden="true">$ </span>
+          {etcdctlCommand(r.op, memberIdOf)}
+        </span>
         <span className="muted when">
           {formatT(r.issuedAt)}
           {r.doneAt !== undefined ? ` → ${formatT(r.doneAt)}` : ''}
         </span>
-        <span aria-hidden="true">$ </span>
-        {etcdctlCommand(r.op)}
       </div>
       <pre className={`term${state === 'ok' && r.text === '' ? ' muted' : ''}`}>
         {state === 'pending'

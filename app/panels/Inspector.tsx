@@ -1,11 +1,25 @@
 // Details of whatever is selected: a member (state, progress, faults) or a
 // message (its in-flight view and what happened to it).
+import { useCallback } from 'react';
 import type { EtcdMemberView, MessageInFlightView } from '../../engine/facade/types';
 import { engine } from '../engineClient';
 import { formatT } from '../lib/format';
 import { FAMILY_LOOK, ROLE_LOOK, msgLook } from '../raft/look';
 import { select, useSelection } from '../store/uiStore';
-import { useLeaderName, useMember, useView } from '../store/viewStore';
+import { useThrottledView } from '../store/throttle';
+import { useLeaderName, useView, type ViewState } from '../store/viewStore';
+
+/** The inspector follows the engine ten times a second. */
+const INSPECT_MS = 100;
+const selInFlight = (s: ViewState) => s.inFlight;
+const selTrace = (s: ViewState) => s.trace;
+
+function useMemberThrottled(name: string): EtcdMemberView | undefined {
+  return useThrottledView(
+    useCallback((s: ViewState) => s.members[name], [name]),
+    INSPECT_MS,
+  );
+}
 
 /** fsync latency the "slow disk" toggle sets, ms (a struggling cloud disk). */
 export const SLOW_FSYNC_MS = 200;
@@ -21,7 +35,7 @@ export function Inspector() {
 }
 
 function Overview() {
-  const inFlight = useView((s) => s.inFlight);
+  const inFlight = useThrottledView(selInFlight, INSPECT_MS);
   const leader = useLeaderName();
   const order = useView((s) => s.memberOrder);
   return (
@@ -31,13 +45,23 @@ function Overview() {
         <dt>leader</dt>
         <dd>{leader ?? 'none'}</dd>
       </dl>
-      <div className="member-buttons" role="group" aria-label="Members">
-        {order.map((n) => (
-          <button type="button" key={n} onClick={() => select({ type: 'member', name: n })} aria-label={`Inspect ${n}`}>
-            {n}
-          </button>
-        ))}
-      </div>
+      <table className="data members-table">
+        <thead>
+          <tr>
+            <th scope="col">member</th>
+            <th scope="col">role</th>
+            <th scope="col" className="num">term</th>
+            <th scope="col" className="num" title="commit index / applied index">
+              commit / applied
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.map((n) => (
+            <MemberRow key={n} name={n} />
+          ))}
+        </tbody>
+      </table>
       <h3>Messages in flight ({inFlight.length})</h3>
       {inFlight.length === 0 ? (
         <p className="muted empty-note">None right now. Pause or step to catch one mid-flight.</p>
@@ -56,6 +80,28 @@ function Overview() {
   );
 }
 
+function MemberRow({ name }: { name: string }) {
+  const m = useMemberThrottled(name);
+  if (!m) return null;
+  const look = ROLE_LOOK[m.role];
+  return (
+    <tr>
+      <td>
+        <button type="button" className="link" onClick={() => select({ type: 'member', name })} aria-label={`Inspect ${name}`}>
+          {name}
+        </button>
+      </td>
+      <td style={{ color: `var(${look.cssVar})` }}>
+        <span aria-hidden="true">{look.icon}</span> {look.label}
+      </td>
+      <td className="num">{m.term}</td>
+      <td className="num">
+        {m.commitIndex} / {m.appliedIndex}
+      </td>
+    </tr>
+  );
+}
+
 export function MsgBadge({ type }: { type: string }) {
   const look = msgLook(type);
   const color = `var(${FAMILY_LOOK[look.family].cssVar})`;
@@ -67,7 +113,7 @@ export function MsgBadge({ type }: { type: string }) {
 }
 
 function MemberDetails({ name }: { name: string }) {
-  const m = useMember(name);
+  const m = useMemberThrottled(name);
   const leader = useLeaderName();
   if (!m) return <p className="muted">{name} is not a member.</p>;
   const look = ROLE_LOOK[m.role];
@@ -177,7 +223,7 @@ function ProgressTable({ m }: { m: EtcdMemberView }) {
 
 function MessageDetails({ msgId, seen }: { msgId: number; seen?: MessageInFlightView }) {
   const live = useView((s) => s.inFlight.find((m) => m.msgId === msgId));
-  const records = useView((s) => s.trace).filter((r) => r.msgId === msgId);
+  const records = useThrottledView(selTrace, INSPECT_MS).filter((r) => r.msgId === msgId);
   const m = live ?? seen;
   const fate = records.find((r) => r.kind === 'deliver' || r.kind === 'drop');
   return (

@@ -5,10 +5,18 @@ import type { TraceRecordView } from '../../engine/facade/types';
 import { formatT } from '../lib/format';
 import { msgLook } from '../raft/look';
 import { select, toggleTraceFilter, useUi, type TraceFilter } from '../store/uiStore';
-import { useTrace, useView } from '../store/viewStore';
+import { useThrottledView } from '../store/throttle';
+import type { ViewState } from '../store/viewStore';
 import { MsgBadge } from './Inspector';
 
-const ROWS = 120;
+const ROWS = 60;
+/** The list follows the engine a few times a second: readable, and cheap at x1000. */
+const LIST_MS = 250;
+const selTrace = (s: ViewState) => s.trace;
+const selNotable = (s: ViewState) => s.notable;
+const selSkipped = (s: ViewState) => s.traceSkipped;
+const selMarkers = (s: ViewState) => s.markers;
+const selNow = (s: ViewState) => Math.floor(s.clock.virtualTime / 100) * 100;
 
 const FILTERS: { f: TraceFilter; label: string }[] = [
   { f: 'deliver', label: 'deliveries' },
@@ -54,12 +62,14 @@ const KIND_ICON: Record<string, string> = {
 
 export function Timeline() {
   const filters = useUi((s) => s.traceFilters);
+  const selMsg = useUi((s) => (s.selection?.type === 'message' ? s.selection.msgId : null));
+  const selMember = useUi((s) => (s.selection?.type === 'member' ? s.selection.name : null));
   // With routine kinds hidden, the longer list of notable records reaches further back.
   const wantsRoutine = filters.heartbeat || filters.timer || filters.persist;
-  const all = useTrace();
-  const notable = useView((s) => s.notable);
+  const all = useThrottledView(selTrace, LIST_MS);
+  const notable = useThrottledView(selNotable, LIST_MS);
   const trace = wantsRoutine ? all : notable;
-  const skipped = useView((s) => s.traceSkipped);
+  const skipped = useThrottledView(selSkipped, LIST_MS);
   const rows = useMemo(() => {
     const out: TraceRecordView[] = [];
     for (let i = trace.length - 1; i >= 0 && out.length < ROWS; i--) {
@@ -86,7 +96,7 @@ export function Timeline() {
           ))}
         </div>
       </div>
-      <div className="trace-scroll" tabIndex={0} aria-label="Recent events">
+      <div className="trace-scroll" tabIndex={0} role="region" aria-label="Recent events">
         <table className="data trace">
           <colgroup>
             <col style={{ width: 64 }} />
@@ -112,7 +122,7 @@ export function Timeline() {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <Row key={r.n} r={r} />
+              <Row key={r.n} r={r} selected={(r.msgId !== undefined && r.msgId === selMsg) || (r.to !== undefined && r.to === selMember && r.msgId === undefined)} />
             ))}
           </tbody>
         </table>
@@ -123,10 +133,10 @@ export function Timeline() {
   );
 }
 
-const Row = memo(function Row({ r }: { r: TraceRecordView }) {
+const Row = memo(function Row({ r, selected }: { r: TraceRecordView; selected: boolean }) {
   const msg = r.msgId !== undefined;
   return (
-    <tr className={`k-${r.kind}`}>
+    <tr className={`k-${r.kind}${selected ? ' selected' : ''}`}>
       <td className="num muted">{r.n}</td>
       <td className="num mono">{formatT(r.t)}</td>
       <td>
@@ -152,8 +162,8 @@ const Row = memo(function Row({ r }: { r: TraceRecordView }) {
 
 /** Faults, crashes, commands and new leaders on a strip spanning the whole session. */
 function Markers() {
-  const markers = useView((s) => s.markers);
-  const now = useView((s) => s.clock.virtualTime);
+  const markers = useThrottledView(selMarkers, LIST_MS);
+  const now = useThrottledView(selNow, LIST_MS);
   const span = Math.max(1, now);
   const shown = markers.slice(-60);
   return (

@@ -15,6 +15,7 @@ export function TopBar() {
       <Scenario />
       <TimeControls />
       <Clock />
+      <LastStep />
       <span className="spacer" />
       <ThemeToggle />
     </header>
@@ -49,7 +50,7 @@ function TimeControls() {
           <PlayIcon /> Play
         </button>
       )}
-      <button type="button" onClick={engine.step} aria-label="Step to next event" title="Process exactly one event" disabled={!ready}>
+      <button type="button" onClick={engine.step} aria-label="Step to next event" title="Process exactly one event (key: .)" disabled={!ready}>
         <StepIcon /> Step
       </button>
       <label className="speed">
@@ -66,6 +67,19 @@ function TimeControls() {
   );
 }
 
+/** What the last Step processed, while paused. */
+function LastStep() {
+  const rec = useUi((s) => s.lastStep);
+  const playing = usePlaying();
+  if (!rec || playing) return null;
+  const what = [rec.kind, rec.type, rec.from ? `${rec.from} → ${rec.to ?? ''}` : rec.to].filter(Boolean).join(' ');
+  return (
+    <span className="last-step mono" aria-live="polite" title={`event #${rec.n} at ${rec.t} ms`}>
+      <span className="muted">stepped:</span> {what}
+    </span>
+  );
+}
+
 function Clock() {
   const vt = useView((s) => s.clock.virtualTime);
   const events = useView((s) => s.clock.events);
@@ -74,11 +88,11 @@ function Clock() {
   return (
     <div className="clock" role="group" aria-label="Virtual clock">
       <span className="muted">t =</span>
-      <output className="mono clock-time" aria-label="Virtual time" data-testid="virtual-time" data-ms={vt}>
+      <output className="mono clock-time" aria-label="Virtual time" aria-live="off" data-testid="virtual-time" data-ms={vt}>
         {formatVirtualTime(vt)}
       </output>
       <span className="muted">events</span>
-      <output className="mono" aria-label="Events processed" data-testid="event-count">
+      <output className="mono" aria-label="Events processed" aria-live="off" data-testid="event-count">
         {events.toLocaleString('en-US')}
       </output>
       <span className={`run-state ${playing ? 'running' : 'paused'}`}>{playing ? '● running' : '❚❚ paused'}</span>

@@ -1,8 +1,11 @@
 // The applied key/value state, as one member sees it.
-import { useKv } from '../store/viewStore';
+import { useThrottledView } from '../store/throttle';
+import type { ViewState } from '../store/viewStore';
+
+const selKv = (s: ViewState) => s.kv;
 
 export function KvTable() {
-  const kv = useKv();
+  const kv = useThrottledView(selKv, 150);
   const keys = Object.values(kv.keys).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return (
     <section className="kv" aria-label="Key-value store">

@@ -1,20 +1,23 @@
 // Each member's log tail as a strip of entries coloured (and labelled) by
 // term, aligned by index so lag is visible, with commit and applied markers.
-import { memo } from 'react';
+import { memo, useCallback } from 'react';
 import type { EtcdMemberView, RaftLogEntryView } from '../../engine/facade/types';
 import { select, useSelectedMember } from '../store/uiStore';
-import { useMember, useMemberOrder, useView } from '../store/viewStore';
+import { useThrottledView } from '../store/throttle';
+import { useMemberOrder, type ViewState } from '../store/viewStore';
 import { ROLE_LOOK, termColor } from './look';
 
 const COLUMNS = 32;
+/** Strips follow the engine ten times a second. */
+const STRIP_MS = 100;
 
 /** The highest last index across members: the right edge of every strip. */
-const useMaxIndex = () =>
-  useView((s) => {
-    let max = 0;
-    for (const n of s.memberOrder) max = Math.max(max, s.members[n]?.lastLogIndex ?? 0);
-    return max;
-  });
+const selMaxIndex = (s: ViewState) => {
+  let max = 0;
+  for (const n of s.memberOrder) max = Math.max(max, s.members[n]?.lastLogIndex ?? 0);
+  return max;
+};
+const useMaxIndex = () => useThrottledView(selMaxIndex, STRIP_MS);
 
 export function LogStrips() {
   const order = useMemberOrder();
@@ -43,7 +46,10 @@ export function LogStrips() {
 }
 
 const Strip = memo(function Strip({ name, lo }: { name: string; lo: number }) {
-  const m = useMember(name);
+  const m = useThrottledView(
+    useCallback((s: ViewState) => s.members[name], [name]),
+    STRIP_MS,
+  );
   const selected = useSelectedMember() === name;
   if (!m) return null;
   const byIndex = new Map<number, RaftLogEntryView>(m.log.map((e) => [e.index, e]));

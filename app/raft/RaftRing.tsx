@@ -39,6 +39,8 @@ function model(v: ViewState, ui: UiState, wall: number, cut: Set<string>): RingM
 }
 
 export function RaftRing() {
+  // Five members need more room than three to stay apart.
+  const count = useView((s) => s.memberOrder.length);
   const svgRef = useRef<SVGSVGElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
 
@@ -50,22 +52,29 @@ export function RaftRing() {
       selectMember: (name) => select({ type: 'member', name }),
       selectMessage: (m) => select({ type: 'message', msgId: m.msgId, seen: m }),
     });
+    // Members and links redraw when their data changes (at most every STRUCT_MS
+    // unless the user did something); messages and glows move every frame.
+    const STRUCT_MS = 50;
     let dirty = true;
+    let structDirty = true;
+    let uiDirty = true;
+    let lastStruct = 0;
     let raf = 0;
     let cutFor: ViewState['partition'] | null = null;
     let cut = new Set<string>();
     const ro = new ResizeObserver(() => {
       view.resize(box.clientWidth, box.clientHeight);
-      dirty = true;
+      uiDirty = true;
     });
     ro.observe(box);
     view.resize(box.clientWidth, box.clientHeight);
     const unsubView = useView.subscribe((s, prev) => {
       if (s.trace !== prev.trace) view.noteTrace(s.trace.slice(-200), performance.now());
+      if (s.members !== prev.members || s.partition !== prev.partition || s.components !== prev.components) structDirty = true;
       dirty = true;
     });
     const unsubUi = useUi.subscribe(() => {
-      dirty = true;
+      uiDirty = true;
     });
     const loop = () => {
       raf = requestAnimationFrame(loop);
@@ -76,9 +85,15 @@ export function RaftRing() {
         cut = cutPairs(v.partition);
       }
       const m = model(v, useUi.getState(), wall, cut);
+      if (uiDirty || (structDirty && wall - lastStruct >= STRUCT_MS)) {
+        uiDirty = structDirty = dirty = false;
+        lastStruct = wall;
+        view.render(m);
+        return;
+      }
       if (!dirty && !view.animating(m)) return;
       dirty = false;
-      view.render(m);
+      view.renderMotion(m);
     };
     raf = requestAnimationFrame(loop);
     return () => {
@@ -91,7 +106,7 @@ export function RaftRing() {
   }, []);
 
   return (
-    <div className="ring-box" ref={boxRef}>
+    <div className="ring-box" ref={boxRef} style={{ height: count >= 5 ? 440 : 330 }}>
       <svg ref={svgRef} className="raft-ring" />
     </div>
   );

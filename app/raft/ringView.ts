@@ -110,12 +110,18 @@ export class RaftRingView {
     return model.inFlight.length > 0 || this.flashes.some((f) => model.wall - f.at < FLASH_MS);
   }
 
+  /** Redraws everything: members, links, clients, then what moves. */
   render(model: RingModel): void {
     this.layout(model);
     this.renderLinks(model);
-    this.renderFlashes(model);
     this.renderClients(model);
     this.renderNodes(model);
+    this.renderMotion(model);
+  }
+
+  /** Redraws only what moves (messages and glows), on the last layout. */
+  renderMotion(model: RingModel): void {
+    this.renderFlashes(model);
     this.renderMessages(model);
   }
 
@@ -127,7 +133,7 @@ export class RaftRingView {
     const sin = angles.map(Math.sin);
     const spanX = Math.max(1e-6, Math.max(...cos) - Math.min(...cos));
     const spanY = Math.max(1e-6, Math.max(...sin) - Math.min(...sin));
-    const padX = NODE_R + 14 + LABEL_W;
+    const padX = NODE_R + 22 + LABEL_W;
     const padY = NODE_R + 14;
     const radius = n <= 1 ? 0 : Math.max(70, Math.min((this.width - 2 * padX) / spanX, (this.height - 2 * padY) / spanY, 240));
     const cx = this.width / 2 - (radius * (Math.max(...cos) + Math.min(...cos))) / 2;
@@ -270,6 +276,8 @@ export class RaftRingView {
             }
           });
         e.append('circle').attr('class', 'focus-ring').attr('r', NODE_R + 15);
+        // The labels beside the node are part of what selects it.
+        e.append('rect').attr('class', 'hit').attr('y', -20).attr('height', 40).attr('width', LABEL_W).attr('fill', 'transparent');
         e.append('circle').attr('class', 'timer-track').attr('r', NODE_R + 6.5);
         e.append('path').attr('class', 'timer-arc');
         e.append('circle').attr('class', 'body').attr('r', NODE_R);
@@ -303,8 +311,9 @@ export class RaftRingView {
     sel.select<SVGTextElement>('text.m-term').text((d) => `term ${d.term}`);
     // Labels sit on the outer side of the ring, clear of links and the client.
     const left = (d: EtcdMemberView) => this.labelsLeft.has(d.name);
-    const lx = (d: EtcdMemberView) => (left(d) ? -(NODE_R + 14) : NODE_R + 14);
+    const lx = (d: EtcdMemberView) => (left(d) ? -(NODE_R + 22) : NODE_R + 22);
     const anchor = (d: EtcdMemberView) => (left(d) ? 'end' : 'start');
+    sel.select<SVGRectElement>('rect.hit').attr('x', (d) => (left(d) ? -(NODE_R + 22) - LABEL_W : NODE_R + 16));
     sel
       .select<SVGTextElement>('text.m-vote')
       .attr('x', lx)

@@ -1,7 +1,7 @@
 // UI-only state: what is selected, the partition being built, the theme and the
 // timeline filters. Selecting a thing anywhere selects it everywhere.
 import { create } from 'zustand';
-import type { MessageInFlightView } from '../../engine/facade/types';
+import type { MessageInFlightView, TraceRecordView } from '../../engine/facade/types';
 
 export type Selection =
   | { type: 'member'; name: string }
@@ -21,6 +21,8 @@ export interface UiState {
   /** The last failed action, shown until the next one. */
   actionError: string | null;
   centreTab: 'raft';
+  /** The record the last Step produced. */
+  lastStep: TraceRecordView | null;
 }
 
 function initialTheme(): Theme {
@@ -37,6 +39,7 @@ export const useUi = create<UiState>()(() => ({
   traceFilters: { send: false, deliver: true, drop: true, heartbeat: false, timer: false, persist: false, fault: true },
   actionError: null,
   centreTab: 'raft',
+  lastStep: null,
 }));
 
 export function select(selection: Selection | null): void {

@@ -175,6 +175,7 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
     out.watches = watches;
   }
   if (u.components) out.components = u.components;
+  if (u.engineError) out.fatal = `The simulation stopped: the engine threw ${u.engineError}. This is a bug; the trace up to here is kept.`;
   return out;
 }
 

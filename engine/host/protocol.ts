@@ -84,6 +84,8 @@ export interface ViewUpdate {
   opResults?: EtcdOpResult[];
   watches?: WatchDelta[];
   components?: { name: string; kind: string; up: boolean }[];
+  /** Set when the engine threw (a bug): the host has paused and says why. */
+  engineError?: string;
 }
 
 export const TRACE_POST_LIMIT = 400;

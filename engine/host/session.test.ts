@@ -235,3 +235,24 @@ describe('ViewDiffer via HostSession', () => {
     expect(traceCount('garbage')).toBe(0);
   });
 });
+
+describe('engine failures', () => {
+  it('stop the session and are reported once, with the last clock', () => {
+    const { timers, engine, session, updates } = setup();
+    session.play();
+    timers.run(100);
+    const before = updates[updates.length - 1]!.clock.virtualTime;
+    engine.advance = () => {
+      throw new Error('boom');
+    };
+    timers.run(50);
+    const errs = updates.filter((u) => u.engineError);
+    expect(errs).toHaveLength(1);
+    expect(errs[0]!.engineError).toBe('Error: boom');
+    expect(errs[0]!.clock.virtualTime).toBeGreaterThanOrEqual(before);
+    expect(session.isPlaying).toBe(false);
+    session.play();
+    expect(session.isPlaying).toBe(false);
+    expect(session.exec({ type: 'fault', fault: { action: 'heal' } })).toEqual({ ok: false, error: 'the engine stopped: Error: boom' });
+  });
+});

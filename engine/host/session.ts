@@ -4,7 +4,7 @@
 // clock falls behind (reported as `lagging`) instead of queueing up debt.
 // Wall time and scheduling are injected so Node tests can drive it by hand.
 import type { Command, TraceRecordView } from '../facade/types';
-import { MAX_SPEED, MIN_SPEED, type ExecResult, type ViewUpdate } from './protocol';
+import { MAX_SPEED, MIN_SPEED, type ClockView, type ExecResult, type ViewUpdate } from './protocol';
 import { ViewDiffer, type ViewSource } from './viewDiff';
 
 /** The part of the Engine facade a session drives. */
@@ -37,6 +37,10 @@ export class HostSession {
   private speed = 1;
   private playing = false;
   private lagging = false;
+  /** The first exception the engine threw; the session stays paused after it. */
+  private engineError: string | null = null;
+  private errorPosted = false;
+  private lastClock: ClockView | null = null;
   private handle: unknown = null;
   private lastWall = 0;
   private listener: ((u: ViewUpdate) => void) | null = null;
@@ -81,7 +85,7 @@ export class HostSession {
   }
 
   play(): void {
-    if (this.playing) return;
+    if (this.playing || this.engineError !== null) return;
     this.playing = true;
     this.lastWall = this.timers.now();
     this.schedule();
@@ -113,15 +117,37 @@ export class HostSession {
   /** Pauses, then processes exactly one kernel event. */
   step(): TraceRecordView | null {
     this.pause();
-    const rec = this.engine.stepEvent();
-    this.flush();
-    return rec;
+    if (this.engineError !== null) return null;
+    try {
+      const rec = this.engine.stepEvent();
+      this.flush();
+      return rec;
+    } catch (err) {
+      this.fail(err);
+      return null;
+    }
   }
 
   exec(cmd: Command): ExecResult {
-    const r = this.engine.exec(cmd);
-    this.flush();
-    return r;
+    if (this.engineError !== null) return { ok: false, error: `the engine stopped: ${this.engineError}` };
+    try {
+      const r = this.engine.exec(cmd);
+      this.flush();
+      return r;
+    } catch (err) {
+      this.fail(err);
+      return { ok: false, error: `the engine failed: ${describe(err)}` };
+    }
+  }
+
+  /** An exception from the engine is a bug: stop, and tell the UI what happened. */
+  private fail(err: unknown): void {
+    this.engineError = describe(err);
+    this.playing = false;
+    this.lagging = false;
+    if (this.handle !== null) this.timers.cancel(this.handle);
+    this.handle = null;
+    this.post();
   }
 
   /** One frame: advance virtual time by the wall time elapsed x speed, within the budget. */
@@ -132,11 +158,16 @@ export class HostSession {
     const gap = Math.min(this.maxGapMs, Math.max(0, start - this.lastWall));
     this.lastWall = start;
     let remaining = gap * this.speed;
-    while (remaining > 1e-9) {
-      const slice = Math.min(remaining, this.sliceMs);
-      this.engine.advance(slice);
-      remaining -= slice;
-      if (this.timers.now() - start >= this.budgetMs) break;
+    try {
+      while (remaining > 1e-9) {
+        const slice = Math.min(remaining, this.sliceMs);
+        this.engine.advance(slice);
+        remaining -= slice;
+        if (this.timers.now() - start >= this.budgetMs) break;
+      }
+    } catch (err) {
+      this.fail(err);
+      return;
     }
     // Dropping the rest keeps the worker responsive; the UI shows the lag.
     this.lagging = remaining > 1e-9;
@@ -149,8 +180,23 @@ export class HostSession {
     if (this.flushHandle !== null) this.timers.cancel(this.flushHandle);
     this.flushHandle = null;
     if (!this.listener) return;
-    const u = this.differ.next(this.engine, { speed: this.speed, playing: this.playing, lagging: this.lagging });
+    let u: ViewUpdate | null;
+    try {
+      u = this.differ.next(this.engine, { speed: this.speed, playing: this.playing, lagging: this.lagging });
+    } catch (err) {
+      // A view that cannot be built is an engine bug too; report it once.
+      if (this.engineError !== null) return;
+      this.engineError = describe(err);
+      this.playing = false;
+      u = null;
+    }
+    if (this.engineError !== null && !this.errorPosted) {
+      this.errorPosted = true;
+      const clock: ClockView = { ...(this.lastClock ?? { virtualTime: 0, events: 0, traceDigest: '' }), speed: this.speed, playing: false, lagging: false };
+      u = u ? { ...u, engineError: this.engineError } : { seq: 0, full: false, clock, engineError: this.engineError };
+    }
     if (!u) return;
+    this.lastClock = u.clock;
     this.lastPost = this.timers.now();
     this.listener(u);
   }
@@ -174,8 +220,16 @@ export class HostSession {
     }, this.frameMs - since);
   }
 
+  get error(): string | null {
+    return this.engineError;
+  }
+
   private schedule(): void {
     if (this.handle !== null || !this.playing) return;
     this.handle = this.timers.schedule(() => this.frame(), this.frameMs);
   }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }

@@ -1,6 +1,13 @@
 // A binary min-heap of simulation events ordered by (time, seq). `seq` is a
 // global insertion counter, so events scheduled for the same instant run in the
 // order they were scheduled: a stable total order, hence determinism.
+//
+// The heap is kept as three parallel arrays (times, seqs, events) rather than
+// one array of {time, seq, event} objects: sifting compares only the two number
+// arrays, which sit contiguously in memory (no pointer chase per comparison),
+// and pushing allocates no wrapper. This is the kernel's hottest loop. The
+// arrays never shrink (`n` counts the live prefix): a queue that hovers around
+// a size would otherwise have its backing stores trimmed and regrown.
 import { registerClass } from './serial';
 
 export interface Scheduled<E> {
@@ -10,63 +17,108 @@ export interface Scheduled<E> {
 }
 
 export class EventQueue<E> {
-  private heap: Scheduled<E>[] = [];
+  private times: number[] = [];
+  private seqs: number[] = [];
+  /** Slots at and after `n` are empty (undefined), so popped events can be collected. */
+  private events: (E | undefined)[] = [];
+  private n = 0;
   private nextSeq = 0;
 
   get size(): number {
-    return this.heap.length;
+    return this.n;
   }
 
-  push(time: number, event: E): Scheduled<E> {
-    const item = { time, seq: this.nextSeq++, event };
-    const heap = this.heap;
-    heap.push(item);
-    let i = heap.length - 1;
+  push(time: number, event: E): void {
+    const times = this.times;
+    const seqs = this.seqs;
+    const events = this.events;
+    const seq = this.nextSeq++;
+    let i = this.n++;
+    if (i === events.length) {
+      times.push(time);
+      seqs.push(seq);
+      events.push(event);
+    }
+    // Sift the hole at i up.
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const p = heap[parent]!;
-      if (!before(item, p)) break;
-      heap[i] = p;
+      const pt = times[parent]!;
+      if (pt < time || (pt === time && seqs[parent]! < seq)) break;
+      times[i] = pt;
+      seqs[i] = seqs[parent]!;
+      events[i] = events[parent]!;
       i = parent;
     }
-    heap[i] = item;
-    return item;
+    times[i] = time;
+    seqs[i] = seq;
+    events[i] = event;
   }
 
-  peek(): Scheduled<E> | undefined {
-    return this.heap[0];
+  /** Time of the earliest event; undefined when empty. Allocation-free. */
+  peekTime(): number | undefined {
+    return this.n === 0 ? undefined : this.times[0];
   }
 
-  pop(): Scheduled<E> | undefined {
-    const heap = this.heap;
-    const top = heap[0];
-    if (top === undefined) return undefined;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
+  /** Removes and returns the earliest event (read its time with peekTime first). Allocation-free. */
+  popEvent(): E | undefined {
+    const events = this.events;
+    const n = this.n - 1;
+    if (n < 0) return undefined;
+    const top = events[0]!;
+    const times = this.times;
+    const seqs = this.seqs;
+    const lastT = times[n]!;
+    const lastS = seqs[n]!;
+    const lastE = events[n]!;
+    events[n] = undefined;
+    this.n = n;
+    if (n > 0) {
       let i = 0;
-      const n = heap.length;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= n) break;
         const r = l + 1;
-        const child = r < n && before(heap[r]!, heap[l]!) ? r : l;
-        if (!before(heap[child]!, last)) break;
-        heap[i] = heap[child]!;
-        i = child;
+        let c = l;
+        let ct = times[l]!;
+        if (r < n) {
+          const rt = times[r]!;
+          if (rt < ct || (rt === ct && seqs[r]! < seqs[l]!)) {
+            c = r;
+            ct = rt;
+          }
+        }
+        if (lastT < ct || (lastT === ct && lastS < seqs[c]!)) break;
+        times[i] = ct;
+        seqs[i] = seqs[c]!;
+        events[i] = events[c]!;
+        i = c;
       }
-      heap[i] = last;
+      times[i] = lastT;
+      seqs[i] = lastS;
+      events[i] = lastE;
     }
     return top;
   }
 
-  /** Every pending event, in no particular order (for views of messages in flight). */
-  items(): readonly Scheduled<E>[] {
-    return this.heap;
+  /** The earliest event with its time and sequence number (allocates: not for hot paths). */
+  peek(): Scheduled<E> | undefined {
+    if (this.n === 0) return undefined;
+    return { time: this.times[0]!, seq: this.seqs[0]!, event: this.events[0]! };
   }
-}
 
-function before<E>(a: Scheduled<E>, b: Scheduled<E>): boolean {
-  return a.time < b.time || (a.time === b.time && a.seq < b.seq);
+  /** Removes the earliest event, with its time and sequence number (allocates: not for hot paths). */
+  pop(): Scheduled<E> | undefined {
+    const head = this.peek();
+    if (head) this.popEvent();
+    return head;
+  }
+
+  /** Every pending event, in no particular order (for views of messages in flight). */
+  items(): Scheduled<E>[] {
+    const out: Scheduled<E>[] = new Array(this.n);
+    for (let i = 0; i < out.length; i++) out[i] = { time: this.times[i]!, seq: this.seqs[i]!, event: this.events[i]! };
+    return out;
+  }
 }
 
 registerClass('EventQueue', EventQueue);

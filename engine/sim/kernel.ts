@@ -7,10 +7,20 @@ import { EventQueue } from './eventQueue';
 import { DROP_PARTITIONED, Network } from './network';
 import { Rng } from './rng';
 import { registerClass } from './serial';
-import { TraceBuffer } from './trace';
+import { TraceBuffer, TraceCode } from './trace';
 
 export type SimEvent =
-  | { type: 'deliver'; msgId: number; from: ActorId; to: ActorId; payload: Payload; sentAt: number }
+  | {
+      type: 'deliver';
+      msgId: number;
+      from: ActorId;
+      to: ActorId;
+      payload: Payload;
+      sentAt: number;
+      /** `from` and `payload.type` as trace string ids (interned at send, so delivery looks nothing up). */
+      traceFrom: number;
+      traceType: number;
+    }
   | { type: 'timer'; actor: ActorId; incarnation: number; timerId: number; tag: string; data: unknown }
   | { type: 'fsync'; actor: ActorId; incarnation: number; tag: string; data: unknown }
   | { type: 'refused'; from: ActorId; to: ActorId; msgId: number; payload: Payload };
@@ -48,6 +58,9 @@ interface Slot {
   /** When the disk finishes the writes already queued. */
   diskBusyUntil: number;
   rng: Rng;
+  /** The id's number in the trace's string table and in the network (looked up once, at spawn). */
+  traceId: number;
+  netId: number;
 }
 
 export interface KernelOptions {
@@ -66,6 +79,18 @@ export class Simulation {
   private readonly rng: Rng;
   private readonly netRng: Rng;
   private readonly slots = new Map<ActorId, Slot>();
+  /**
+   * Timer bookkeeping by 32-id word (word w covers timer ids 32(timerWordBase + w)
+   * .. +31): how many of its timers are still queued, and which were cancelled.
+   * Cancelling and the check when a timer comes due are bit operations; a Set
+   * of cancelled ids churned through thousands of entries (a client cancels an
+   * 8 s attempt timer per request). Words whose timers have all come due are
+   * dropped from the front.
+   */
+  private timerPending: number[] = [];
+  private timerCancelled: number[] = [];
+  private timerWordBase = 0;
+  /** Cancels of timer ids not issued yet (never happens in practice; kept for exactness). */
   private readonly cancelledTimers = new Set<number>();
   private nextMsgId = 1;
   private nextTimerId = 1;
@@ -93,6 +118,8 @@ export class Simulation {
       disk: { fsyncMs: DEFAULT_FSYNC_MS },
       diskBusyUntil: 0,
       rng: this.rng.fork(`actor:${id}`),
+      traceId: this.trace.intern(id),
+      netId: this.network.endpoint(id),
     };
     slot.ctx = new ActorContext(this, slot);
     this.slots.set(id, slot);
@@ -179,19 +206,22 @@ export class Simulation {
 
   /** Processes the next event. Returns false when the queue is empty. */
   step(): boolean {
-    const item = this.queue.pop();
-    if (!item) return false;
-    if (item.time > this.now) this.now = item.time;
+    const q = this.queue;
+    const time = q.peekTime();
+    if (time === undefined) return false;
+    const ev = q.popEvent()!;
+    if (time > this.now) this.now = time;
     this.processed++;
-    this.dispatch(item.event);
+    this.dispatch(ev);
     return true;
   }
 
   /** Processes every event due at or before `t`, then sets the clock to `t`. */
   runUntil(t: number): void {
+    const q = this.queue;
     for (;;) {
-      const next = this.queue.peek();
-      if (!next || next.time > t) break;
+      const next = q.peekTime();
+      if (next === undefined || next > t) break;
       this.step();
     }
     if (t > this.now) this.now = t;
@@ -203,7 +233,7 @@ export class Simulation {
 
   /** Time of the next pending event, if any. */
   nextEventTime(): number | undefined {
-    return this.queue.peek()?.time;
+    return this.queue.peekTime();
   }
 
   private dispatch(ev: SimEvent): void {
@@ -219,15 +249,16 @@ export class Simulation {
           if (reason === 'target-down') this.refuse(ev.to, ev.from, ev.msgId, ev.payload);
           return;
         }
-        this.trace.recordEvent('deliver', this.now, ev.from, ev.to, ev.payload.type, ev.msgId);
+        const trace = this.trace;
+        trace.recordIds(TraceCode.deliver, this.now, ev.traceFrom, slot!.traceId, ev.traceType, ev.msgId, 0);
         slot!.actor!.receive(slot!.ctx, ev.from, ev.payload);
         return;
       }
       case 'timer': {
-        if (this.cancelledTimers.delete(ev.timerId)) return;
+        if (this.timerDue(ev.timerId)) return;
         const slot = this.slots.get(ev.actor);
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return;
-        this.trace.recordEvent('timer', this.now, undefined, ev.actor, ev.tag, -1);
+        this.trace.recordIds(TraceCode.timer, this.now, 0, slot.traceId, this.trace.intern(ev.tag), -1, 0);
         slot.actor.timer(slot.ctx, ev.tag, ev.data);
         return;
       }
@@ -241,7 +272,7 @@ export class Simulation {
       case 'fsync': {
         const slot = this.slots.get(ev.actor);
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return; // lost in a crash
-        this.trace.recordEvent('persist', this.now, undefined, ev.actor, ev.tag, -1);
+        this.trace.recordIds(TraceCode.persist, this.now, 0, slot.traceId, this.trace.intern(ev.tag), -1, 0);
         slot.actor.persisted(slot.ctx, ev.tag, ev.data);
         return;
       }
@@ -261,23 +292,34 @@ export class Simulation {
   sendFrom(slot: Slot, to: ActorId, payload: Payload): void {
     const msgId = this.nextMsgId++;
     const from = slot.id;
-    this.trace.recordEvent('send', this.now, from, to, payload.type, msgId);
+    const trace = this.trace;
     const net = this.network;
-    const at = net.route(from, to, this.now, this.netRng);
+    const toSlot = this.slots.get(to);
+    const toTrace = toSlot ? toSlot.traceId : trace.intern(to);
+    const traceType = trace.intern(payload.type);
+    const traceFrom = slot.traceId;
+    trace.recordIds(TraceCode.send, this.now, traceFrom, toTrace, traceType, msgId, 0);
+    const at = net.routeBetween(slot.netId, toSlot ? toSlot.netId : net.endpoint(to), this.now, this.netRng);
     if (at < 0) {
       this.trace.recordEvent('drop', this.now, from, to, payload.type, msgId, at === DROP_PARTITIONED ? 'partitioned' : 'loss');
       return;
     }
-    this.queue.push(at, { type: 'deliver', msgId, from, to, payload, sentAt: this.now });
+    this.queue.push(at, { type: 'deliver', msgId, from, to, payload, sentAt: this.now, traceFrom, traceType });
     if (net.duplicateAt >= 0) {
       this.trace.recordEvent('duplicate', this.now, from, to, payload.type, msgId);
-      this.queue.push(net.duplicateAt, { type: 'deliver', msgId, from, to, payload, sentAt: this.now });
+      this.queue.push(net.duplicateAt, { type: 'deliver', msgId, from, to, payload, sentAt: this.now, traceFrom, traceType });
     }
   }
 
   /** @internal */
   timerFor(slot: Slot, delayMs: number, tag: string, data: unknown): number {
     const timerId = this.nextTimerId++;
+    const w = Math.floor(timerId / 32) - this.timerWordBase;
+    while (this.timerPending.length <= w) {
+      this.timerPending.push(0);
+      this.timerCancelled.push(0);
+    }
+    this.timerPending[w]!++;
     this.queue.push(this.now + Math.max(0, delayMs), {
       type: 'timer',
       actor: slot.id,
@@ -291,7 +333,35 @@ export class Simulation {
 
   /** @internal */
   cancelTimer(timerId: number): void {
-    this.cancelledTimers.add(timerId);
+    const w = Math.floor(timerId / 32) - this.timerWordBase;
+    if (timerId >= this.nextTimerId) this.cancelledTimers.add(timerId);
+    else if (w >= 0 && this.timerPending[w]! > 0) this.timerCancelled[w]! |= 1 << timerId % 32;
+    // else: the timer already came due; cancelling it changes nothing.
+  }
+
+  /** A timer came due: updates the bookkeeping; true if it was cancelled. */
+  private timerDue(timerId: number): boolean {
+    const pending = this.timerPending;
+    const cancelled = this.timerCancelled;
+    const w = Math.floor(timerId / 32) - this.timerWordBase;
+    const bit = 1 << timerId % 32;
+    const word = cancelled[w]!;
+    const wasCancelled = (word & bit) !== 0 || (this.cancelledTimers.size !== 0 && this.cancelledTimers.delete(timerId));
+    if (wasCancelled) cancelled[w] = word & ~bit;
+    pending[w]!--;
+    if (pending[0] === 0) {
+      // Drop leading words whose timers have all come due, in batches so the
+      // arrays are spliced rarely; the last word (new ids land there) stays.
+      const last = pending.length - 1;
+      let k = 0;
+      while (k < last && k < 32 && pending[k] === 0) k++;
+      if (k === 32 || k === last) {
+        pending.splice(0, k);
+        cancelled.splice(0, k);
+        this.timerWordBase += k;
+      }
+    }
+    return wasCancelled;
   }
 
   /** @internal Writes are FIFO per disk: each waits for the ones before it. */

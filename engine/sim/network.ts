@@ -37,20 +37,49 @@ interface LinkState {
 
 export class Network {
   defaults: LinkConfig = { ...DEFAULT_LINK };
-  /** from → to → state; created lazily on first use. */
+  /** from → to → state; created lazily on first use. Insertion order is the order views list links in. */
   private links = new Map<ActorId, Map<ActorId, LinkState>>();
+  /**
+   * The same LinkStates by endpoint number (grid[from][to]): the kernel numbers
+   * each actor once (endpoint()) and routes by number, so the per-message path
+   * does no string-keyed lookups.
+   */
+  private endpoints = new Map<ActorId, number>();
+  private endpointNames: ActorId[] = [];
+  private grid: (LinkState | undefined)[][] = [];
   private version = 0;
   private blockedCount = 0;
   /** The partition as the user described it, for views. */
   groups: ActorId[][] = [];
 
+  /** A stable number for an actor id (assigned on first use). */
+  endpoint(id: ActorId): number {
+    let n = this.endpoints.get(id);
+    if (n === undefined) {
+      n = this.endpointNames.length;
+      this.endpoints.set(id, n);
+      this.endpointNames.push(id);
+      this.grid.push([]);
+    }
+    return n;
+  }
+
   private state(from: ActorId, to: ActorId): LinkState {
-    let row = this.links.get(from);
-    if (!row) this.links.set(from, (row = new Map()));
-    let ls = row.get(to);
-    if (!ls) {
+    return this.stateOf(this.endpoint(from), this.endpoint(to));
+  }
+
+  private stateOf(fromN: number, toN: number): LinkState {
+    const gridRow = this.grid[fromN]!;
+    let ls = gridRow[toN];
+    if (ls === undefined) {
+      const from = this.endpointNames[fromN]!;
+      const to = this.endpointNames[toN]!;
+      let row = this.links.get(from);
+      if (!row) this.links.set(from, (row = new Map()));
       ls = { own: null, merged: this.defaults, version: this.version, blocked: false, lastArrival: 0 };
       row.set(to, ls);
+      while (gridRow.length < toN) gridRow.push(undefined);
+      gridRow[toN] = ls;
     }
     if (ls.version !== this.version) {
       ls.merged = ls.own ? { ...this.defaults, ...ls.own } : this.defaults;
@@ -119,6 +148,11 @@ export class Network {
     return this.blockedCount > 0 && this.links.get(from)?.get(to)?.blocked === true;
   }
 
+  /** isBlocked by endpoint numbers. */
+  isBlockedBetween(fromN: number, toN: number): boolean {
+    return this.blockedCount > 0 && this.grid[fromN]?.[toN]?.blocked === true;
+  }
+
   blockedLinks(): [ActorId, ActorId][] {
     const out: [ActorId, ActorId][] = [];
     for (const [from, row] of this.links) for (const [to, ls] of row) if (ls.blocked) out.push([from, to]);
@@ -132,8 +166,13 @@ export class Network {
    * the kernel's hot path.
    */
   route(from: ActorId, to: ActorId, now: number, rng: Rng): number {
+    return this.routeBetween(this.endpoint(from), this.endpoint(to), now, rng);
+  }
+
+  /** route() by endpoint numbers (the kernel's path). */
+  routeBetween(fromN: number, toN: number, now: number, rng: Rng): number {
     this.duplicateAt = -1;
-    const ls = this.state(from, to);
+    const ls = this.stateOf(fromN, toN);
     if (ls.blocked) return DROP_PARTITIONED;
     const cfg = ls.merged;
     if (cfg.loss > 0 && rng.chance(cfg.loss)) return DROP_LOSS;

@@ -38,6 +38,16 @@ export interface TraceRecord {
 const KINDS: readonly TraceKind[] = ['send', 'deliver', 'drop', 'duplicate', 'timer', 'persist', 'crash', 'restart', 'fault', 'command'];
 const KIND_CODE = new Map<TraceKind, number>(KINDS.map((k, i) => [k, i + 1]));
 
+/** Kind codes for recordIds (position in KINDS + 1), so the kernel's hot path needs no lookup. */
+export const TraceCode = {
+  send: 1,
+  deliver: 2,
+  drop: 3,
+  duplicate: 4,
+  timer: 5,
+  persist: 6,
+} as const;
+
 const NONE = 0;
 
 export class TraceBuffer {
@@ -69,7 +79,8 @@ export class TraceBuffer {
     this.detail = new Array<string | null>(n).fill(null);
   }
 
-  private intern(s: string | undefined): number {
+  /** The id of an interned string (0 for undefined); ids are stable for the buffer's life. */
+  intern(s: string | undefined): number {
     if (s === undefined) return NONE;
     let id = this.stringIds.get(s);
     if (id === undefined) {
@@ -86,6 +97,14 @@ export class TraceBuffer {
   /** The hot path: a message or timer event, no allocation. */
   recordEvent(kind: TraceKind, t: number, from: ActorId | undefined, to: ActorId | undefined, type: string | undefined, msgId: number, reason?: string): void {
     this.write(KIND_CODE.get(kind)!, t, this.intern(from), this.intern(to), this.intern(type), msgId, this.intern(reason), null);
+  }
+
+  /**
+   * The kernel's hot path: strings already interned (the kernel keeps each
+   * actor's id), kind as a TraceCode. Same record and hash as recordEvent.
+   */
+  recordIds(kind: number, t: number, from: number, to: number, type: number, msgId: number, reason: number): void {
+    this.write(kind, t, from, to, type, msgId, reason, null);
   }
 
   record(r: Omit<TraceRecord, 'n'>): void {

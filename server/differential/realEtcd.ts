@@ -8,9 +8,10 @@ import { delimiter, join } from 'node:path';
 
 export const ETCD_MISSING = 'differential suite skipped: etcd not installed (apt-get install etcd-server)';
 
-/** The etcd binary: $ETCD_BIN, else `etcd` on the PATH, else null. */
+/** The etcd binary: $ETCD_BIN if set (only that), else `etcd` on the PATH or /usr/bin/etcd, else null. */
 export function findEtcd(): string | null {
-  const candidates = [process.env.ETCD_BIN, ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'etcd')), '/usr/bin/etcd'];
+  const env = process.env.ETCD_BIN;
+  const candidates = env !== undefined ? [env] : [...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'etcd')), '/usr/bin/etcd'];
   for (const c of candidates) {
     if (!c) continue;
     try {

@@ -67,5 +67,7 @@ export class EtcdCalls {
       w.resolve(rec.outcome);
     }
     if (done.length > 0) client.forget(done);
+    // The client lists finished calls for hosts to drain; this host reads outcomes directly.
+    if (client.completed.length > 1000) client.completed.splice(0, client.completed.length);
   }
 }

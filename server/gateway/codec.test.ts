@@ -213,3 +213,15 @@ describe('schema', () => {
     expect(S.jsonNameOf('min_mod_revision')).toBe('minModRevision');
   });
 });
+
+describe('oneofs', () => {
+  it('refuses two members of one oneof', () => {
+    const r = decodeBody('{"success":[{"request_put":{"key":"YQ=="},"request_range":{"key":"YQ=="}}]}', S.TxnRequestSpec);
+    expect(r).toEqual({ ok: false, error: 'oneof RequestOp.request is already set' });
+    const w = decodeBody('{"create_request":{},"cancel_request":{}}', S.WatchRequestSpec);
+    expect(w.ok).toBe(false);
+  });
+  it('allows one member of a oneof, even when zero', () => {
+    expect(decodeBody('{"compare":[{"key":"YQ==","version":0}]}', S.TxnRequestSpec)).toEqual({ ok: true, value: { compare: [{ key: 'a', version: 0 }] } });
+  });
+});

@@ -163,9 +163,15 @@ function decodeMessage(v: JsonValue, spec: MessageSpec): Internal {
   if (v === null) return {};
   if (!isJsonObject(v)) throw cannot(goJsonKind(v), 'map[string]json.RawMessage');
   const out: Internal = {};
+  const oneofSet = new Set<string>();
   for (const f of spec.fields) {
     const raw = Object.hasOwn(v, f.proto) ? v[f.proto] : Object.hasOwn(v, f.json) ? v[f.json] : undefined;
     if (raw === undefined || raw === null) continue;
+    if (f.oneof) {
+      // A oneof holds one value; a message cannot carry two (protojson refuses the second).
+      if (oneofSet.has(f.oneof)) throw new DecodeError(`oneof ${spec.goName.split('.')[1]}.${f.oneof} is already set`);
+      oneofSet.add(f.oneof);
+    }
     if (f.repeated) {
       if (!Array.isArray(raw)) throw cannot(goJsonKind(raw), '[]json.RawMessage');
       out[f.json] = raw.map((item) => decodeValue(item, f));

@@ -227,9 +227,13 @@ export function readJsonValue(text: string, start = 0): ReadResult {
 export class JsonStreamSplitter {
   private buf = '';
 
+  /** `maxPending`: the largest incomplete value kept waiting (characters). */
+  constructor(private readonly maxPending = 4 * 1024 * 1024) {}
+
   /** Feeds text; returns the complete values so far, or a syntax error. */
   push(chunk: string): { values: JsonValue[]; error?: string } {
     this.buf += chunk;
+    if (this.buf.length > this.maxPending) return { values: [], error: `request message larger than ${this.maxPending} bytes` };
     const values: JsonValue[] = [];
     for (;;) {
       const r = readJsonValue(this.buf);

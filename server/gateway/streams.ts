@@ -93,10 +93,22 @@ class ChunkWriter {
   }
 }
 
+/** A bug while serving a stream: log it, end the stream with an Internal error. */
+function internalError(out: ChunkWriter, e: unknown): void {
+  console.error('internal error in a gateway stream:', e);
+  out.fail('Internal', `internal error: ${e instanceof Error ? e.message : String(e)}`);
+}
+
 /** Feeds a streaming request body to `onValue`, one JSON object at a time. */
 function readJsonStream(
   req: IncomingMessage,
-  handlers: { value: (v: JsonValue, first: boolean) => void; error: (msg: string, first: boolean) => void; end: (sawAny: boolean) => void },
+  handlers: {
+    value: (v: JsonValue, first: boolean) => void;
+    error: (msg: string, first: boolean) => void;
+    end: (sawAny: boolean) => void;
+    /** A bug in a handler: the stream ends with an Internal error. */
+    crash: (e: unknown) => void;
+  },
 ): void {
   const splitter = new JsonStreamSplitter();
   let count = 0;
@@ -104,11 +116,16 @@ function readJsonStream(
   req.setEncoding('utf8');
   req.on('data', (chunk: string) => {
     if (stopped) return;
-    const r = splitter.push(chunk);
-    for (const v of r.values) handlers.value(v, count++ === 0);
-    if (r.error !== undefined) {
+    try {
+      const r = splitter.push(chunk);
+      for (const v of r.values) handlers.value(v, count++ === 0);
+      if (r.error !== undefined) {
+        stopped = true;
+        handlers.error(r.error, count === 0);
+      }
+    } catch (e) {
       stopped = true;
-      handlers.error(r.error, count === 0);
+      handlers.crash(e);
     }
   });
   req.on('end', () => {
@@ -119,7 +136,11 @@ function readJsonStream(
       handlers.error(e, count === 0);
       return;
     }
-    handlers.end(count > 0);
+    try {
+      handlers.end(count > 0);
+    } catch (err) {
+      handlers.crash(err);
+    }
   });
 }
 
@@ -152,17 +173,24 @@ export class KeepAliveStream {
           return;
         }
         // The server renews one request at a time, answering each before reading the next.
-        this.queue = this.queue.then(() => this.renew(d.value));
+        this.then(() => this.renew(d.value));
       },
       error: (msg, first) => {
         if (!first) return;
         const e = badRequest(msg);
-        this.queue = this.queue.then(() => this.out.reject(e.status, e.body));
+        this.then(() => this.out.reject(e.status, e.body));
       },
-      end: () => {
-        this.queue = this.queue.then(() => this.out.end());
-      },
+      end: () => this.then(() => this.out.end()),
+      crash: (e) => internalError(this.out, e),
     });
+  }
+
+  private then(fn: () => unknown): void {
+    this.queue = this.queue
+      .then(async () => {
+        await fn();
+      })
+      .catch((e: unknown) => internalError(this.out, e));
   }
 
   private async renew(v: Internal): Promise<void> {
@@ -178,21 +206,34 @@ export class KeepAliveStream {
 
 interface Binding {
   localId: number;
-  /** The member's watch id, once the create call answered. */
+  /** The member's watch id once the create call answered; -1 if the member refused it. */
   engineId: number | null;
   /** Last client watch-response seq already looked at for this watch. */
   cursor: number;
   cancelRequested: boolean;
   done: boolean;
+  /** Settles once the create's answer (created, or created+canceled) went out. */
+  answered: () => void;
+  isAnswered: boolean;
+  /**
+   * Virtual time by which the member's pushed answer should have arrived; a
+   * lost push (a lossy link) is then replaced so the stream does not stall.
+   */
+  answerBy: number;
 }
 
 class WatchSession {
   readonly out: ChunkWriter;
   readonly bindings = new Map<number, Binding>();
+  /** A refused create waiting for the member's created+canceled response. */
+  refused: Binding | null = null;
   nextLocal = 0;
   closed = false;
-  /** The member this stream talks to, and its incarnation (actor object) when opened. */
+  /** Requests are handled one at a time, in order, as v3rpc's recvLoop does. */
+  queue: Promise<void> = Promise.resolve();
+
   constructor(
+    /** The member this stream talks to, and its incarnation (actor object) when opened. */
     readonly member: string,
     readonly memberObj: unknown,
     res: ServerResponse,
@@ -203,7 +244,7 @@ class WatchSession {
 
 export class WatchStreams {
   private readonly sessions = new Set<WatchSession>();
-  /** Seqs of "create failed" responses already matched to a failed create. */
+  /** Seqs of "create refused" responses already matched to a refused create. */
   private readonly consumedFailures = new Set<number>();
 
   constructor(
@@ -253,7 +294,12 @@ export class WatchStreams {
           }
           return;
         }
-        this.request(s, d.value);
+        s.queue = s.queue
+          .then(() => this.request(s, d.value))
+          .catch((e: unknown) => {
+            internalError(s.out, e);
+            this.close(s);
+          });
       },
       error: (msg, first) => {
         if (!first) return; // later garbage only stops the sending side, as grpc-gateway does
@@ -264,10 +310,14 @@ export class WatchStreams {
       end: () => {
         /* the response stream stays open until the client goes away */
       },
+      crash: (e) => {
+        internalError(s.out, e);
+        this.close(s);
+      },
     });
   }
 
-  private request(s: WatchSession, v: Internal): void {
+  private request(s: WatchSession, v: Internal): Promise<void> | void {
     if (s.closed) return;
     const create = v.createRequest as Internal | undefined;
     const cancel = v.cancelRequest as Internal | undefined;
@@ -282,73 +332,84 @@ export class WatchStreams {
     return m.sm.header(m.node.raft.term);
   }
 
+  private emptyResponse(s: WatchSession): WatchResponse {
+    return { header: this.header(s), watchId: 0, created: false, canceled: false, compactRevision: 0, cancelReason: '', fragment: false, events: [] };
+  }
+
   private writeResponse(s: WatchSession, r: WatchResponse, localId: number): void {
     s.out.result(encodeMessage({ ...r, watchId: localId } as unknown as Internal, WatchResponseSpec));
   }
 
-  private create(s: WatchSession, c: Internal): void {
-    // Watch ids are per stream: the stream's own (v3rpc watchStream.Watch).
-    let localId = (c.watchId as number | undefined) ?? 0;
-    if (localId !== 0 && s.bindings.has(localId)) {
-      const r: WatchResponse = {
-        header: this.header(s),
-        watchId: -1,
-        created: true,
-        canceled: true,
-        compactRevision: 0,
-        cancelReason: 'mvcc: duplicate watch ID provided on the WatchStream',
-        fragment: false,
-        events: [],
-      };
+  private create(s: WatchSession, c: Internal): Promise<void> | void {
+    // Watch ids are per stream (v3rpc watchStream.Watch): given ids must be free,
+    // automatic ones are the next free id, taken only if the watch is created.
+    const given = (c.watchId as number | undefined) ?? 0;
+    if (given !== 0 && s.bindings.has(given)) {
+      const r: WatchResponse = { ...this.emptyResponse(s), created: true, canceled: true, cancelReason: 'mvcc: duplicate watch ID provided on the WatchStream' };
       return this.writeResponse(s, r, -1);
     }
+    const nextBefore = s.nextLocal;
+    let localId = given;
     if (localId === 0) {
       while (s.bindings.has(s.nextLocal)) s.nextLocal++;
       localId = s.nextLocal++;
     }
-    const body = toEngineRequest('WatchCreateRequest', { ...c, watchId: 0 }) as WatchCreateRequest;
-    delete body.watchId;
+    const body = toEngineRequest('WatchCreateRequest', c) as WatchCreateRequest;
+    delete body.watchId; // the member's id space is shared by every gateway stream
     const issueSeq = this.lastSeq();
     const started = this.calls.start('WatchCreateRequest', body, s.member);
     if (!started.ok) return s.out.fail('InvalidArgument', started.error);
-    const b: Binding = { localId, engineId: null, cursor: issueSeq, cancelRequested: false, done: false };
-    s.bindings.set(localId, b);
-    void this.calls.wait(started.id).then((outcome) => this.created(s, b, outcome, issueSeq));
+    return new Promise<void>((answered) => {
+      const b: Binding = { localId, engineId: null, cursor: issueSeq, cancelRequested: false, done: false, isAnswered: false, answered, answerBy: Infinity };
+      s.bindings.set(localId, b);
+      this.calls.wait(started.id).then((outcome) => {
+        if (outcome.status === 'unknown' || (outcome.status === 'error' && ['DeadlineExceeded', 'Unavailable'].includes(outcome.error.code))) {
+          // No answer from the member (timeout, unreachable): the stream fails.
+          s.bindings.delete(localId);
+          this.answer(b);
+          s.out.fail(outcome.error.code, outcome.error.message);
+          this.close(s);
+          return;
+        }
+        // The member answers a refused create with watch id -1 (older engines: an error).
+        const refused = outcome.status !== 'ok' || (outcome.body as { watchId: number }).watchId < 0;
+        if (refused) {
+          s.bindings.delete(localId);
+          if (given === 0) s.nextLocal = nextBefore;
+        }
+        b.answerBy = this.host.engine.sim.now + 1000;
+        if (refused) {
+          b.engineId = -1;
+          s.refused = b;
+        } else {
+          b.engineId = (outcome.body as { watchId: number }).watchId;
+          if (s.closed) this.cancelInEngine(s, b);
+        }
+        this.poll();
+      })
+        .catch((e: unknown) => {
+          internalError(s.out, e);
+          this.answer(b);
+          this.close(s);
+        });
+    });
   }
 
-  private created(s: WatchSession, b: Binding, outcome: CallOutcome, issueSeq: number): void {
-    if (outcome.status === 'ok') {
-      b.engineId = (outcome.body as { watchId: number }).watchId;
-      if (s.closed || b.cancelRequested) this.cancelInEngine(s, b);
-      this.poll();
-      return;
-    }
-    s.bindings.delete(b.localId);
-    if (s.closed) return;
-    // The member refused the watch: it also pushed a created+canceled response
-    // (watch id -1) carrying the reason; pass that one on.
-    const failure = this.watchLog().find(
-      (r) => r.seq > issueSeq && r.from === s.member && r.body.watchId === -1 && r.body.canceled && !this.consumedFailures.has(r.seq),
-    );
-    if (failure) {
-      this.consumedFailures.add(failure.seq);
-      if (this.consumedFailures.size > 1000) this.consumedFailures.clear();
-      return this.writeResponse(s, failure.body, -1);
-    }
-    const e: EtcdError = outcome.error;
-    s.out.fail(e.code, e.message);
-    this.close(s);
+  private answer(b: Binding): void {
+    if (b.isAnswered) return;
+    b.isAnswered = true;
+    b.answered();
   }
 
   private cancel(s: WatchSession, localId: number): void {
     const b = s.bindings.get(localId);
-    if (!b || b.done) return; // unknown id: no answer, as upstream
+    if (!b || b.done || b.cancelRequested) return; // unknown id: no answer, as upstream
     b.cancelRequested = true;
-    if (b.engineId !== null) this.cancelInEngine(s, b);
+    this.cancelInEngine(s, b);
   }
 
   private cancelInEngine(s: WatchSession, b: Binding): void {
-    if (b.engineId === null || !this.host.engine.sim.isUp(s.member)) return;
+    if (b.engineId === null || b.engineId < 0 || !this.host.engine.sim.isUp(s.member)) return;
     const r = this.calls.start('WatchCancelRequest', { watchId: b.engineId }, s.member);
     if (r.ok) this.calls.forgetWhenDone(r.id);
   }
@@ -357,7 +418,11 @@ export class WatchStreams {
     if (s.closed) return;
     s.closed = true;
     this.sessions.delete(s);
-    for (const b of s.bindings.values()) if (!b.done && b.engineId !== null) this.cancelInEngine(s, b);
+    for (const b of s.bindings.values()) {
+      if (!b.done && b.engineId !== null) this.cancelInEngine(s, b);
+      this.answer(b);
+    }
+    if (s.refused) this.answer(s.refused);
     s.out.end();
   }
 
@@ -373,22 +438,52 @@ export class WatchStreams {
         this.close(s);
         continue;
       }
+      const r = s.refused;
+      if (r) {
+        // The member's created+canceled answer (watch id -1) carries the reason.
+        for (let i = firstAfter(log, r.cursor); i < log.length; i++) {
+          const e = log[i]!;
+          if (e.from !== s.member || e.body.watchId !== -1 || !e.body.canceled || this.consumedFailures.has(e.seq)) continue;
+          this.consumedFailures.add(e.seq);
+          if (this.consumedFailures.size > 1000) this.consumedFailures.clear();
+          s.refused = null;
+          this.writeResponse(s, e.body, -1);
+          this.answer(r);
+          break;
+        }
+        if (s.refused) {
+          r.cursor = last;
+          if (this.host.engine.sim.now > r.answerBy) {
+            s.refused = null;
+            this.writeResponse(s, { ...this.emptyResponse(s), created: true, canceled: true, cancelReason: 'etcdserver: watch create refused' }, -1);
+            this.answer(r);
+          }
+        }
+      }
       const pending: { seq: number; b: Binding; r: WatchResponse }[] = [];
       for (const b of s.bindings.values()) {
-        if (b.engineId === null || b.done || b.cursor >= last) continue;
+        if (b.engineId === null || b.engineId < 0 || b.done || b.cursor >= last) continue;
         for (let i = firstAfter(log, b.cursor); i < log.length; i++) {
           const e = log[i]!;
           if (e.from === s.member && e.body.watchId === b.engineId) pending.push({ seq: e.seq, b, r: e.body });
         }
         b.cursor = last;
       }
+      for (const b of s.bindings.values()) {
+        if (!b.isAnswered && b.engineId !== null && this.host.engine.sim.now > b.answerBy) {
+          this.writeResponse(s, { ...this.emptyResponse(s), created: true }, b.localId);
+          this.answer(b);
+        }
+      }
       pending.sort((x, y) => x.seq - y.seq);
       for (const p of pending) {
         if (p.b.done) continue;
         this.writeResponse(s, p.r, p.b.localId);
+        if (p.r.created) this.answer(p.b);
         if (p.r.canceled) {
           p.b.done = true;
           s.bindings.delete(p.b.localId);
+          this.answer(p.b);
         }
       }
     }

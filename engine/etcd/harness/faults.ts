@@ -13,11 +13,12 @@ import type { Fault } from '../../facade/types';
 import type { Rng } from '../../sim/rng';
 import { DEFAULT_LINK } from '../../sim/network';
 import { assertNever } from '../../sim/assert';
+import { Figure8Nemesis, type NemesisHost } from './figure8';
 import { PARTITION_SHAPES, type FaultKnobs, type PartitionShape } from './knobs';
 
 type Pending = { at: number; undo: 'heal' | 'restart' | 'disk'; target?: string };
 
-export class FaultScheduler {
+export class FaultScheduler implements NemesisHost {
   private nextPartition = Infinity;
   private nextCrash = Infinity;
   private nextSlowDisk = Infinity;
@@ -30,6 +31,8 @@ export class FaultScheduler {
   private readonly slowDisks = new Set<string>();
   faultsInjected = 0;
   readonly log: string[] = [];
+  /** The targeted nemesis, in 'figure8' mode. */
+  nemesis: Figure8Nemesis | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -54,6 +57,10 @@ export class FaultScheduler {
   start(now: number): void {
     this.active = true;
     this.applyLinks(now);
+    if (this.knobs.mode === 'figure8') {
+      this.nemesis = new Figure8Nemesis(this.engine, this.rng.fork('figure8'), this, this.members, now);
+      return;
+    }
     this.nextPartition = now + this.exp(this.knobs.partitionRate);
     this.nextCrash = now + this.exp(this.knobs.crashRate);
     this.nextSlowDisk = now + this.exp(this.knobs.slowDiskRate);
@@ -79,7 +86,42 @@ export class FaultScheduler {
   nextTime(): number {
     let t = Math.min(this.nextPartition, this.nextCrash, this.nextSlowDisk);
     for (const p of this.pending) if (p.at < t) t = p.at;
+    if (this.active && this.nemesis) t = Math.min(t, this.nemesis.nextTime());
     return t;
+  }
+
+  /** Call after every kernel step: the nemesis reacts to what the cluster just did. */
+  afterStep(now: number): void {
+    if (this.active && this.nemesis) this.nemesis.act(now);
+  }
+
+  // ---- NemesisHost ---------------------------------------------------------
+
+  crash(member: string, now: number): void {
+    this.exec({ action: 'crash', target: member }, now);
+    this.down.add(member);
+    const list = this.crashes.get(member) ?? [];
+    list.push(now);
+    this.crashes.set(member, list);
+  }
+
+  restart(member: string, now: number): void {
+    if (this.down.delete(member)) this.exec({ action: 'restart', target: member }, now);
+  }
+
+  block(from: string, to: string, now: number): void {
+    this.exec({ action: 'block', from, to }, now);
+  }
+
+  heal(now: number): void {
+    this.exec({ action: 'heal' }, now);
+    this.partitioned = false;
+    // heal() also clears per-link loss and duplication: put them back.
+    if (this.active) this.applyLinks(now);
+  }
+
+  isDown(member: string): boolean {
+    return this.down.has(member);
   }
 
   /** Runs whatever is due at `now`. */
@@ -89,12 +131,16 @@ export class FaultScheduler {
     this.pending = this.pending.filter((p) => p.at > now);
     for (const p of due) this.undo(p, now);
     if (!this.active) return;
+    if (this.nemesis) {
+      this.nemesis.act(now);
+      return;
+    }
     if (this.nextPartition <= now) {
       if (!this.partitioned) this.partition(now);
       this.nextPartition = now + this.exp(this.knobs.partitionRate);
     }
     if (this.nextCrash <= now) {
-      this.crash(now);
+      this.randomCrash(now);
       this.nextCrash = now + this.exp(this.knobs.crashRate);
     }
     if (this.nextSlowDisk <= now) {
@@ -106,13 +152,10 @@ export class FaultScheduler {
   private undo(p: Pending, now: number): void {
     switch (p.undo) {
       case 'heal':
-        this.exec({ action: 'heal' }, now);
-        this.partitioned = false;
-        // heal() also clears per-link loss and duplication: put them back.
-        if (this.active) this.applyLinks(now);
+        this.heal(now);
         return;
       case 'restart':
-        if (this.down.delete(p.target!)) this.exec({ action: 'restart', target: p.target! }, now);
+        this.restart(p.target!, now);
         return;
       case 'disk':
         if (this.slowDisks.delete(p.target!)) this.exec({ action: 'slow-disk', target: p.target!, fsyncMs: 1 }, now);
@@ -205,15 +248,11 @@ export class FaultScheduler {
     this.pending.push({ at: now + k.partitionMinMs + rng.float() * (k.partitionMaxMs - k.partitionMinMs), undo: 'heal' });
   }
 
-  private crash(now: number): void {
+  private randomCrash(now: number): void {
     if (this.down.size >= this.knobs.maxDown) return;
     const v = this.victim();
     if (this.down.has(v)) return;
-    this.exec({ action: 'crash', target: v }, now);
-    this.down.add(v);
-    const list = this.crashes.get(v) ?? [];
-    list.push(now);
-    this.crashes.set(v, list);
+    this.crash(v, now);
     const k = this.knobs;
     this.pending.push({ at: now + k.restartMinMs + this.rng.float() * (k.restartMaxMs - k.restartMinMs), undo: 'restart', target: v });
   }
@@ -233,6 +272,7 @@ export class FaultScheduler {
   healAll(now: number): void {
     this.active = false;
     this.pending = [];
+    this.nextPartition = this.nextCrash = this.nextSlowDisk = Infinity;
     this.exec({ action: 'heal' }, now);
     this.partitioned = false;
     const reset = { loss: 0, duplicate: 0, reorder: false, minMs: DEFAULT_LINK.minMs, maxMs: DEFAULT_LINK.maxMs };

@@ -2,7 +2,7 @@
 // through a fresh etcd state machine, gives every revision's events without
 // trusting any member's store (a member's bug then shows as a mismatch with
 // this history instead of agreeing with itself).
-import type { InternalRaftRequest } from '../api/rpc';
+import type { InternalRaftRequest, KeyValue as RpcKeyValue } from '../api/rpc';
 import { isEtcdError } from '../api/errors';
 import { EtcdStateMachine } from '../mvcc/applier';
 import type { Entry } from '../raft';
@@ -14,8 +14,8 @@ export interface GroundTruth {
   history: RevisionEvents[];
   /** The store's revision after the last entry. */
   revision: number;
-  /** The store's HashKV after the last entry. */
-  hash: number;
+  /** Every live key after the last entry (sorted by key). */
+  kvs: RpcKeyValue[];
   /** The state machine itself (for comparisons with members). */
   sm: EtcdStateMachine;
   /** Normal entries replayed. */
@@ -47,6 +47,7 @@ export function replayCommitted(log: ReadonlyMap<number, Entry>, appliedAt: Read
     };
     history.push(rec);
   }
-  const h = sm.hash(0);
-  return { history, revision: sm.currentRevision(), hash: isEtcdError(h) ? -1 : h.hash, sm, entries };
+  const all = sm.read({ key: '\0', rangeEnd: '\0', serializable: true });
+  const kvs = isEtcdError(all) ? [] : all.kvs;
+  return { history, revision: sm.currentRevision(), kvs, sm, entries };
 }

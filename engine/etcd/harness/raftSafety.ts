@@ -20,6 +20,8 @@ export type Property =
   | 'Watch'
   | 'Liveness'
   | 'Serializable reads'
+  /** The engine threw (a raft panic, an apply that failed). */
+  | 'Engine exception'
   /** The harness could not observe what it needs (a bug in the harness or an engine contract). */
   | 'Harness';
 

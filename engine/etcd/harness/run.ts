@@ -13,7 +13,7 @@ import { checkOperations } from '../../sim/checkers/linearizability';
 import { createEtcdModel, patchEtcdHistory, type EtcdOperation } from '../../sim/checkers/etcdModel';
 import { checkSerializableReads } from '../../sim/checkers/serializableReads';
 import { checkWatches } from '../../sim/checkers/watchChecker';
-import type { PutResponse } from '../api/rpc';
+import type { KeyValue as RpcKeyValue, PutResponse } from '../api/rpc';
 import { FaultScheduler } from './faults';
 import { replayCommitted, type GroundTruth } from './groundTruth';
 import { describeKnobs, drawKnobs, type Knobs } from './knobs';
@@ -26,7 +26,7 @@ export interface SeedOptions {
   members?: number;
   /** Run with the Figure 8 commit bug switched on (the harness must catch it). */
   unsafe?: boolean;
-  /** Virtual ms of fault phase (default 6000). */
+  /** Virtual ms of fault phase (default 10,000). */
   faultMs?: number;
   /** Virtual ms the cluster gets after healing to elect, commit and converge (default 20000). */
   livenessMs?: number;
@@ -36,7 +36,7 @@ export interface SeedOptions {
 
 export const DEFAULTS = {
   warmupMs: 1500,
-  faultMs: 6000,
+  faultMs: 10_000,
   livenessMs: 20_000,
   resumeMs: 3000,
   linearizabilityBudget: 400_000,
@@ -146,8 +146,10 @@ export class SeedRun {
   private step(): void {
     this.engine.sim.step();
     this.checker.observe();
-    this.workload.poll(this.engine.sim.now);
+    const now = this.engine.sim.now;
+    this.workload.poll(now);
     this.watches.collect();
+    this.faults.afterStep(now);
   }
 
   /**
@@ -177,16 +179,24 @@ export class SeedRun {
   run(): SeedReport {
     const faultMs = this.opts.faultMs ?? DEFAULTS.faultMs;
     const warmup = DEFAULTS.warmupMs;
-    this.advance(warmup);
-    this.createStartWatches();
-    this.faults.start(this.engine.sim.now);
-    this.advance(warmup + faultMs);
-    this.workload.stop();
-    this.faults.healAll(this.engine.sim.now);
-    this.checker.observe();
-    this.liveness(this.opts.livenessMs ?? DEFAULTS.livenessMs);
-    this.resumeWatches();
-    this.checker.sweep();
+    try {
+      this.advance(warmup);
+      this.createStartWatches();
+      this.faults.start(this.engine.sim.now);
+      this.advance(warmup + faultMs);
+      this.workload.stop();
+      this.faults.healAll(this.engine.sim.now);
+      this.checker.observe();
+      this.liveness(this.opts.livenessMs ?? DEFAULTS.livenessMs);
+      this.resumeWatches();
+      this.checker.sweep();
+    } catch (e) {
+      // A panic inside the engine (raft's invariants, an apply that throws)
+      // is a finding too; the history checks would be meaningless after it.
+      const err = e as Error;
+      this.fail('Engine exception', `${err.message}\n${(err.stack ?? '').split('\n').slice(1, 6).join('\n')}`);
+      return this.report('inconclusive', 0, 0);
+    }
     return this.check();
   }
 
@@ -229,14 +239,17 @@ export class SeedRun {
   private liveness(budgetMs: number): void {
     const t0 = this.engine.sim.now;
     const deadline = t0 + budgetMs;
-    this.probe();
     let committed = false;
+    let nextProbe = t0;
     while (this.engine.sim.now < deadline) {
+      // A fresh write every 500 ms until one commits: one stuck in a lost
+      // forward would otherwise hide recovery until its request timeout.
+      if (!committed && this.engine.sim.now >= nextProbe) {
+        this.probe();
+        nextProbe = this.engine.sim.now + 500;
+      }
       this.advance(Math.min(deadline, this.engine.sim.now + 50));
-      const last = this.probes[this.probes.length - 1]!;
-      const call = this.engine.call(last.callId, this.probeClient);
-      if (call?.outcome?.status === 'ok') committed = true;
-      else if (call?.outcome) this.probe(); // failed or unknown: try again
+      committed ||= this.probes.some((p) => this.engine.call(p.callId, this.probeClient)?.outcome?.status === 'ok');
       if (committed && this.converged() === null) {
         this.recoveryMs = this.engine.sim.now - t0;
         this.compareStates();
@@ -266,14 +279,20 @@ export class SeedRun {
     return null;
   }
 
-  /** Converged members must hold identical stores (HashKV), as etcd's corruption check demands. */
+  /**
+   * Converged members must hold identical key spaces. (Each member's history
+   * is checked by the resume watches against the replayed log; etcd's HashKV
+   * would also do, but costs a CRC over every value ever written.)
+   */
   private compareStates(): void {
-    let ref: { name: string; hash: number } | null = null;
+    let ref: { name: string; kvs: RpcKeyValue[] } | null = null;
     for (const name of this.memberNames) {
-      const h = this.engine.member(name)!.sm.inner.hash(0);
-      if ('type' in h) continue;
-      if (!ref) ref = { name, hash: h.hash };
-      else if (h.hash !== ref.hash) this.fail('State Machine Safety', `${name} and ${ref.name} applied the same log but their stores differ (HashKV ${h.hash} vs ${ref.hash})`);
+      const kvs = this.engine.member(name)!.sm.allKeys();
+      if (!ref) ref = { name, kvs };
+      else {
+        const diff = diffKvs(ref.kvs, kvs);
+        if (diff) this.fail('State Machine Safety', `${name} and ${ref.name} applied the same log but their stores differ: ${diff}`);
+      }
     }
   }
 
@@ -309,7 +328,6 @@ export class SeedRun {
   // ---- checking ------------------------------------------------------------
 
   private check(): SeedReport {
-    const now = this.engine.sim.now;
     const gaps = this.checker.gaps(Math.max(0, ...this.checker.appliedEntries.keys()));
     if (gaps.length > 0) this.fail('Harness', `the committed log has ${gaps.length} entries no member was seen applying (first: ${gaps.slice(0, 5).join(', ')})`);
     const gt = replayCommitted(this.checker.appliedEntries, this.checker.appliedAt);
@@ -327,6 +345,13 @@ export class SeedRun {
 
     // Serializable reads.
     const reads = this.workload.serializableReads();
+    // A fresh etcd is at revision 1 before anything commits: bound reads by at least that.
+    const commitTimes = gt.history.map((r) => [r.committedAt ?? 0, r.revision] as const);
+    for (const read of reads) {
+      let rev = 1;
+      for (const [t, r] of commitTimes) if (t <= read.return && r > rev) rev = r;
+      read.committedRevision = rev;
+    }
     const sr = checkSerializableReads(gt.history, reads);
     for (const v of sr.violations.slice(0, 5)) this.fail('Serializable reads', v.message);
 
@@ -351,22 +376,25 @@ export class SeedRun {
       }
     }
 
-    const raft = this.checker.violations;
-    const violations = [...raft, ...this.violations];
+    return this.report(linResult, lin.steps, watchEvents, gt.revision);
+  }
+
+  private report(linearizability: SeedStats['linearizability'], linearizabilitySteps: number, watchEvents: number, revisions = 0): SeedReport {
+    const violations = [...this.checker.violations, ...this.violations];
     const calls = this.workload.calls();
     const stats: SeedStats = {
-      virtualMs: now,
+      virtualMs: this.engine.sim.now,
       events: this.engine.sim.processed,
       ops: calls.length,
       opsOk: calls.filter((c) => c.status === 'ok').length,
       opsError: calls.filter((c) => c.status === 'error').length,
       opsUnknown: calls.filter((c) => c.status === 'unknown' || c.status === 'pending').length,
-      revisions: gt.revision,
+      revisions,
       watchEvents,
       faults: this.faults.faultsInjected,
       recoveryMs: this.recoveryMs,
-      linearizability: linResult,
-      linearizabilitySteps: lin.steps,
+      linearizability,
+      linearizabilitySteps,
     };
     return {
       seed: this.seed,
@@ -402,10 +430,25 @@ export class SeedRun {
         this.fail('State Machine Safety', `${name} is at revision ${m.sm.currentRevision()} after applying index ${lastIndex}; replaying the committed log gives ${gt.revision}`);
         continue;
       }
-      const h = m.sm.inner.hash(0);
-      if (!('type' in h) && h.hash !== gt.hash) this.fail('State Machine Safety', `${name}'s store differs from the replay of the committed log (HashKV ${h.hash} vs ${gt.hash})`);
+      const diff = diffKvs(gt.kvs, m.sm.allKeys());
+      if (diff) this.fail('State Machine Safety', `${name}'s store differs from the replay of the committed log: ${diff}`);
     }
   }
+}
+
+/** The first difference between two key spaces (sorted by key), or null. */
+function diffKvs(a: readonly RpcKeyValue[], b: readonly RpcKeyValue[]): string | null {
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (!x || !y) return `${x ? x.key : '-'} vs ${y ? y.key : '-'} (key counts ${a.length} vs ${b.length})`;
+    // Values are usually the very same string objects (entries are shared), so === is cheap.
+    if (x.key !== y.key || x.value !== y.value || x.createRevision !== y.createRevision || x.modRevision !== y.modRevision || x.version !== y.version || x.lease !== y.lease) {
+      return `${x.key} (mod ${x.modRevision}, version ${x.version}) vs ${y.key} (mod ${y.modRevision}, version ${y.version})`;
+    }
+  }
+  return null;
 }
 
 function clip(s: string, n: number): string {

@@ -26,7 +26,6 @@ import { OP_KINDS, type OpKind, type WorkloadKnobs } from './knobs';
 export const LEASE_TTL = 3600;
 /** First lease id the harness grants; ids are explicit and unique in a run. */
 const FIRST_LEASE_ID = 7_000_001;
-const BIG_VALUE_BYTES = 600_000;
 
 export function keyName(i: number): string {
   return `/k/${i}`;
@@ -149,7 +148,7 @@ export class Workload {
     const key = keyName(rng.int(0, this.knobs.keys));
     const value = () => {
       const v = `c${c.index}.${++c.seq}`;
-      return rng.chance(this.knobs.bigValues) ? v + ':' + 'x'.repeat(BIG_VALUE_BYTES) : v;
+      return rng.chance(this.knobs.bigValues) ? v + ':' + 'x'.repeat(this.knobs.bigValueBytes) : v;
     };
     const prevKv = rng.chance(this.knobs.prevKv);
     const endpoint = rng.chance(this.knobs.randomEndpoint) ? rng.pick(this.members) : undefined;

@@ -213,12 +213,22 @@ export class EtcdStateMachine {
 
   /** Apply one committed request. */
   apply(req: InternalRaftRequest, raftTerm: number, nowMs: number): ApplyResult {
+    const before = this.kv.rev();
+    const response = this.applyRequest(req, raftTerm, nowMs);
+    return { response, events: this.eventsSince(before) };
+  }
+
+  /**
+   * apply() without building the entry's events: what a member runs for every
+   * committed entry (watchers get their events from the store itself, so the
+   * list would be thrown away).
+   */
+  applyRequest(req: InternalRaftRequest, raftTerm: number, nowMs: number): RaftResponse | EtcdError {
     this.raftTerm = raftTerm;
     this.syncHeaderInfo();
-    const before = this.kv.rev();
     const response = this.dispatch(req, nowMs);
     if (!isEtcdError(response)) this.fill(response.header);
-    return { response, events: this.eventsSince(before) };
+    return response;
   }
 
   private dispatch(req: InternalRaftRequest, nowMs: number): RaftResponse | EtcdError {

@@ -19,6 +19,7 @@ import { MemoryStorage, RawNode, type ConfChange, type Entry, type Message, type
 import { etcdDefaults } from '../raft/types';
 import type { ClientRequest, ClientResponse, LeaseRenewForward, LeaseRenewForwardResponse, StatusResponse, WatchPush } from './messages';
 import { isClientRequest } from './messages';
+import { decodeRequest, encodeRequest } from './requestCodec';
 import { KvStateMachine } from './stateMachine';
 
 export interface MemberConfig {
@@ -47,8 +48,16 @@ export const ETCD_KIND = 'etcd';
 
 /** The actor name of a Raft id: raft id 1 is etcd-0. */
 export function memberName(raftId: number): ActorId {
-  return `etcd-${raftId - 1}`;
+  // Called for every Raft message sent: hand out one string per id (a pure
+  // memo), so the kernel's lookups by actor name hash it once, not per message.
+  let name = memberNames[raftId];
+  if (name === undefined) {
+    name = `etcd-${raftId - 1}`;
+    if (Number.isInteger(raftId) && raftId >= 0 && raftId < 1024) memberNames[raftId] = name;
+  }
+  return name;
 }
+const memberNames: string[] = [];
 export function raftIdOf(name: ActorId): number {
   const m = /^etcd-(\d+)$/.exec(name);
   return m ? Number(m[1]) + 1 : 0;
@@ -296,7 +305,7 @@ export class EtcdMember implements Actor {
       if (this.isLeader() && e.term === this.node.raft.term) this.sm.promote(ctx.now);
       return;
     }
-    const req = JSON.parse(e.data) as InternalRaftRequest;
+    const req = decodeRequest(e);
     const result = this.sm.apply(req, e, ctx.now);
     const w = this.proposals.get(req.header.id);
     if (w) {
@@ -387,9 +396,9 @@ export class EtcdMember implements Actor {
   }
 
   private propose(ctx: ActorContext, req: InternalRaftRequest, waiter: Waiter | null): void {
-    const id = this.proposalPrefix * 2 ** 32 + this.nextProposal++;
+    const id = this.nextRequestId();
     req.header.id = id;
-    const err = this.node.propose(JSON.stringify(req));
+    const err = this.node.propose(encodeRequest(req));
     if (err) {
       // raft dropped it (no leader, or a leadership transfer): definitely not applied.
       if (waiter) this.fail(ctx, waiter, ErrProposalDropped);
@@ -398,8 +407,19 @@ export class EtcdMember implements Actor {
     if (waiter) this.proposals.set(id, waiter);
   }
 
+  /**
+   * A request id unique across members and incarnations, as etcd's
+   * idutil.Generator builds it (member id | timestamp | counter): every member
+   * applies every entry and matches its waiters by this id, and the leader
+   * keys pending ReadIndex requests by it, so two members must never mint the
+   * same one. Raft id (8 bits) | boot time ms mod 2^20 | counter (25 bits) < 2^53.
+   */
+  private nextRequestId(): number {
+    return this.config.raftId * 2 ** 45 + this.proposalPrefix * 2 ** 25 + (this.nextProposal++ % 2 ** 25);
+  }
+
   private linearizableRead(waiter: Waiter, req: PendingRead['req'], now: number): void {
-    const reqCtx = `${this.proposalPrefix}:${this.nextProposal++}`;
+    const reqCtx = String(this.nextRequestId());
     this.readsAwaitingIndex.set(reqCtx, { ...waiter, req, askedAt: now });
     this.node.readIndex(reqCtx);
   }

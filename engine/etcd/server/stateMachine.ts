@@ -52,9 +52,9 @@ export class KvStateMachine {
   }
 
   apply(req: InternalRaftRequest, e: Entry, nowMs: number): { response: unknown } | { error: EtcdError } {
-    const r = this.inner.apply(req, e.term, nowMs);
+    const r = this.inner.applyRequest(req, e.term, nowMs);
     this.noteApplied(e.index, e.term);
-    return isEtcdError(r.response) ? { error: r.response } : { response: r.response };
+    return isEtcdError(r) ? { error: r } : { response: r };
   }
 
   /** v3rpc's checks on a request before it is proposed or served. */

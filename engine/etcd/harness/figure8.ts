@@ -1,0 +1,200 @@
+// An adversarial fault schedule aimed at Figure 8 of the Raft paper: the
+// sequence in which counting replicas of an entry from an older term would
+// commit it, and a later leader would then overwrite it. It watches the
+// cluster after every kernel step (a Jepsen-style targeted nemesis) and acts
+// through engine.exec only, so the run still replays from its command log.
+//
+// (a) Leader L can reach at most one follower P; it appends a big entry E
+//     (over raft's 1 MB MaxSizePerMsg, so it later travels alone in a
+//     MsgApp) that only L and P persist. L and P crash.
+// (b) Another member X is elected; its outbound links are cut the moment it
+//     wins, so its new-term entry stays on X alone. L and P restart.
+// (c) L or P (L') is elected and catches a follower up: E travels alone, the
+//     follower acknowledges E's index, and E sits on a quorum. At that moment
+//     L' is cut off (it may still apply what it committed) and then crashed
+//     with the other holder.
+// (d) X is let out; its later-term entry beats E in the election, and X
+//     overwrites E. If L' committed E in (c) — only a buggy commit rule does —
+//     E was applied and is now lost: State Machine Safety and Leader
+//     Completeness break. With Raft's rule, E was never committed and (d) is
+//     legal.
+import type { Engine } from '../../facade/engine';
+import type { Rng } from '../../sim/rng';
+import type { MemberDurable } from '../server/member';
+import { fingerprint } from './raftSafety';
+
+/** An entry this big always travels alone in a MsgApp (raft MaxSizePerMsg is 1 MB). */
+export const FIGURE8_BIG_BYTES = 1_000_000;
+
+/** What the nemesis needs from the fault scheduler. */
+export interface NemesisHost {
+  crash(member: string, now: number): void;
+  restart(member: string, now: number): void;
+  block(from: string, to: string, now: number): void;
+  heal(now: number): void;
+  isDown(member: string): boolean;
+}
+
+type Stage =
+  | { type: 'idle'; until: number }
+  | { type: 'isolateLeader'; leader: string; term: number; partner: string | null; deadline: number }
+  | { type: 'electOther'; old: Old; deadline: number }
+  | { type: 'electHolder'; old: Old; x: string; xTerm: number; deadline: number }
+  | { type: 'applyOld'; old: Old; x: string; holder: string; deadline: number }
+  | { type: 'releaseX'; old: Old; term: number; deadline: number };
+
+interface Old {
+  index: number;
+  term: number;
+  fp: string;
+  holders: string[];
+}
+
+export class Figure8Nemesis {
+  private stage: Stage;
+  attempts = 0;
+  /** Attempts that reached (d). */
+  completed = 0;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly rng: Rng,
+    private readonly host: NemesisHost,
+    private readonly members: readonly string[],
+    start: number,
+  ) {
+    this.stage = { type: 'idle', until: start + 300 };
+  }
+
+  /** The next time the nemesis wants to act without a kernel event (timeouts). */
+  nextTime(): number {
+    const s = this.stage;
+    return s.type === 'idle' ? s.until : s.deadline;
+  }
+
+  private m(name: string) {
+    return this.engine.member(name);
+  }
+
+  private majority(): number {
+    return Math.floor(this.members.length / 2) + 1;
+  }
+
+  /** Gives up the current attempt: everything healed and up again, retry a little later. */
+  private abort(now: number): void {
+    this.host.heal(now);
+    for (const name of this.members) if (this.host.isDown(name)) this.host.restart(name, now);
+    this.stage = { type: 'idle', until: now + 500 + this.rng.float() * 1000 };
+  }
+
+  private cutOutbound(from: string, now: number, except: string | null = null): void {
+    for (const to of this.members) if (to !== from && to !== except) this.host.block(from, to, now);
+  }
+
+  /** Call after every kernel step and at nextTime(). */
+  act(now: number): void {
+    const s = this.stage;
+    switch (s.type) {
+      case 'idle': {
+        if (now < s.until) return;
+        const leader = this.engine.leader();
+        if (!leader || this.members.some((n) => this.host.isDown(n))) {
+          s.until = now + 100;
+          return;
+        }
+        const lm = this.m(leader)!;
+        const followers = this.members.filter((n) => n !== leader);
+        // With 5 members one follower shares the entry (Figure 8's S2); with 3, none may.
+        const partner = this.members.length >= 5 ? this.rng.pick(followers) : null;
+        this.attempts++;
+        this.cutOutbound(leader, now, partner);
+        this.stage = { type: 'isolateLeader', leader, term: lm.node.raft.term, partner, deadline: now + 4000 };
+        return;
+      }
+      case 'isolateLeader': {
+        if (now >= s.deadline) return this.abort(now);
+        const lm = this.m(s.leader);
+        if (!lm || lm.node.raft.term !== s.term || lm.node.raft.state !== 'StateLeader') return this.abort(now);
+        const log = lm.node.raft.raftLog;
+        let big = 0;
+        for (let i = log.committed + 1; i <= log.lastIndex(); i++) {
+          const e = log.entryAt(i);
+          if (e && e.term === s.term && e.data.length >= FIGURE8_BIG_BYTES) {
+            big = i;
+            break;
+          }
+        }
+        if (big === 0) return;
+        const e = log.entryAt(big)!;
+        const holders = [s.leader];
+        if (s.partner) holders.push(s.partner);
+        // Every holder must have it on disk (a crash keeps only that) and identical.
+        for (const h of holders) {
+          const st = this.engine.sim.durable<MemberDurable>(h).storage;
+          if (st.lastIndex() < big) return;
+          const r = st.entries(big, big + 1, Infinity);
+          if (!Array.isArray(r) || !r[0] || fingerprint(r[0]) !== fingerprint(e)) return;
+        }
+        for (const h of holders) this.host.crash(h, now);
+        this.host.heal(now);
+        this.stage = { type: 'electOther', old: { index: big, term: e.term, fp: fingerprint(e), holders }, deadline: now + 5000 };
+        return;
+      }
+      case 'electOther': {
+        if (now >= s.deadline) return this.abort(now);
+        const x = this.leaderAbove(s.old.term);
+        if (!x) return;
+        if (s.old.holders.includes(x)) return this.abort(now);
+        // Cut X off in the very instant it wins: its new-term entry (in flight) is dropped.
+        this.cutOutbound(x, now);
+        for (const h of s.old.holders) this.host.restart(h, now);
+        this.stage = { type: 'electHolder', old: s.old, x, xTerm: this.m(x)!.node.raft.term, deadline: now + 6000 };
+        return;
+      }
+      case 'electHolder': {
+        if (now >= s.deadline) return this.abort(now);
+        const lead = this.leaderAbove(s.xTerm);
+        if (!lead) return;
+        if (!s.old.holders.includes(lead)) return this.abort(now);
+        const lm = this.m(lead)!;
+        const e = lm.node.raft.raftLog.entryAt(s.old.index);
+        if (!e || fingerprint(e) !== s.old.fp) return this.abort(now);
+        // Does the old entry sit on a quorum now?
+        let n = 0;
+        for (const pr of lm.node.raft.prs.progress.values()) if (pr.match >= s.old.index) n++;
+        if (n < this.majority()) return;
+        this.cutOutbound(lead, now);
+        this.stage = { type: 'applyOld', old: s.old, x: s.x, holder: lead, deadline: now + 50 };
+        return;
+      }
+      case 'applyOld': {
+        const lm = this.m(s.holder);
+        const applied = lm ? lm.sm.appliedIndex >= s.old.index : false;
+        if (!applied && now < s.deadline) return;
+        // The holders go; X is let out.
+        const term = lm?.node.raft.term ?? 0;
+        for (const h of s.old.holders) if (!this.host.isDown(h)) this.host.crash(h, now);
+        this.host.heal(now);
+        this.stage = { type: 'releaseX', old: s.old, term, deadline: now + 5000 };
+        return;
+      }
+      case 'releaseX': {
+        const lead = this.leaderAbove(s.term);
+        if (!lead && now < s.deadline) return;
+        if (lead) this.completed++;
+        for (const h of s.old.holders) if (this.host.isDown(h)) this.host.restart(h, now);
+        this.stage = { type: 'idle', until: now + 1000 + this.rng.float() * 1000 };
+        return;
+      }
+    }
+  }
+
+  /** A live leader whose term is above `term`, if any. */
+  private leaderAbove(term: number): string | null {
+    for (const name of this.members) {
+      const m = this.m(name);
+      if (m && m.node.raft.state === 'StateLeader' && m.node.raft.term > term) return name;
+    }
+    return null;
+  }
+}
