@@ -4,6 +4,7 @@
 // options + command log; snapshot() captures the whole state as plain data.
 import type { ActorId } from '../sim/actor';
 import { Simulation } from '../sim/kernel';
+import { jsonRoundTrip } from '../sim/jsonClone';
 import { cloneState, fromPlain, toPlain, type Plain } from '../sim/serial';
 import { binaryToUtf8, utf8ToBinary } from '../etcd/api/bytes';
 import { prefixEnd, type KeyValue } from '../etcd/api/rpc';
@@ -578,57 +579,9 @@ function commandDetail(c: Command): string {
   }
 }
 
-/**
- * Commands are plain JSON data; copy them so callers cannot mutate the log.
- * The result is what a JSON round trip gives (undefined fields dropped,
- * non-finite numbers become null), built directly: exec runs once per command
- * and a round trip through a string was a visible share of a busy run.
- */
+/** Commands are plain JSON data; copy them (as a JSON round trip would) so callers cannot mutate the log. */
 function structuredCloneSafe<T>(v: T): T {
-  const c = cloneJsonData(v);
-  return (c === NOT_PLAIN ? JSON.parse(JSON.stringify(v)) : c) as T;
-}
-
-const NOT_PLAIN = Symbol('not plain data');
-
-/** A JSON round trip of plain data; NOT_PLAIN for anything else (toJSON, exotic keys, bigint). */
-function cloneJsonData(v: unknown): unknown {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return v;
-    case 'number':
-      return Number.isFinite(v) ? v + 0 : null; // + 0 turns -0 into 0, as JSON does
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-    case 'bigint':
-      return NOT_PLAIN;
-    case 'object': {
-      if (v === null) return null;
-      if (Array.isArray(v)) {
-        const out: unknown[] = new Array(v.length);
-        for (let i = 0; i < v.length; i++) {
-          const c = cloneJsonData(v[i]);
-          if (c === NOT_PLAIN) return NOT_PLAIN;
-          out[i] = c === undefined ? null : c;
-        }
-        return out;
-      }
-      const proto = Object.getPrototypeOf(v) as unknown;
-      if ((proto !== Object.prototype && proto !== null) || 'toJSON' in v) return NOT_PLAIN;
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) {
-        if (k === '__proto__') return NOT_PLAIN;
-        const c = cloneJsonData((v as Record<string, unknown>)[k]);
-        if (c === NOT_PLAIN) return NOT_PLAIN;
-        if (c !== undefined) out[k] = c;
-      }
-      return out;
-    }
-  }
-  return NOT_PLAIN;
+  return jsonRoundTrip(v);
 }
 
 registerClass('Engine', Engine);

@@ -53,6 +53,8 @@ interface Old {
 export class Figure8Nemesis {
   private stage: Stage;
   attempts = 0;
+  /** Stage transitions, for reports and debugging. */
+  readonly log: string[] = [];
   /** Attempts that reached (d). */
   completed = 0;
 
@@ -81,7 +83,13 @@ export class Figure8Nemesis {
   }
 
   /** Gives up the current attempt: everything healed and up again, retry a little later. */
-  private abort(now: number): void {
+  private to(now: number, stage: Stage, why: string): void {
+    this.stage = stage;
+    if (this.log.length < 100) this.log.push(`${now.toFixed(1)} ${stage.type}: ${why}`);
+  }
+
+  private abort(now: number, why = 'timeout'): void {
+    if (this.log.length < 100) this.log.push(`${now.toFixed(1)} abort in ${this.stage.type}: ${why}`);
     this.host.heal(now);
     for (const name of this.members) if (this.host.isDown(name)) this.host.restart(name, now);
     this.stage = { type: 'idle', until: now + 500 + this.rng.float() * 1000 };
@@ -108,13 +116,13 @@ export class Figure8Nemesis {
         const partner = this.members.length >= 5 ? this.rng.pick(followers) : null;
         this.attempts++;
         this.cutOutbound(leader, now, partner);
-        this.stage = { type: 'isolateLeader', leader, term: lm.node.raft.term, partner, deadline: now + 4000 };
+        this.to(now, { type: 'isolateLeader', leader, term: lm.node.raft.term, partner, deadline: now + 4000 }, `${leader} (term ${lm.node.raft.term}) reaches only ${partner ?? 'itself'}`);
         return;
       }
       case 'isolateLeader': {
         if (now >= s.deadline) return this.abort(now);
         const lm = this.m(s.leader);
-        if (!lm || lm.node.raft.term !== s.term || lm.node.raft.state !== 'StateLeader') return this.abort(now);
+        if (!lm || lm.node.raft.term !== s.term || lm.node.raft.state !== 'StateLeader') return this.abort(now, `${s.leader} no longer leads`);
         const log = lm.node.raft.raftLog;
         let big = 0;
         for (let i = log.committed + 1; i <= log.lastIndex(); i++) {
@@ -137,34 +145,34 @@ export class Figure8Nemesis {
         }
         for (const h of holders) this.host.crash(h, now);
         this.host.heal(now);
-        this.stage = { type: 'electOther', old: { index: big, term: e.term, fp: fingerprint(e), holders }, deadline: now + 5000 };
+        this.to(now, { type: 'electOther', old: { index: big, term: e.term, fp: fingerprint(e), holders }, deadline: now + 5000 }, `entry ${big} (term ${e.term}) on ${holders.join(', ')} only; they crash`);
         return;
       }
       case 'electOther': {
         if (now >= s.deadline) return this.abort(now);
         const x = this.leaderAbove(s.old.term);
         if (!x) return;
-        if (s.old.holders.includes(x)) return this.abort(now);
+        if (s.old.holders.includes(x)) return this.abort(now, `holder ${x} leads`);
         // Cut X off in the very instant it wins: its new-term entry (in flight) is dropped.
         this.cutOutbound(x, now);
         for (const h of s.old.holders) this.host.restart(h, now);
-        this.stage = { type: 'electHolder', old: s.old, x, xTerm: this.m(x)!.node.raft.term, deadline: now + 6000 };
+        this.to(now, { type: 'electHolder', old: s.old, x, xTerm: this.m(x)!.node.raft.term, deadline: now + 6000 }, `${x} leads term ${this.m(x)!.node.raft.term} (last index ${this.m(x)!.node.raft.raftLog.lastIndex()}), cut off; holders restart`);
         return;
       }
       case 'electHolder': {
         if (now >= s.deadline) return this.abort(now);
         const lead = this.leaderAbove(s.xTerm);
         if (!lead) return;
-        if (!s.old.holders.includes(lead)) return this.abort(now);
+        if (!s.old.holders.includes(lead)) return this.abort(now, `non-holder ${lead} leads`);
         const lm = this.m(lead)!;
         const e = lm.node.raft.raftLog.entryAt(s.old.index);
-        if (!e || fingerprint(e) !== s.old.fp) return this.abort(now);
+        if (!e || fingerprint(e) !== s.old.fp) return this.abort(now, `${lead} lost the entry`);
         // Does the old entry sit on a quorum now?
         let n = 0;
         for (const pr of lm.node.raft.prs.progress.values()) if (pr.match >= s.old.index) n++;
         if (n < this.majority()) return;
         this.cutOutbound(lead, now);
-        this.stage = { type: 'applyOld', old: s.old, x: s.x, holder: lead, deadline: now + 50 };
+        this.to(now, { type: 'applyOld', old: s.old, x: s.x, holder: lead, deadline: now + 50 }, `${lead} (term ${lm.node.raft.term}) has entry ${s.old.index} on a quorum, commit ${lm.node.raft.raftLog.committed}; cut off`);
         return;
       }
       case 'applyOld': {
@@ -175,7 +183,7 @@ export class Figure8Nemesis {
         const term = lm?.node.raft.term ?? 0;
         for (const h of s.old.holders) if (!this.host.isDown(h)) this.host.crash(h, now);
         this.host.heal(now);
-        this.stage = { type: 'releaseX', old: s.old, term, deadline: now + 5000 };
+        this.to(now, { type: 'releaseX', old: s.old, term, deadline: now + 5000 }, `${s.holder} applied ${lm?.sm.appliedIndex}; holders crash, ${s.x} let out`);
         return;
       }
       case 'releaseX': {
@@ -183,7 +191,7 @@ export class Figure8Nemesis {
         if (!lead && now < s.deadline) return;
         if (lead) this.completed++;
         for (const h of s.old.holders) if (this.host.isDown(h)) this.host.restart(h, now);
-        this.stage = { type: 'idle', until: now + 1000 + this.rng.float() * 1000 };
+        this.to(now, { type: 'idle', until: now + 1000 + this.rng.float() * 1000 }, lead ? `${lead} leads` : 'no leader');
         return;
       }
     }

@@ -19,7 +19,7 @@ import { MemoryStorage, RawNode, type ConfChange, type Entry, type Message, type
 import { etcdDefaults } from '../raft/types';
 import type { ClientRequest, ClientResponse, LeaseRenewForward, LeaseRenewForwardResponse, StatusResponse, WatchPush } from './messages';
 import { isClientRequest } from './messages';
-import { decodeRequest, encodeRequest } from './requestCodec';
+import { decodeRequest, encodeRequest, rememberEncoded } from './requestCodec';
 import { KvStateMachine } from './stateMachine';
 
 export interface MemberConfig {
@@ -398,12 +398,18 @@ export class EtcdMember implements Actor {
   private propose(ctx: ActorContext, req: InternalRaftRequest, waiter: Waiter | null): void {
     const id = this.nextRequestId();
     req.header.id = id;
-    const err = this.node.propose(encodeRequest(req));
+    const data = encodeRequest(req);
+    const err = this.node.propose(data);
     if (err) {
       // raft dropped it (no leader, or a leadership transfer): definitely not applied.
       if (waiter) this.fail(ctx, waiter, ErrProposalDropped);
       return;
     }
+    // A leader appended it to its log: every member will decode this entry, so
+    // hand the codec the request instead of having it parse the data back.
+    const raftLog = this.node.raft.raftLog;
+    const appended = raftLog.entryAt(raftLog.lastIndex());
+    if (appended !== undefined && appended.data === data) rememberEncoded(appended, req);
     if (waiter) this.proposals.set(id, waiter);
   }
 
