@@ -179,6 +179,8 @@ describe('etcd cluster through the engine facade', () => {
     expect(op(e, { op: 'get', key: 'a', revision: 2 }).text).toBe('Error: etcdserver: mvcc: required revision has been compacted');
     expect(op(e, { op: 'get', key: 'a', revision: 99 }).text).toBe('Error: etcdserver: mvcc: required revision is a future revision');
     expect(op(e, { op: 'leaseRevoke', id: 0x999 }).text).toBe('Error: etcdserver: requested lease not found');
+    const twoOps = raw(e, 'TxnRequest', { success: [{ requestPut: { key: 'a', value: 'x' }, requestRange: { key: 'a' } }] });
+    expect(twoOps.outcome).toMatchObject({ status: 'error', error: { code: 'InvalidArgument' } });
   });
 
   it('rejects bad commands with a clear error and records nothing', () => {

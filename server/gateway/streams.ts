@@ -323,7 +323,18 @@ export class WatchStreams {
     const cancel = v.cancelRequest as Internal | undefined;
     if (create) return this.create(s, create);
     if (cancel) return this.cancel(s, (cancel.watchId as number | undefined) ?? 0);
-    // progress_request: not modelled by the simulated member yet; no answer (clients retry).
+    if (v.progressRequest !== undefined) return this.progress(s);
+  }
+
+  /** progress_request: the member answers with its current revision and watch id -1 (v3rpc watch.go). */
+  private progress(s: WatchSession): Promise<void> | void {
+    const started = this.calls.start('WatchProgressRequest', {}, s.member);
+    if (!started.ok) return s.out.fail('InvalidArgument', started.error);
+    return this.calls.wait(started.id).then((outcome) => {
+      if (s.closed || outcome.status !== 'ok') return;
+      const header = (outcome.body as { header: ResponseHeader }).header;
+      this.writeResponse(s, { ...this.emptyResponse(s), header }, -1);
+    });
   }
 
   private header(s: WatchSession): ResponseHeader {

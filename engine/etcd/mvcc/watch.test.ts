@@ -84,15 +84,28 @@ describe('synced watchers', () => {
   it('bad create requests come back created and canceled with watch id -1', () => {
     const m = new TestMember();
     m.sm.watch('s', { key: 'b', rangeEnd: 'a' });
-    m.sm.watch('s', { key: 'a', startRevision: -1 });
     m.sm.watch('s', { key: 'a', watchId: 7 });
     m.sm.watch('s', { key: 'a', watchId: 7 });
     const rs = take(m);
     expect(rs.map((r) => [r.watchId, r.created, r.canceled, r.cancelReason])).toEqual([
       [-1, true, true, 'mvcc: watcher range is empty'],
-      [-1, true, true, 'etcdserver: mvcc: required revision has been compacted'],
       [7, true, false, ''],
       [-1, true, true, 'mvcc: duplicate watch ID provided on the WatchStream'],
+    ]);
+  });
+
+  it('a negative start revision is created, then canceled by the sync loop once compacted (as upstream)', () => {
+    const m = new TestMember();
+    m.put('a', '1');
+    m.put('a', '2');
+    m.sm.apply({ header: { id: 0 }, compaction: { revision: 3 } }, 1, 0);
+    take(m);
+    expect(m.sm.watch('s', { key: 'a', startRevision: -1 })).toBe(0);
+    m.sm.syncWatchers();
+    const rs = take(m);
+    expect(rs.map((r) => [r.watchId, r.created, r.canceled, r.compactRevision])).toEqual([
+      [0, true, false, 0],
+      [0, false, true, 3],
     ]);
   });
 

@@ -38,6 +38,9 @@ export interface WatchDelivery {
   response: WatchResponse;
 }
 
+/** Shared, frozen empty drain (an accidental push throws instead of leaking into every caller). */
+const noDeliveries: WatchDelivery[] = Object.freeze([]) as unknown as WatchDelivery[];
+
 /** A client's gRPC watch stream: watch ids are allocated per stream. */
 export class WatchStream {
   nextId = 0;
@@ -63,9 +66,10 @@ export class WatchableStore extends MvccStore {
     super(le);
   }
 
-  /** Drains the responses produced since the last call, in delivery order. */
+  /** Drains the responses produced since the last call, in delivery order (read only). */
   takeWatchResponses(): WatchDelivery[] {
     const out = this.outbox;
+    if (out.length === 0) return noDeliveries; // members drain after every Ready: mostly nothing
     this.outbox = [];
     return out;
   }
@@ -115,7 +119,8 @@ export class WatchableStore extends MvccStore {
       });
       return InvalidWatchId;
     };
-    if (startRev < 0) return fail(ErrCompacted.message);
+    // A negative start revision is not refused here: upstream creates the
+    // watcher unsynced and syncWatchers cancels it with compact_revision.
     if (end !== null && end !== '' && key >= end) return fail(MvccErrorText.emptyWatcherRange);
     let id = req.watchId ?? 0;
     if (id === 0) {

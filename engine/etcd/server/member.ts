@@ -355,7 +355,7 @@ export class EtcdMember implements Actor {
         return this.propose(ctx, { header: { id: 0 }, compaction: p.body }, waiter);
       case 'LeaseGrantRequest': {
         // v3_server.go LeaseGrant: ID 0 → the server picks one (reqIDGen).
-        const ID = p.body.ID && p.body.ID > 0 ? p.body.ID : this.generateLeaseId(ctx);
+        const ID = p.body.ID ? p.body.ID : this.generateLeaseId(ctx); // only 0 means "pick one"; negative ids are used as given
         return this.propose(ctx, { header: { id: 0 }, leaseGrant: { TTL: p.body.TTL, ID } }, waiter);
       }
       case 'LeaseRevokeRequest':
@@ -371,6 +371,13 @@ export class EtcdMember implements Actor {
       case 'WatchCancelRequest': {
         this.sm.cancelWatch(from, p.body.watchId);
         this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), watchId: p.body.watchId, canceled: true });
+        return this.flushWatchEvents(ctx);
+      }
+      case 'WatchProgressRequest': {
+        // v3rpc watch.go: a progress request is answered with the current
+        // revision (watch id -1) once every watcher on the stream is synced.
+        this.sm.inner.requestWatchProgress(from);
+        this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), watchId: -1 });
         return this.flushWatchEvents(ctx);
       }
       case 'StatusRequest': {

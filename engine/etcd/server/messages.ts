@@ -17,6 +17,7 @@ import type {
   TxnRequest,
   WatchCancelRequest,
   WatchCreateRequest,
+  WatchProgressRequest,
   WatchResponse,
 } from '../api/rpc';
 
@@ -48,6 +49,7 @@ export interface RequestBodies {
   LeaseLeasesRequest: LeaseLeasesRequest;
   WatchCreateRequest: WatchCreateRequest;
   WatchCancelRequest: WatchCancelRequest;
+  WatchProgressRequest: WatchProgressRequest;
   StatusRequest: StatusRequest;
   MoveLeaderRequest: MoveLeaderRequest;
 }
@@ -92,6 +94,7 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'LeaseLeasesRequest',
   'WatchCreateRequest',
   'WatchCancelRequest',
+  'WatchProgressRequest',
   'StatusRequest',
   'MoveLeaderRequest',
 ];

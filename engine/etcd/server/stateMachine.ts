@@ -18,6 +18,23 @@ export interface KvConfig {
   electionTicks: number;
 }
 
+/**
+ * A RequestOp is a protobuf oneof: exactly one request. The wire format cannot
+ * carry two, but the engine's own API could; refuse that instead of applying
+ * something different from what was validated.
+ */
+function checkOneofs(t: TxnRequest): EtcdError | null {
+  for (const op of [...(t.success ?? []), ...(t.failure ?? [])]) {
+    const set = [op.requestRange, op.requestPut, op.requestDeleteRange, op.requestTxn].filter((x) => x !== undefined).length;
+    if (set !== 1) return { type: 'EtcdError', code: 'InvalidArgument', codeNumber: 3, message: 'oneof RequestOp.request must have exactly one field set' };
+    if (op.requestTxn) {
+      const inner = checkOneofs(op.requestTxn);
+      if (inner) return inner;
+    }
+  }
+  return null;
+}
+
 export class KvStateMachine {
   readonly inner: EtcdStateMachine;
   appliedIndex = 0;
@@ -67,7 +84,7 @@ export class KvStateMachine {
       case 'DeleteRangeRequest':
         return checkProposal({ header: { id: 0 }, deleteRange: p.body });
       case 'TxnRequest':
-        return checkProposal({ header: { id: 0 }, txn: p.body });
+        return checkOneofs(p.body) ?? checkProposal({ header: { id: 0 }, txn: p.body });
       case 'WatchCreateRequest':
         return p.body.key === undefined ? errors.ErrEmptyKey : null;
       default:
