@@ -1,15 +1,20 @@
-// A 4-ary min-heap of simulation events ordered by (time, seq). `seq` is a
+// The pending events of a simulation, ordered by (time, seq). `seq` is a
 // global insertion counter, so events scheduled for the same instant run in the
 // order they were scheduled: a stable total order, hence determinism.
 //
-// The heap is kept as three parallel arrays (times, seqs, events) rather than
-// one array of {time, seq, event} objects: sifting compares only the two number
-// arrays, which sit contiguously in memory (no pointer chase per comparison),
-// and pushing allocates no wrapper. This is the kernel's hottest loop. The
-// arrays never shrink (`n` counts the live prefix): a queue that hovers around
-// a size would otherwise have its backing stores trimmed and regrown. Four
-// children per node halve the depth (thousands of pending timers are common)
-// for a few more comparisons on contiguous numbers.
+// This is the kernel's hottest structure, so it is laid out for speed:
+// - A 4-ary min-heap kept as three parallel arrays (times, seqs, events) rather
+//   than one array of {time, seq, event} objects: sifting compares only the two
+//   number arrays, which sit contiguously in memory, and pushing allocates no
+//   wrapper. Four children per node halve the depth for a few more comparisons.
+//   The arrays never shrink (`n` counts the live prefix): a queue that hovers
+//   around a size would otherwise have its backing stores trimmed and regrown.
+// - A "lane" beside the heap: a FIFO that takes every pushed event no earlier
+//   than the lane's last one, so it is sorted by construction. Long timers (a
+//   client's 8 s attempt timeout per request, thousands pending) land there at
+//   O(1) and stay out of the heap, which keeps only the near-future traffic.
+// pop takes the smaller of the heap's top and the lane's head: the order is
+// exactly that of a single heap.
 import { registerClass } from './serial';
 
 export interface Scheduled<E> {
@@ -18,23 +23,40 @@ export interface Scheduled<E> {
   event: E;
 }
 
+/** Lane slots consumed before the lane's arrays are compacted. */
+const LANE_COMPACT = 4096;
+
 export class EventQueue<E> {
   private times: number[] = [];
   private seqs: number[] = [];
   /** Slots at and after `n` are empty (undefined), so popped events can be collected. */
   private events: (E | undefined)[] = [];
   private n = 0;
+  /** The lane: entries [laneHead, length) are pending, in (time, seq) order. */
+  private laneTimes: number[] = [];
+  private laneSeqs: number[] = [];
+  private laneEvents: (E | undefined)[] = [];
+  private laneHead = 0;
   private nextSeq = 0;
 
   get size(): number {
-    return this.n;
+    return this.n + this.laneEvents.length - this.laneHead;
   }
 
   push(time: number, event: E): void {
+    const seq = this.nextSeq++;
+    const lt = this.laneTimes;
+    const ln = lt.length;
+    if (ln === this.laneHead || time >= lt[ln - 1]!) {
+      // No earlier than the lane's last event (and later in seq): append.
+      lt.push(time);
+      this.laneSeqs.push(seq);
+      this.laneEvents.push(event);
+      return;
+    }
     const times = this.times;
     const seqs = this.seqs;
     const events = this.events;
-    const seq = this.nextSeq++;
     let i = this.n++;
     if (i === events.length) {
       times.push(time);
@@ -58,11 +80,27 @@ export class EventQueue<E> {
 
   /** Time of the earliest event; undefined when empty. Allocation-free. */
   peekTime(): number | undefined {
+    const lh = this.laneHead;
+    if (lh < this.laneTimes.length) {
+      const lt = this.laneTimes[lh]!;
+      return this.n !== 0 && this.times[0]! < lt ? this.times[0] : lt;
+    }
     return this.n === 0 ? undefined : this.times[0];
+  }
+
+  /** Whether the earliest event is the lane's head (rather than the heap's top). */
+  private laneFirst(): boolean {
+    const lh = this.laneHead;
+    if (lh === this.laneTimes.length) return false;
+    if (this.n === 0) return true;
+    const lt = this.laneTimes[lh]!;
+    const ht = this.times[0]!;
+    return lt < ht || (lt === ht && this.laneSeqs[lh]! < this.seqs[0]!);
   }
 
   /** Removes and returns the earliest event (read its time with peekTime first). Allocation-free. */
   popEvent(): E | undefined {
+    if (this.laneFirst()) return this.popLane();
     const events = this.events;
     const n = this.n - 1;
     if (n < 0) return undefined;
@@ -104,8 +142,35 @@ export class EventQueue<E> {
     return top;
   }
 
+  private popLane(): E {
+    const lh = this.laneHead;
+    const laneEvents = this.laneEvents;
+    const ev = laneEvents[lh]!;
+    laneEvents[lh] = undefined;
+    const next = lh + 1;
+    if (next === laneEvents.length) {
+      // Drained: start over at the front.
+      this.laneTimes.length = 0;
+      this.laneSeqs.length = 0;
+      laneEvents.length = 0;
+      this.laneHead = 0;
+    } else if (next >= LANE_COMPACT && next * 2 >= laneEvents.length) {
+      this.laneTimes.splice(0, next);
+      this.laneSeqs.splice(0, next);
+      laneEvents.splice(0, next);
+      this.laneHead = 0;
+    } else {
+      this.laneHead = next;
+    }
+    return ev;
+  }
+
   /** The earliest event with its time and sequence number (allocates: not for hot paths). */
   peek(): Scheduled<E> | undefined {
+    if (this.laneFirst()) {
+      const lh = this.laneHead;
+      return { time: this.laneTimes[lh]!, seq: this.laneSeqs[lh]!, event: this.laneEvents[lh]! };
+    }
     if (this.n === 0) return undefined;
     return { time: this.times[0]!, seq: this.seqs[0]!, event: this.events[0]! };
   }
@@ -119,8 +184,11 @@ export class EventQueue<E> {
 
   /** Every pending event, in no particular order (for views of messages in flight). */
   items(): Scheduled<E>[] {
-    const out: Scheduled<E>[] = new Array(this.n);
-    for (let i = 0; i < out.length; i++) out[i] = { time: this.times[i]!, seq: this.seqs[i]!, event: this.events[i]! };
+    const out: Scheduled<E>[] = [];
+    for (let i = 0; i < this.n; i++) out.push({ time: this.times[i]!, seq: this.seqs[i]!, event: this.events[i]! });
+    for (let i = this.laneHead; i < this.laneEvents.length; i++) {
+      out.push({ time: this.laneTimes[i]!, seq: this.laneSeqs[i]!, event: this.laneEvents[i]! });
+    }
     return out;
   }
 }

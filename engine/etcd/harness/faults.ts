@@ -15,6 +15,7 @@ import { DEFAULT_LINK } from '../../sim/network';
 import { assertNever } from '../../sim/assert';
 import { Figure8Nemesis, type NemesisHost } from './figure8';
 import { PARTITION_SHAPES, type FaultKnobs, type PartitionShape } from './knobs';
+import { registerClass } from '../../sim/serial';
 
 type Pending = { at: number; undo: 'heal' | 'restart' | 'disk'; target?: string };
 
@@ -90,6 +91,11 @@ export class FaultScheduler implements NemesisHost {
     return t;
   }
 
+  /** The Figure 8 nemesis waits for the isolated leader to append a big entry. */
+  wantsBigValue(): boolean {
+    return this.nemesis?.wantsBigValue() ?? false;
+  }
+
   /** Call after every kernel step: the nemesis reacts to what the cluster just did. */
   afterStep(now: number): void {
     if (this.active && this.nemesis) this.nemesis.act(now);
@@ -124,6 +130,12 @@ export class FaultScheduler implements NemesisHost {
     return this.down.has(member);
   }
 
+  slowDisk(member: string, fsyncMs: number, now: number): void {
+    this.exec({ action: 'slow-disk', target: member, fsyncMs }, now);
+    if (fsyncMs > 1) this.slowDisks.add(member);
+    else this.slowDisks.delete(member);
+  }
+
   /** Runs whatever is due at `now`. */
   act(now: number): void {
     // Undo first (a restart due now frees a slot for a crash due now).
@@ -144,7 +156,7 @@ export class FaultScheduler implements NemesisHost {
       this.nextCrash = now + this.exp(this.knobs.crashRate);
     }
     if (this.nextSlowDisk <= now) {
-      this.slowDisk(now);
+      this.randomSlowDisk(now);
       this.nextSlowDisk = now + this.exp(this.knobs.slowDiskRate);
     }
   }
@@ -257,7 +269,7 @@ export class FaultScheduler implements NemesisHost {
     this.pending.push({ at: now + k.restartMinMs + this.rng.float() * (k.restartMaxMs - k.restartMinMs), undo: 'restart', target: v });
   }
 
-  private slowDisk(now: number): void {
+  private randomSlowDisk(now: number): void {
     const v = this.rng.pick(this.members);
     if (this.slowDisks.has(v)) return;
     this.slowDisks.add(v);
@@ -291,3 +303,5 @@ export class FaultScheduler implements NemesisHost {
     return (this.crashes.get(member) ?? []).some((c) => c >= t);
   }
 }
+
+registerClass('harness.FaultScheduler', FaultScheduler);

@@ -12,7 +12,8 @@
 // (c) L or P (L') is elected and catches a follower up: E travels alone, the
 //     follower acknowledges E's index, and E sits on a quorum. At that moment
 //     L' is cut off (it may still apply what it committed) and then crashed
-//     with the other holder.
+//     with the other holder. The followers have slow disks and crash too, so
+//     L''s newer entries, pipelined right behind E, are lost with them.
 // (d) X is let out; its later-term entry beats E in the election, and X
 //     overwrites E. If L' committed E in (c) — only a buggy commit rule does —
 //     E was applied and is now lost: State Machine Safety and Leader
@@ -22,6 +23,7 @@ import type { Engine } from '../../facade/engine';
 import type { Rng } from '../../sim/rng';
 import type { MemberDurable } from '../server/member';
 import { fingerprint } from './raftSafety';
+import { registerClass } from '../../sim/serial';
 
 /** An entry this big always travels alone in a MsgApp (raft MaxSizePerMsg is 1 MB). */
 export const FIGURE8_BIG_BYTES = 1_000_000;
@@ -33,6 +35,7 @@ export interface NemesisHost {
   block(from: string, to: string, now: number): void;
   heal(now: number): void;
   isDown(member: string): boolean;
+  slowDisk(member: string, fsyncMs: number, now: number): void;
 }
 
 type Stage =
@@ -41,7 +44,7 @@ type Stage =
   | { type: 'electOther'; old: Old; deadline: number }
   | { type: 'electHolder'; old: Old; x: string; xTerm: number; deadline: number }
   | { type: 'applyOld'; old: Old; x: string; holder: string; deadline: number }
-  | { type: 'releaseX'; old: Old; term: number; deadline: number };
+  | { type: 'releaseX'; old: Old; term: number; healAt: number | null; deadline: number };
 
 interface Old {
   index: number;
@@ -68,10 +71,17 @@ export class Figure8Nemesis {
     this.stage = { type: 'idle', until: start + 300 };
   }
 
+  /** Whether the nemesis is waiting for the isolated leader to append a big entry. */
+  wantsBigValue(): boolean {
+    return this.stage.type === 'isolateLeader';
+  }
+
   /** The next time the nemesis wants to act without a kernel event (timeouts). */
   nextTime(): number {
     const s = this.stage;
-    return s.type === 'idle' ? s.until : s.deadline;
+    if (s.type === 'idle') return s.until;
+    if (s.type === 'releaseX' && s.healAt !== null) return s.healAt;
+    return s.deadline;
   }
 
   private m(name: string) {
@@ -143,8 +153,8 @@ export class Figure8Nemesis {
           const r = st.entries(big, big + 1, Infinity);
           if (!Array.isArray(r) || !r[0] || fingerprint(r[0]) !== fingerprint(e)) return;
         }
+        // (Their links stay cut: messages still in flight must not land after a heal.)
         for (const h of holders) this.host.crash(h, now);
-        this.host.heal(now);
         this.to(now, { type: 'electOther', old: { index: big, term: e.term, fp: fingerprint(e), holders }, deadline: now + 5000 }, `entry ${big} (term ${e.term}) on ${holders.join(', ')} only; they crash`);
         return;
       }
@@ -153,9 +163,15 @@ export class Figure8Nemesis {
         const x = this.leaderAbove(s.old.term);
         if (!x) return;
         if (s.old.holders.includes(x)) return this.abort(now, `holder ${x} leads`);
-        // Cut X off in the very instant it wins: its new-term entry (in flight) is dropped.
+        // Cut X off in the very instant it wins: its new-term entry (in flight)
+        // is dropped on arrival. The holders' old cuts go first.
+        this.host.heal(now);
         this.cutOutbound(x, now);
         for (const h of s.old.holders) this.host.restart(h, now);
+        // The others persist slowly: when one acknowledges the old entry, the
+        // new leader's next entry (pipelined right behind it) is still only in
+        // its memory, and a crash then loses it — a power cut at a bad time.
+        for (const o of this.others(s.old, x)) this.host.slowDisk(o, 100, now);
         this.to(now, { type: 'electHolder', old: s.old, x, xTerm: this.m(x)!.node.raft.term, deadline: now + 6000 }, `${x} leads term ${this.m(x)!.node.raft.term} (last index ${this.m(x)!.node.raft.raftLog.lastIndex()}), cut off; holders restart`);
         return;
       }
@@ -182,11 +198,22 @@ export class Figure8Nemesis {
         // The holders go; X is let out.
         const term = lm?.node.raft.term ?? 0;
         for (const h of s.old.holders) if (!this.host.isDown(h)) this.host.crash(h, now);
-        this.host.heal(now);
-        this.to(now, { type: 'releaseX', old: s.old, term, deadline: now + 5000 }, `${s.holder} applied ${lm?.sm.appliedIndex}; holders crash, ${s.x} let out`);
+        for (const o of this.others(s.old, s.x)) {
+          if (!this.host.isDown(o)) this.host.crash(o, now);
+          this.host.restart(o, now);
+          this.host.slowDisk(o, 1, now);
+        }
+        // Heal once whatever the holder sent has arrived (and been dropped).
+        this.to(now, { type: 'releaseX', old: s.old, term, healAt: now + 100, deadline: now + 5000 }, `${s.holder} applied ${lm?.sm.appliedIndex}; holders crash, ${s.x} let out`);
         return;
       }
       case 'releaseX': {
+        if (s.healAt !== null) {
+          if (now < s.healAt) return;
+          this.host.heal(now);
+          s.healAt = null;
+          if (this.log.length < 100) this.log.push(`${now.toFixed(1)} healed: ${this.describeLogs()}`);
+        }
         const lead = this.leaderAbove(s.term);
         if (!lead && now < s.deadline) return;
         if (lead) this.completed++;
@@ -195,6 +222,23 @@ export class Figure8Nemesis {
         return;
       }
     }
+  }
+
+  /** Members that neither hold the old entry nor are X. */
+  private others(old: Old, x: string): string[] {
+    return this.members.filter((n) => n !== x && !old.holders.includes(n));
+  }
+
+  private describeLogs(): string {
+    return this.members
+      .map((name) => {
+        const m = this.m(name);
+        if (!m) return `${name} down`;
+        const log = m.node.raft.raftLog;
+        const last = log.lastIndex();
+        return `${name} term ${m.node.raft.term} last ${last}/${log.entryAt(last)?.term} commit ${log.committed}`;
+      })
+      .join('; ');
   }
 
   /** A live leader whose term is above `term`, if any. */
@@ -206,3 +250,5 @@ export class Figure8Nemesis {
     return null;
   }
 }
+
+registerClass('harness.Figure8Nemesis', Figure8Nemesis);

@@ -9,6 +9,18 @@ import type { Entry } from '../raft';
 import type { RevisionEvents } from '../../sim/checkers/etcdTypes';
 import { toCheckerKv } from './workload';
 
+/** Parsed requests by entry (entries are immutable and shared with the engine; the replay runs twice a seed). */
+const parsed = new WeakMap<Entry, InternalRaftRequest>();
+
+function decode(e: Entry): InternalRaftRequest {
+  let req = parsed.get(e);
+  if (!req) {
+    req = JSON.parse(e.data) as InternalRaftRequest;
+    parsed.set(e, req);
+  }
+  return req;
+}
+
 export interface GroundTruth {
   /** Every revision that changed something, in order, with its events. */
   history: RevisionEvents[];
@@ -35,7 +47,7 @@ export function replayCommitted(log: ReadonlyMap<number, Entry>, appliedAt: Read
   for (const i of indexes) {
     const e = log.get(i)!;
     if (e.type !== 'EntryNormal' || e.data === '') continue;
-    const req = JSON.parse(e.data) as InternalRaftRequest;
+    const req = decode(e);
     const at = appliedAt.get(i) ?? 0;
     const r = sm.apply(req, e.term, at);
     entries++;

@@ -20,6 +20,7 @@ import { describeKnobs, drawKnobs, type Knobs } from './knobs';
 import { RaftSafetyChecker, type Property, type Violation } from './raftSafety';
 import { WatchSet } from './watches';
 import { keyName, Workload } from './workload';
+import { registerClass } from '../../sim/serial';
 
 export interface SeedOptions {
   /** 3 or 5 members; default: 3 for even seeds, 5 for odd ones. */
@@ -30,6 +31,8 @@ export interface SeedOptions {
   faultMs?: number;
   /** Virtual ms the cluster gets after healing to elect, commit and converge (default 20000). */
   livenessMs?: number;
+  /** Force the fault mode instead of drawing it from the seed. */
+  nemesis?: 'swarm' | 'figure8';
   /** Search-step budget of the linearizability check (default 400,000). */
   linearizabilityBudget?: number;
 }
@@ -56,6 +59,9 @@ export interface SeedStats {
   recoveryMs: number;
   linearizability: 'ok' | 'violation' | 'inconclusive';
   linearizabilitySteps: number;
+  /** Figure 8 nemesis: attempts started, and those that reached the overwrite step. */
+  nemesisAttempts: number;
+  nemesisCompleted: number;
 }
 
 export interface SeedReport {
@@ -79,6 +85,7 @@ export function membersFor(seed: number, members?: number): number {
 export function reproduceLine(seed: number, opts: SeedOptions = {}): string {
   const parts = [`npm run soak -- --seed ${seed} --members ${membersFor(seed, opts.members)}`];
   if (opts.unsafe) parts.push('--unsafe-commit');
+  if (opts.nemesis) parts.push(`--nemesis ${opts.nemesis}`);
   if (opts.faultMs !== undefined && opts.faultMs !== DEFAULTS.faultMs) parts.push(`--fault-ms ${opts.faultMs}`);
   return parts.join(' ');
 }
@@ -104,6 +111,7 @@ export class SeedRun {
   private readonly probes: { callId: number; key: string; value: string }[] = [];
   private readonly probeClient: string;
   private recoveryMs = -1;
+  private threw = false;
 
   constructor(
     readonly seed: number,
@@ -113,7 +121,7 @@ export class SeedRun {
     this.unsafe = opts.unsafe ?? false;
     const root = new Rng(seed).fork('harness');
     this.rng = root.fork('run');
-    this.knobs = drawKnobs(root.fork('knobs'), this.members, this.unsafe);
+    this.knobs = drawKnobs(root.fork('knobs'), this.members, this.unsafe, opts.nemesis);
     const clients = this.knobs.workload.clients;
     this.engineOptions = {
       seed,
@@ -128,6 +136,7 @@ export class SeedRun {
     this.checker = new RaftSafetyChecker(this.engine);
     this.workload = new Workload(this.engine, root.fork('workload'), this.knobs.workload, this.memberNames, 500);
     this.faults = new FaultScheduler(this.engine, root.fork('faults'), this.knobs.faults, this.memberNames, this.workload.clientNames);
+    if (this.knobs.faults.mode === 'figure8') this.workload.bigValueGate = this.faults;
     // The last client is the watch client: its links are never faulted.
     this.probeClient = `etcd-client-${clients + 1}`;
     this.watches = new WatchSet(this.engine, this.probeClient);
@@ -177,6 +186,12 @@ export class SeedRun {
   // ---- phases --------------------------------------------------------------
 
   run(): SeedReport {
+    this.execute();
+    return this.check();
+  }
+
+  /** Runs the phases (no checking beyond the per-step Raft checks). */
+  execute(): void {
     const faultMs = this.opts.faultMs ?? DEFAULTS.faultMs;
     const warmup = DEFAULTS.warmupMs;
     try {
@@ -194,10 +209,10 @@ export class SeedRun {
       // A panic inside the engine (raft's invariants, an apply that throws)
       // is a finding too; the history checks would be meaningless after it.
       const err = e as Error;
-      this.fail('Engine exception', `${err.message}\n${(err.stack ?? '').split('\n').slice(1, 6).join('\n')}`);
-      return this.report('inconclusive', 0, 0);
+      const top = (err.stack ?? '').split('\n')[1] ?? '';
+      this.fail(top.includes('/harness/') ? 'Harness' : 'Engine exception', `${err.message}\n${(err.stack ?? '').split('\n').slice(1, 6).join('\n')}`);
+      this.threw = true;
     }
-    return this.check();
   }
 
   private currentRevision(): number {
@@ -305,11 +320,17 @@ export class SeedRun {
       const [key, rangeEnd] = this.drawRange();
       this.watches.create(m, key, rangeEnd, rng.int(1, rev + 1), rng.chance(0.6), 'resume');
     }
-    // What each watch should reach: the history as committed so far.
-    const gt = replayCommitted(this.checker.appliedEntries, this.checker.appliedAt);
+    // What each watch should reach: the history as committed so far (a late
+    // retry of a client request may still commit something meanwhile).
+    let gt = replayCommitted(this.checker.appliedEntries, this.checker.appliedAt);
+    let known = this.checker.appliedEntries.size;
     const end = this.engine.sim.now + DEFAULTS.resumeMs;
     while (this.engine.sim.now < end) {
       this.advance(Math.min(end, this.engine.sim.now + 100));
+      if (this.checker.appliedEntries.size !== known) {
+        gt = replayCommitted(this.checker.appliedEntries, this.checker.appliedAt);
+        known = this.checker.appliedEntries.size;
+      }
       if (this.watchesCaughtUp(gt)) break;
     }
   }
@@ -327,7 +348,9 @@ export class SeedRun {
 
   // ---- checking ------------------------------------------------------------
 
-  private check(): SeedReport {
+  /** Checks the recorded history against the ground truth (after execute()). */
+  check(): SeedReport {
+    if (this.threw) return this.report('inconclusive', 0, 0);
     const gaps = this.checker.gaps(Math.max(0, ...this.checker.appliedEntries.keys()));
     if (gaps.length > 0) this.fail('Harness', `the committed log has ${gaps.length} entries no member was seen applying (first: ${gaps.slice(0, 5).join(', ')})`);
     const gt = replayCommitted(this.checker.appliedEntries, this.checker.appliedAt);
@@ -360,7 +383,8 @@ export class SeedRun {
     const wr = checkWatches(gt.history, records);
     for (const v of wr.violations.slice(0, 5)) {
       const w = this.watches.watches[v.watch];
-      this.fail('Watch', `${v.type}: ${v.message}${w ? ` [watch ${w.id} on ${w.member}, ${w.phase}, from ${w.requestedStart}]` : ''}`);
+      const at = w && v.response !== undefined ? ` (response at ${w.times[v.response]?.toFixed(1)} ms)` : '';
+      this.fail('Watch', `${v.type}: ${v.message}${w ? ` [watch ${w.id} on ${w.member}, ${w.phase}, from ${w.requestedStart}]${at}` : ''}`);
     }
     let watchEvents = 0;
     for (const w of this.watches.watches) {
@@ -395,6 +419,8 @@ export class SeedRun {
       recoveryMs: this.recoveryMs,
       linearizability,
       linearizabilitySteps,
+      nemesisAttempts: this.faults.nemesis?.attempts ?? 0,
+      nemesisCompleted: this.faults.nemesis?.completed ?? 0,
     };
     return {
       seed: this.seed,
@@ -454,3 +480,5 @@ function diffKvs(a: readonly RpcKeyValue[], b: readonly RpcKeyValue[]): string |
 function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
+
+registerClass('harness.SeedRun', SeedRun);

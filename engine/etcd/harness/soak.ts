@@ -1,4 +1,4 @@
-// `npm run soak -- --seeds N [--from S] [--seed S] [--members 3|5] [--unsafe-commit] [--fault-ms MS] [--verbose]`
+// `npm run soak -- --seeds N [--from S] [--seed S] [--members 3|5] [--unsafe-commit] [--nemesis swarm|figure8] [--fault-ms MS] [--verbose]`
 // A host (Node CLI) around the pure harness: runs seeds, prints each failing
 // seed with the line that reproduces it, and a summary with seeds per minute.
 // Wall-clock time is read here only, for the throughput figure.
@@ -12,7 +12,7 @@ interface Args {
 
 function usage(msg: string): never {
   console.error(`soak: ${msg}`);
-  console.error('usage: npm run soak -- --seeds N [--from S] | --seed S   [--members 3|5] [--unsafe-commit] [--fault-ms MS] [--verbose]');
+  console.error('usage: npm run soak -- --seeds N [--from S] | --seed S   [--members 3|5] [--unsafe-commit] [--nemesis swarm|figure8] [--fault-ms MS] [--verbose]');
   process.exit(2);
 }
 
@@ -48,6 +48,12 @@ function parse(argv: string[]): Args {
       case '--unsafe-commit':
         opts.unsafe = true;
         break;
+      case '--nemesis': {
+        const v = argv[++i];
+        if (v !== 'swarm' && v !== 'figure8') usage('--nemesis must be swarm or figure8');
+        opts.nemesis = v;
+        break;
+      }
       case '--fault-ms':
         opts.faultMs = num(++i, a);
         break;
@@ -105,7 +111,7 @@ function main(): void {
       console.log(
         `ok   seed ${seed} (${r.members} members) ${seconds(t).toFixed(2)} s wall, ${(s.virtualMs / 1000).toFixed(1)} s virtual, ${s.events} events, ` +
           `${s.ops} ops (${s.opsOk} ok, ${s.opsError} failed, ${s.opsUnknown} unknown), ${s.revisions} revisions, ${s.watchEvents} watch events, ` +
-          `${s.faults} faults, recovered in ${s.recoveryMs} ms, linearizability ${s.linearizability} (${s.linearizabilitySteps} steps), digest ${r.digest}`,
+          `${s.faults} faults${s.nemesisAttempts > 0 ? ` (Figure 8: ${s.nemesisCompleted}/${s.nemesisAttempts} attempts completed)` : ''}, recovered in ${s.recoveryMs} ms, linearizability ${s.linearizability} (${s.linearizabilitySteps} steps), digest ${r.digest}`,
       );
       console.log(`     knobs: ${r.knobs}`);
     }

@@ -9,6 +9,7 @@ import type { RevisionEvents, WatchEvent } from '../../sim/checkers/etcdTypes';
 import { keyInRange } from '../../sim/checkers/etcdTypes';
 import type { WatchRecord, WatchResponse } from '../../sim/checkers/watchChecker';
 import { toCheckerKv } from './workload';
+import { registerClass } from '../../sim/serial';
 
 export interface HarnessWatch {
   id: number;
@@ -22,6 +23,8 @@ export interface HarnessWatch {
   createdAt: number;
   phase: 'start' | 'resume';
   responses: WatchResponse[];
+  /** Arrival time of each response (for explanations). */
+  times: number[];
 }
 
 export class WatchSet {
@@ -40,7 +43,7 @@ export class WatchSet {
     const body = { key, rangeEnd, startRevision, prevKv, watchId: id };
     const r = this.engine.exec({ type: 'etcd', client: this.client, request: { type: 'WatchCreateRequest', body, endpoint: member } });
     if (!r.ok) throw new Error(`harness: watch create rejected: ${r.error}`);
-    const w: HarnessWatch = { id, member, key, rangeEnd, requestedStart: startRevision, prevKv, callId: r.result as number, createdAt: this.engine.sim.now, phase, responses: [] };
+    const w: HarnessWatch = { id, member, key, rangeEnd, requestedStart: startRevision, prevKv, callId: r.result as number, createdAt: this.engine.sim.now, phase, responses: [], times: [] };
     this.watches.push(w);
     this.byStream.set(`${member}/${id}`, w);
   }
@@ -54,7 +57,10 @@ export class WatchSet {
     for (; this.seen < inbox.length; this.seen++) {
       const r = inbox[this.seen]!;
       const w = this.byStream.get(`${r.from}/${r.body.watchId}`);
-      if (w) w.responses.push(toCheckerResponse(r.body));
+      if (w) {
+        w.responses.push(toCheckerResponse(r.body));
+        w.times.push(r.at);
+      }
     }
   }
 
@@ -107,3 +113,5 @@ function toCheckerResponse(b: RpcWatchResponse): WatchResponse {
   if (b.compactRevision) r.compactRevision = b.compactRevision;
   return r;
 }
+
+registerClass('harness.WatchSet', WatchSet);

@@ -20,6 +20,7 @@ import type { EtcdOperation, EtcdRequest, EtcdResponse, TxnOpResponse } from '..
 import type { KeyValue } from '../../sim/checkers/etcdTypes';
 import type { SerializableRead } from '../../sim/checkers/serializableReads';
 import { assertNever } from '../../sim/assert';
+import { registerClass } from '../../sim/serial';
 import { OP_KINDS, type OpKind, type WorkloadKnobs } from './knobs';
 
 /** Lease TTL in seconds: far beyond a run, so no lease expires (the model has no clock). */
@@ -36,6 +37,10 @@ export function toCheckerKv(kv: RpcKeyValue): KeyValue {
   const out: KeyValue = { key: kv.key, value: kv.value, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version };
   if (kv.lease) out.lease = kv.lease;
   return out;
+}
+
+export interface BigValueGate {
+  wantsBigValue(): boolean;
 }
 
 interface Issued {
@@ -69,6 +74,8 @@ export class Workload {
   private seen = new Map<string, { value: string; mod: number }>();
   private readonly totalWeight: number;
   issued = 0;
+  /** When set, big values are drawn only while it wants one (the Figure 8 nemesis does, at one step). */
+  bigValueGate: BigValueGate | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -148,7 +155,8 @@ export class Workload {
     const key = keyName(rng.int(0, this.knobs.keys));
     const value = () => {
       const v = `c${c.index}.${++c.seq}`;
-      return rng.chance(this.knobs.bigValues) ? v + ':' + 'x'.repeat(this.knobs.bigValueBytes) : v;
+      const big = rng.chance(this.knobs.bigValues) && (this.bigValueGate?.wantsBigValue() ?? true);
+      return big ? v + ':' + 'x'.repeat(this.knobs.bigValueBytes) : v;
     };
     const prevKv = rng.chance(this.knobs.prevKv);
     const endpoint = rng.chance(this.knobs.randomEndpoint) ? rng.pick(this.members) : undefined;
@@ -327,3 +335,5 @@ function toModelResponse(op: Issued, body: unknown): EtcdResponse {
       return assertNever(input, 'etcd request');
   }
 }
+
+registerClass('harness.Workload', Workload);

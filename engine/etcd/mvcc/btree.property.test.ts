@@ -45,6 +45,8 @@ describe('SortedStringMap', () => {
           const bulkAll: string[] = [];
           bulk.forEach((k) => bulkAll.push(k));
           expect(bulkAll).toEqual(sorted);
+          for (const k of sorted) expect(bulk.get(k)).toBe(model.get(k));
+          expect(bulk.get('nope\x01')).toBeUndefined();
           // a bulk-built tree keeps accepting inserts
           bulk.set('zzz', 1);
           bulk.set('', 2);

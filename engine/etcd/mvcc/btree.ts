@@ -55,15 +55,19 @@ function newLeaf<V>(): LeafNode<V> {
 export class SortedStringMap<V> {
   private root: TreeNode<V> = newLeaf<V>();
   private count = 0;
+  /**
+   * The same entries in a hash map, for exact lookups: every MVCC write looks
+   * its key up, and a hash probe on a string (its hash is cached in the
+   * string) beats a dozen string comparisons down the tree. Ranges use the tree.
+   */
+  private exact = new Map<string, V>();
 
   get size(): number {
     return this.count;
   }
 
   get(key: string): V | undefined {
-    const leaf = this.findLeaf(key);
-    const i = lowerBound(leaf.keys, key);
-    return leaf.keys[i] === key ? leaf.vals[i] : undefined;
+    return this.exact.get(key);
   }
 
   /** Inserts or replaces; returns true when the key is new. */
@@ -76,6 +80,7 @@ export class SortedStringMap<V> {
       node = node.children[idx] as TreeNode<V>;
     }
     const i = lowerBound(node.keys, key);
+    this.exact.set(key, val);
     if (node.keys[i] === key) {
       node.vals[i] = val;
       return false;
@@ -163,6 +168,7 @@ export class SortedStringMap<V> {
     }
     t.root = level[0] as TreeNode<V>;
     t.count = keys.length;
+    for (let i = 0; i < keys.length; i++) t.exact.set(keys[i]!, vals[i]!);
     return t;
   }
 

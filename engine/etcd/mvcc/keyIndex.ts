@@ -86,6 +86,17 @@ function findGeneration(ki: KeyIndex, atRev: number): Generation | null {
   return null;
 }
 
+/**
+ * The live (last, non-empty) generation, or null when the key is deleted:
+ * kiGet at a revision above every one in the index (what a write asks),
+ * without the search.
+ */
+export function kiLive(ki: KeyIndex): Generation | null {
+  const gens = ki.generations;
+  const g = gens[gens.length - 1];
+  return g !== undefined && g.revs.length !== 0 ? g : null;
+}
+
 /** The key's state at main revision atRev, or null if absent then. */
 export function kiGet(ki: KeyIndex, atRev: number): KeyAt | null {
   const g = findGeneration(ki, atRev);

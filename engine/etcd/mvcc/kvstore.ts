@@ -10,7 +10,7 @@ import { ErrCompacted, ErrFutureRev, type EtcdError } from '../api/errors';
 import type { KeyValue } from '../api/rpc';
 import { registerClass } from '../../sim/serial';
 import { crc32cUpdate } from './hash';
-import { kiGet, kiPut, kiRestore, kiTombstone, newKeyIndex } from './keyIndex';
+import { kiLive, kiPut, kiRestore, kiTombstone, newKeyIndex } from './keyIndex';
 import { packRev, revMain, revSub, type Rev } from './revision';
 import { TreeIndex } from './treeIndex';
 
@@ -315,9 +315,11 @@ export class StoreTxnWrite implements TxnRead {
     const rev = this.beginRev + 1;
     const idx = this.store.index();
     const le = this.store.le;
-    // One index lookup serves both the read of the previous version and the update.
+    // One index lookup serves both the read of the previous version and the
+    // update; as rev is above every revision in the index, the previous
+    // version is the live generation's (kiGet(ki, rev) without the search).
     const ki = idx.keyIndex(key);
-    const prev = ki ? kiGet(ki, rev) : null;
+    const prev = ki ? kiLive(ki) : null;
     let created = rev;
     let oldLease = 0;
     if (prev) {

@@ -211,6 +211,10 @@ export class WatchableStore extends MvccStore {
     for (const [w, eb] of newWatcherBatch(this.synced, evs)) {
       if (eb.revs !== 1) throw new Error('mvcc: unexpected multiple revisions in watch notification');
       this.send(w, rev, eb.evs);
+      // Remember how far this watcher has been served, so that a snapshot
+      // restore (which moves watchers back to unsynced) does not resend
+      // history (etcd #15271, fixed upstream in notify()).
+      w.minRev = rev + 1;
     }
   }
 

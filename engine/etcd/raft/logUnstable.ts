@@ -42,10 +42,12 @@ export class Unstable {
     // If i < offset the term matched the snapshot; only unstable entries whose
     // term still matches are dropped (a later truncation may have replaced them).
     if (gt === t && i >= this.offset) {
-      // In place: this array is never handed out (Ready gets a copy).
+      // In place: this array is never handed out (Ready gets a copy). When
+      // all are stable (the usual case) start a fresh array: setting
+      // `length` goes through a slow runtime call.
       const k = i + 1 - this.offset;
       const ents = this.entries;
-      if (k >= ents.length) ents.length = 0;
+      if (k >= ents.length) this.entries = [];
       else {
         ents.copyWithin(0, k);
         ents.length -= k;
@@ -68,7 +70,7 @@ export class Unstable {
     const after = ents[0]!.index;
     if (after === this.offset + this.entries.length) {
       // after is the next index in u.entries: append directly
-      for (const e of ents) this.entries.push(e);
+      for (let i = 0; i < ents.length; i++) this.entries.push(ents[i]!);
     } else if (after <= this.offset) {
       // The log is being truncated to before our current offset portion, so
       // set the offset and replace the entries (copied: we push into it later).
@@ -77,7 +79,7 @@ export class Unstable {
     } else {
       // truncate to after, then append
       this.entries = this.entries.slice(0, after - this.offset);
-      for (const e of ents) this.entries.push(e);
+      for (let i = 0; i < ents.length; i++) this.entries.push(ents[i]!);
     }
   }
 

@@ -153,7 +153,7 @@ export class Raft {
   /** Drains the trace; raftLog records into the same (new) array. */
   takeTrace(): RaftTraceEvent[] {
     const out = this.trace;
-    if (out.length === 0) return out.slice();
+    if (out.length === 0) return noTraceEvents; // drained after every Ready: mostly empty
     this.trace = [];
     this.raftLog.trace = this.trace;
     return out;
@@ -1127,7 +1127,7 @@ export class Raft {
    */
   increaseUncommittedSize(ents: readonly Entry[]): boolean {
     let s = 0;
-    for (const e of ents) s += payloadSize(e);
+    for (let i = 0; i < ents.length; i++) s += payloadSize(ents[i]!); // indexed: see RaftLog.findConflict
     if (this.uncommittedSize > 0 && s > 0 && this.uncommittedSize + s > this.maxUncommittedSize) {
       // If the uncommitted tail of the Raft log is empty, allow any size
       // proposal. Otherwise, limit the size of the uncommitted tail of the log
@@ -1141,7 +1141,7 @@ export class Raft {
   reduceUncommittedSize(ents: readonly Entry[]): void {
     if (this.uncommittedSize === 0) return; // Fast-path for followers, who do not track or enforce the limit.
     let s = 0;
-    for (const e of ents) s += payloadSize(e);
+    for (let i = 0; i < ents.length; i++) s += payloadSize(ents[i]!); // indexed: see RaftLog.findConflict
     // uncommittedSize may underestimate the size of the uncommitted Raft log
     // tail but will never overestimate it. Saturate at 0.
     this.uncommittedSize = s > this.uncommittedSize ? 0 : this.uncommittedSize - s;
@@ -1176,6 +1176,9 @@ export class Raft {
     }
   }
 }
+
+/** Shared, frozen empty drain of the trace. */
+const noTraceEvents: RaftTraceEvent[] = Object.freeze([]) as unknown as RaftTraceEvent[];
 
 function localMessage(type: MessageType, from: RaftId): Message {
   return newMessage(type, 0, from);

@@ -66,7 +66,10 @@ export class RaftLog {
    * index, different term), or of the first new entry; 0 if all are present.
    */
   findConflict(ents: readonly Entry[]): number {
-    for (const ne of ents) {
+    // Indexed loops over entry lists: they may be the shared frozen empty
+    // list, and for-of over mixed frozen/plain arrays is not optimized.
+    for (let i = 0; i < ents.length; i++) {
+      const ne = ents[i]!;
       if (!this.matchTerm(ne.index, ne.term)) return ne.index;
     }
     return 0;
@@ -254,7 +257,7 @@ export class RaftLog {
       // Append unstable entries while the total stays within maxSize (the
       // first entry overall is always included), as limitSize would.
       let size = 0;
-      for (const e of ents) size += entrySize(e);
+      for (let i = 0; i < ents.length; i++) size += entrySize(ents[i]!);
       const u = this.unstable;
       u.mustCheckOutOfBounds(max(lo, off), hi);
       for (let i = max(lo, off); i < hi; i++) {

@@ -257,7 +257,11 @@ export class EtcdMember implements Actor {
     this.inflightReady = null;
     if (!sentEarly) this.sendRaft(ctx, rd.messages);
     if (rd.snapshot && rd.snapshot.metadata.index > 0) this.applySnapshot(ctx, rd.snapshot);
-    for (const e of rd.committedEntries) this.applyEntry(ctx, e);
+    // Indexed loops on the Ready path: its lists are often raft's shared frozen
+    // empty arrays, and for-of over a mix of frozen and plain arrays is not
+    // optimized (each step calls the generic iterator).
+    const committed = rd.committedEntries;
+    for (let i = 0; i < committed.length; i++) this.applyEntry(ctx, committed[i]!);
     this.node.advance(rd);
     this.serveReads(ctx);
     this.flushWatchEvents(ctx);
@@ -265,11 +269,16 @@ export class EtcdMember implements Actor {
   }
 
   private sendRaft(ctx: ActorContext, msgs: Message[]): void {
-    for (const m of msgs) ctx.send(memberName(m.to), m as unknown as Payload);
+    for (let i = 0; i < msgs.length; i++) {
+      const m = msgs[i]!;
+      ctx.send(memberName(m.to), m as unknown as Payload);
+    }
   }
 
   private observeRaft(ctx: ActorContext, rd: Ready): void {
-    for (const ev of this.node.takeTraceEvents()) {
+    const events = this.node.takeTraceEvents();
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i]!;
       if (ev.type !== 'become') continue;
       // Role changes are kept for views (bounded); commits show in the indexes.
       this.raftEvents.push({ ...ev, t: ctx.now });
@@ -277,7 +286,8 @@ export class EtcdMember implements Actor {
       // A member that stops leading stops tracking lease expiry (lessor.Demote).
       if (ev.state !== 'StateLeader') this.sm.demote();
     }
-    for (const rs of rd.readStates) {
+    for (let i = 0; i < rd.readStates.length; i++) {
+      const rs = rd.readStates[i]!;
       const w = this.readsAwaitingIndex.get(rs.requestCtx);
       if (w) {
         this.readsAwaitingIndex.delete(rs.requestCtx);
@@ -470,7 +480,9 @@ export class EtcdMember implements Actor {
   }
 
   private flushWatchEvents(ctx: ActorContext): void {
-    for (const d of this.sm.takeWatchResponses()) {
+    const deliveries = this.sm.takeWatchResponses();
+    for (let i = 0; i < deliveries.length; i++) {
+      const d = deliveries[i]!;
       const push: WatchPush = { type: 'WatchResponse', body: d.response };
       ctx.send(d.streamId, push);
     }

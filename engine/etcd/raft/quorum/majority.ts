@@ -19,7 +19,7 @@ export function committedIndex(
   const n = voters.length;
   if (n === 0) return emptyConfigCommittedIndex;
   const srt = scratch;
-  srt.length = n;
+  if (srt.length !== n) srt.length = n; // setting length is a slow runtime call: only when it changes
   for (let i = 0; i < n; i++) srt[i] = acked.get(voters[i]!)?.match ?? 0;
   // insertion sort, ascending
   for (let i = 1; i < n; i++) {
