@@ -160,6 +160,22 @@ describe('etcd cluster through the engine facade', () => {
     ]);
   });
 
+  it('a crashed member resets its connections: the client fails over and its watch stream ends', () => {
+    const e = boot();
+    const lead = e.leader()!;
+    e.exec({ type: 'watch', key: 'w', prevKv: true });
+    e.advance(100);
+    // A read in flight to the crashing leader is retried on another member at once.
+    const r = e.exec({ type: 'etcd', request: { type: 'RangeRequest', body: { key: 'w' } } });
+    e.exec({ type: 'fault', fault: { action: 'crash', target: lead } });
+    const id = (r as { result: number }).result;
+    for (let i = 0; i < 400 && !e.call(id)?.outcome; i++) e.advance(10);
+    expect(e.call(id)?.outcome?.status).toBe('ok');
+    expect(e.call(id)!.doneAt! - e.call(id)!.issuedAt).toBeLessThan(5000);
+    expect(e.watches()[0]!.canceled).toBe('transport is closing');
+    expect(e.trace(-1, 100_000).some((t) => t.reason === 'connection-reset' && t.from === lead)).toBe(true);
+  });
+
   it('transfers leadership on request', () => {
     const e = boot();
     const target = e.memberNames().find((n) => n !== e.leader())!;

@@ -461,6 +461,8 @@ export class Engine {
       const view: WatchView = { watchId: watchId ?? -1, key: w.key, rangeEnd: w.rangeEnd, events: [] };
       const call = client.calls.get(w.callId);
       if (call?.outcome?.status === 'error' || call?.outcome?.status === 'unknown') view.canceled = call.outcome.error.message;
+      const reset = client.resets.get(w.member);
+      if (call && reset !== undefined && reset >= call.issuedAt) view.canceled = 'transport is closing';
       if (watchId !== undefined) {
         for (const r of client.watchResponses) {
           if (r.from !== w.member || r.body.watchId !== watchId) continue;

@@ -24,6 +24,8 @@ export interface Actor {
    * partitions or loss, where the sender hears nothing.
    */
   refused?(ctx: ActorContext, to: ActorId, payload: Payload): void;
+  /** Optional: `peer`'s process crashed and its host reset the connection to us. */
+  peerReset?(ctx: ActorContext, peer: ActorId): void;
 }
 
 /**

@@ -23,7 +23,8 @@ export type SimEvent =
     }
   | { type: 'timer'; actor: ActorId; incarnation: number; timerId: number; tag: string; data: unknown }
   | { type: 'fsync'; actor: ActorId; incarnation: number; tag: string; data: unknown }
-  | { type: 'refused'; from: ActorId; to: ActorId; msgId: number; payload: Payload };
+  | { type: 'refused'; from: ActorId; to: ActorId; msgId: number; payload: Payload }
+  | { type: 'reset'; from: ActorId; to: ActorId };
 
 const kinds = new Map<string, ActorKind<unknown, unknown>>();
 
@@ -146,6 +147,13 @@ export class Simulation {
     slot.incarnation++; // pending timers and unfinished disk writes die with it
     slot.diskBusyUntil = this.now;
     this.trace.record({ t: this.now, kind: 'crash', to: id });
+    // The process died but its host lives: the host's kernel resets every open
+    // connection, and peers learn it one network hop later (unless cut off).
+    for (const other of this.slots.values()) {
+      if (other === slot || !other.actor?.peerReset) continue;
+      const at = this.network.route(id, other.id, this.now, this.netRng);
+      if (at >= 0) this.queue.push(at, { type: 'reset', from: id, to: other.id });
+    }
   }
 
   restart(id: ActorId): void {
@@ -260,6 +268,13 @@ export class Simulation {
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return;
         this.trace.recordIds(TraceCode.timer, this.now, 0, slot.traceId, this.trace.intern(ev.tag), -1, 0);
         slot.actor.timer(slot.ctx, ev.tag, ev.data);
+        return;
+      }
+      case 'reset': {
+        const slot = this.slots.get(ev.to);
+        if (!slot?.actor?.peerReset) return;
+        this.trace.recordEvent('drop', this.now, ev.from, ev.to, 'RST', -1, 'connection-reset');
+        slot.actor.peerReset(slot.ctx, ev.from);
         return;
       }
       case 'refused': {

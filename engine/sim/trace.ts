@@ -122,7 +122,8 @@ export class TraceBuffer {
       this.type[i] = type;
       this.msgId[i] = msgId;
       this.reason[i] = reason;
-      this.detail[i] = detail;
+      // Mostly null over null: skip the store (and its write barrier) then.
+      if (this.detail[i] !== detail) this.detail[i] = detail;
       this.head = i + 1 === this.capacity ? 0 : i + 1;
     }
     const sh = this.stringHashes;

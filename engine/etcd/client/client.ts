@@ -70,6 +70,8 @@ export const ErrConnectionRefused: EtcdError = {
   message: 'connection error: desc = "transport: Error while dialing: dial tcp: connect: connection refused"',
 };
 
+export const ErrTransportClosing: EtcdError = { type: 'EtcdError', code: 'Unavailable', codeNumber: 14, message: 'transport is closing' };
+
 export const ErrDeadlineExceeded: EtcdError = { type: 'EtcdError', code: 'DeadlineExceeded', codeNumber: 4, message: 'context deadline exceeded' };
 
 export class EtcdClient implements Actor {
@@ -81,6 +83,8 @@ export class EtcdClient implements Actor {
   private nextReq = 1;
   /** Index into endpoints of the member to try next. */
   private cursor = 0;
+  /** When each member last reset our connection (its watch streams died then). */
+  readonly resets = new Map<ActorId, number>();
   /** The leader as last reported by a member (raft id), 0 if unknown. */
   leader = 0;
   /**
@@ -164,6 +168,26 @@ export class EtcdClient implements Actor {
   }
 
   persisted(): void {}
+
+  /**
+   * The member this client was talking to crashed and its connection was
+   * reset. Calls waiting on it fail over: reads are retried elsewhere; a
+   * mutation already sent has an unknown outcome (clientv3 never retries a
+   * mutation once it was sent: "transport is closing").
+   */
+  peerReset(ctx: ActorContext, peer: ActorId): void {
+    this.resets.set(peer, ctx.now);
+    if (this.leader !== 0 && memberName(this.leader) === peer) this.leader = 0;
+    for (const att of [...this.attempts.values()]) {
+      if (att.endpoint !== peer) continue;
+      this.attempts.delete(att.reqId);
+      ctx.cancelTimer(att.timer);
+      this.cursor++;
+      const call = this.calls.get(att.callId)!;
+      if (READ_ONLY.has(call.type) && ctx.now - call.issuedAt < this.config.deadlineMs) this.backoff(ctx, call);
+      else this.finish(ctx, call, READ_ONLY.has(call.type) ? { status: 'error', error: ErrTransportClosing } : { status: 'unknown', error: ErrTransportClosing });
+    }
+  }
 
   /**
    * The member's process is gone: its host refused the connection. Nothing was

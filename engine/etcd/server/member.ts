@@ -209,6 +209,14 @@ export class EtcdMember implements Actor {
     this.pump(ctx);
   }
 
+  /** A peer's process died: rafthttp's stream to it breaks, and raft hears it is unreachable. */
+  peerReset(ctx: ActorContext, peer: ActorId): void {
+    const id = raftIdOf(peer);
+    if (id === 0) return;
+    this.node.reportUnreachable(id);
+    this.pump(ctx);
+  }
+
   /** rafthttp reports a peer whose connection fails as unreachable to raft. */
   refused(ctx: ActorContext, to: ActorId, p: Payload): void {
     const id = raftIdOf(to);

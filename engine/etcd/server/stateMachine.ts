@@ -19,14 +19,14 @@ export interface KvConfig {
 }
 
 /**
- * A RequestOp is a protobuf oneof: exactly one request. The wire format cannot
+ * A RequestOp is a protobuf oneof: at most one request. The wire format cannot
  * carry two, but the engine's own API could; refuse that instead of applying
  * something different from what was validated.
  */
 function checkOneofs(t: TxnRequest): EtcdError | null {
   for (const op of [...(t.success ?? []), ...(t.failure ?? [])]) {
     const set = [op.requestRange, op.requestPut, op.requestDeleteRange, op.requestTxn].filter((x) => x !== undefined).length;
-    if (set !== 1) return { type: 'EtcdError', code: 'InvalidArgument', codeNumber: 3, message: 'oneof RequestOp.request must have exactly one field set' };
+    if (set > 1) return { type: 'EtcdError', code: 'InvalidArgument', codeNumber: 3, message: 'oneof RequestOp.request has more than one field set' };
     if (op.requestTxn) {
       const inner = checkOneofs(op.requestTxn);
       if (inner) return inner;
