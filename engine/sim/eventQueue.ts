@@ -3,12 +3,14 @@
 // order they were scheduled: a stable total order, hence determinism.
 //
 // This is the kernel's hottest structure, so it is laid out for speed:
-// - A 4-ary min-heap kept as three parallel arrays (times, seqs, events) rather
-//   than one array of {time, seq, event} objects: sifting compares only the two
-//   number arrays, which sit contiguously in memory, and pushing allocates no
-//   wrapper. Four children per node halve the depth for a few more comparisons.
-//   The arrays never shrink (`n` counts the live prefix): a queue that hovers
-//   around a size would otherwise have its backing stores trimmed and regrown.
+// - A 4-ary min-heap kept as three parallel arrays of numbers (times, seqs, and
+//   `slots`: where each event sits in `pool`) rather than one array of
+//   {time, seq, event} objects: sifting compares and moves only numbers, which
+//   sit contiguously in memory and need no GC write barrier (moving object
+//   references through a long-lived array does), and pushing allocates no
+//   wrapper. Four children per node halve the depth for a few more
+//   comparisons. The arrays never shrink (`n` counts the live prefix): a queue
+//   that hovers around a size would otherwise have its arrays trimmed and regrown.
 // - A "lane" beside the heap: a FIFO that takes every pushed event no earlier
 //   than the lane's last one, so it is sorted by construction. Long timers (a
 //   client's 8 s attempt timeout per request, thousands pending) land there at
@@ -29,9 +31,12 @@ const LANE_COMPACT = 4096;
 export class EventQueue<E> {
   private times: number[] = [];
   private seqs: number[] = [];
-  /** Slots at and after `n` are empty (undefined), so popped events can be collected. */
-  private events: (E | undefined)[] = [];
+  private slots: number[] = [];
   private n = 0;
+  /** The heap's events, each at a fixed index until popped (then undefined, so it can be collected). */
+  private pool: (E | undefined)[] = [];
+  /** Free indexes of `pool`. */
+  private free: number[] = [];
   /** The lane: entries [laneHead, length) are pending, in (time, seq) order. */
   private laneTimes: number[] = [];
   private laneSeqs: number[] = [];
@@ -54,14 +59,22 @@ export class EventQueue<E> {
       this.laneEvents.push(event);
       return;
     }
+    let slot: number;
+    if (this.free.length !== 0) {
+      slot = this.free.pop()!;
+      this.pool[slot] = event;
+    } else {
+      slot = this.pool.length;
+      this.pool.push(event);
+    }
     const times = this.times;
     const seqs = this.seqs;
-    const events = this.events;
+    const slots = this.slots;
     let i = this.n++;
-    if (i === events.length) {
+    if (i === times.length) {
       times.push(time);
       seqs.push(seq);
-      events.push(event);
+      slots.push(slot);
     }
     // Sift the hole at i up.
     while (i > 0) {
@@ -70,12 +83,12 @@ export class EventQueue<E> {
       if (pt < time || (pt === time && seqs[parent]! < seq)) break;
       times[i] = pt;
       seqs[i] = seqs[parent]!;
-      events[i] = events[parent]!;
+      slots[i] = slots[parent]!;
       i = parent;
     }
     times[i] = time;
     seqs[i] = seq;
-    events[i] = event;
+    slots[i] = slot;
   }
 
   /** Time of the earliest event; undefined when empty. Allocation-free. */
@@ -101,16 +114,18 @@ export class EventQueue<E> {
   /** Removes and returns the earliest event (read its time with peekTime first). Allocation-free. */
   popEvent(): E | undefined {
     if (this.laneFirst()) return this.popLane();
-    const events = this.events;
     const n = this.n - 1;
     if (n < 0) return undefined;
-    const top = events[0]!;
     const times = this.times;
     const seqs = this.seqs;
+    const slots = this.slots;
+    const topSlot = slots[0]!;
+    const top = this.pool[topSlot]!;
+    this.pool[topSlot] = undefined;
+    this.free.push(topSlot);
     const lastT = times[n]!;
     const lastS = seqs[n]!;
-    const lastE = events[n]!;
-    events[n] = undefined;
+    const lastSlot = slots[n]!;
     this.n = n;
     if (n > 0) {
       let i = 0;
@@ -132,12 +147,12 @@ export class EventQueue<E> {
         if (lastT < ct || (lastT === ct && lastS < cs)) break;
         times[i] = ct;
         seqs[i] = cs;
-        events[i] = events[c]!;
+        slots[i] = slots[c]!;
         i = c;
       }
       times[i] = lastT;
       seqs[i] = lastS;
-      events[i] = lastE;
+      slots[i] = lastSlot;
     }
     return top;
   }
@@ -172,7 +187,7 @@ export class EventQueue<E> {
       return { time: this.laneTimes[lh]!, seq: this.laneSeqs[lh]!, event: this.laneEvents[lh]! };
     }
     if (this.n === 0) return undefined;
-    return { time: this.times[0]!, seq: this.seqs[0]!, event: this.events[0]! };
+    return { time: this.times[0]!, seq: this.seqs[0]!, event: this.pool[this.slots[0]!]! };
   }
 
   /** Removes the earliest event, with its time and sequence number (allocates: not for hot paths). */
@@ -185,7 +200,7 @@ export class EventQueue<E> {
   /** Every pending event, in no particular order (for views of messages in flight). */
   items(): Scheduled<E>[] {
     const out: Scheduled<E>[] = [];
-    for (let i = 0; i < this.n; i++) out.push({ time: this.times[i]!, seq: this.seqs[i]!, event: this.events[i]! });
+    for (let i = 0; i < this.n; i++) out.push({ time: this.times[i]!, seq: this.seqs[i]!, event: this.pool[this.slots[i]!]! });
     for (let i = this.laneHead; i < this.laneEvents.length; i++) {
       out.push({ time: this.laneTimes[i]!, seq: this.laneSeqs[i]!, event: this.laneEvents[i]! });
     }

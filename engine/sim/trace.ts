@@ -56,10 +56,8 @@ export class TraceBuffer {
   hash = 0x811c9dc5;
   private readonly t: Float64Array;
   private readonly kind: Uint8Array;
-  private readonly from: Int32Array;
-  private readonly to: Int32Array;
-  private readonly type: Int32Array;
-  private readonly reason: Int32Array;
+  /** from, to, type, reason of record i at ids[4i .. 4i+3]: one array, adjacent stores. */
+  private readonly ids: Int32Array;
   private readonly msgId: Float64Array;
   private readonly detail: (string | null)[];
   /** Interned strings; id 0 means "absent". */
@@ -71,10 +69,7 @@ export class TraceBuffer {
     const n = Math.max(1, capacity);
     this.t = new Float64Array(n);
     this.kind = new Uint8Array(n);
-    this.from = new Int32Array(n);
-    this.to = new Int32Array(n);
-    this.type = new Int32Array(n);
-    this.reason = new Int32Array(n);
+    this.ids = new Int32Array(4 * n);
     this.msgId = new Float64Array(n);
     this.detail = new Array<string | null>(n).fill(null);
   }
@@ -117,11 +112,13 @@ export class TraceBuffer {
       const i = this.head;
       this.t[i] = t;
       this.kind[i] = kind;
-      this.from[i] = from;
-      this.to[i] = to;
-      this.type[i] = type;
+      const ids = this.ids;
+      const j = 4 * i;
+      ids[j] = from;
+      ids[j + 1] = to;
+      ids[j + 2] = type;
+      ids[j + 3] = reason;
       this.msgId[i] = msgId;
-      this.reason[i] = reason;
       // Mostly null over null: skip the store (and its write barrier) then.
       if (this.detail[i] !== detail) this.detail[i] = detail;
       this.head = i + 1 === this.capacity ? 0 : i + 1;
@@ -153,11 +150,13 @@ export class TraceBuffer {
       const i = (this.head - held + k + this.capacity) % this.capacity;
       const rec: TraceRecord = { n: firstN + k, t: this.t[i]!, kind: KINDS[this.kind[i]! - 1]! };
       const s = this.strings;
-      if (this.from[i]) rec.from = s[this.from[i]!];
-      if (this.to[i]) rec.to = s[this.to[i]!];
-      if (this.type[i]) rec.type = s[this.type[i]!];
+      const ids = this.ids;
+      const j = 4 * i;
+      if (ids[j]) rec.from = s[ids[j]!];
+      if (ids[j + 1]) rec.to = s[ids[j + 1]!];
+      if (ids[j + 2]) rec.type = s[ids[j + 2]!];
       if (this.msgId[i]! >= 0) rec.msgId = this.msgId[i];
-      if (this.reason[i]) rec.reason = s[this.reason[i]!];
+      if (ids[j + 3]) rec.reason = s[ids[j + 3]!];
       const d = this.detail[i];
       if (d !== null && d !== undefined) rec.detail = d;
       out.push(rec);
