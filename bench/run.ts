@@ -35,28 +35,40 @@ function kernelEvents(): void {
   report({ name: 'kernel: events per second (64 actors)', value: (sim.processed - startEvents) / secs, unit: 'events/s', goal: 2_000_000 });
 }
 
-/** etcd: simulated seconds per wall second, 5 members, 1,000 writes/s of client load. */
+/**
+ * etcd: simulated seconds per wall second, 5 members, 1,000 writes/s of client
+ * load. Two consecutive 20 s windows on one cluster: the first includes V8's
+ * warm-up (what a freshly opened tab sees), the second is the steady state.
+ */
 function etcdThroughput(): void {
   const engine = Engine.create({ seed: 3, etcdMembers: 5, extraClients: 0 });
   engine.advance(3000); // elect a leader
-  const simulatedMs = 20_000;
-  const start = performance.now();
+  const client = engine.client('etcd-client-0');
   let writes = 0;
-  for (let t = 0; t < simulatedMs; t += 1) {
-    // one write per simulated millisecond = 1,000 writes/s
-    const r = engine.exec({ type: 'etcd', request: { type: 'PutRequest', body: { key: `/bench/k${writes % 500}`, value: `v${writes}` } } });
-    if (!r.ok) throw new Error(r.error);
-    writes++;
-    engine.advance(1);
-    if (writes % 1000 === 0) engine.client('etcd-client-0').forget([...engine.client('etcd-client-0').calls.keys()].filter((id) => engine.call(id)?.outcome));
-  }
-  const secs = (performance.now() - start) / 1000;
-  const leader = engine.leader();
-  const revision = leader ? engine.member(leader)!.sm.currentRevision() : 0;
-  report({ name: 'etcd: simulated s per wall s (5 members, 1k writes/s)', value: simulatedMs / 1000 / secs, unit: '×', goal: 50 });
-  report({ name: 'etcd: writes committed per wall second', value: (revision - 1) / secs, unit: 'writes/s' });
+  const window = (simulatedMs: number): number => {
+    const start = performance.now();
+    for (let t = 0; t < simulatedMs; t += 1) {
+      // one write per simulated millisecond = 1,000 writes/s
+      const r = engine.exec({ type: 'etcd', request: { type: 'PutRequest', body: { key: `/bench/k${writes % 500}`, value: `v${writes}` } } });
+      if (!r.ok) throw new Error(r.error);
+      writes++;
+      engine.advance(1);
+      if (writes % 1000 === 0) client.forget([...client.calls.keys()].filter((id) => engine.call(id)?.outcome));
+    }
+    return (performance.now() - start) / 1000;
+  };
+  const leader = () => engine.member(engine.leader()!)!;
+  const rev0 = leader().sm.currentRevision();
+  const cold = window(20_000);
+  const rev1 = leader().sm.currentRevision();
+  const warm = window(20_000);
+  const rev2 = leader().sm.currentRevision();
+  report({ name: 'etcd: simulated s per wall s, first 20 s (cold JIT)', value: 20 / cold, unit: '×', goal: 50 });
+  report({ name: 'etcd: simulated s per wall s, next 20 s (steady)', value: 20 / warm, unit: '×', goal: 50 });
+  report({ name: 'etcd: writes committed per wall second (steady)', value: (rev2 - rev1) / warm, unit: 'writes/s' });
+  if (rev1 - rev0 < 19_000 || rev2 - rev1 < 19_000) console.log(`warning: only ${rev1 - rev0} and ${rev2 - rev1} writes committed`);
   const mem = process.memoryUsage().heapUsed / 1024 / 1024;
-  report({ name: 'etcd: heap after the run', value: mem, unit: 'MiB' });
+  report({ name: 'etcd: heap after 40 s (5 members, 40k keys written)', value: mem, unit: 'MiB' });
 }
 
 async function harnessSeeds(): Promise<void> {
