@@ -7,23 +7,10 @@ import { encodeConfChange } from './confChange';
 import { Raft } from './raft';
 import { noLimit } from './raftLog';
 import { MemoryStorage } from './storage';
-import { Network, msg, storageWith, testConfig, type PeerSpec } from './testkit';
+import { Network, msg, newTestRaft, readMessages, storageOf, storageWith, testConfig, type PeerSpec } from './testkit';
 import type { Config, Entry, Message, RaftId, StateType } from './types';
 import { ErrProposalDropped } from './types';
 
-function newTestRaft(id: RaftId, electionTick: number, heartbeatTick: number, storage: MemoryStorage, o: Partial<Config> = {}): Raft {
-  return new Raft(testConfig(id, { electionTick, heartbeatTick, ...o }), storage);
-}
-
-function storageOf(...ids: RaftId[]): MemoryStorage {
-  return new MemoryStorage({ voters: ids, learners: [] });
-}
-
-function readMessages(r: Raft): Message[] {
-  const m = r.msgs;
-  r.msgs = [];
-  return m;
-}
 
 function e(term: number, index: number, data = '', type: Entry['type'] = 'EntryNormal'): Entry {
   return { term, index, type, data };

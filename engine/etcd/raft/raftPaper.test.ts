@@ -4,22 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { Raft } from './raft';
 import { MemoryStorage } from './storage';
-import { Network, msg, storageWith, testConfig } from './testkit';
+import { Network, msg, newTestRaft, readMessages, storageOf, storageWith, testConfig } from './testkit';
 import type { Config, Entry, Message, RaftId, StateType } from './types';
 
-function newTestRaft(id: RaftId, electionTick: number, heartbeatTick: number, storage: MemoryStorage, o: Partial<Config> = {}): Raft {
-  return new Raft(testConfig(id, { electionTick, heartbeatTick, ...o }), storage);
-}
-
-function storageOf(...ids: RaftId[]): MemoryStorage {
-  return new MemoryStorage({ voters: ids, learners: [] });
-}
-
-function readMessages(r: Raft): Message[] {
-  const m = r.msgs;
-  r.msgs = [];
-  return m;
-}
 
 function sorted(ms: Message[]): Message[] {
   return [...ms].sort((a, b) => a.to - b.to || a.type.localeCompare(b.type));

@@ -6,6 +6,7 @@
 // via applyConfChange), collect messages, advance.
 import { Rng } from '../../sim/rng';
 import { decodeConfChange } from './confChange';
+import { Raft } from './raft';
 import { RawNode } from './rawNode';
 import { MemoryStorage } from './storage';
 import type { Config, Entry, HardState, Message, MessageType, RaftId, ReadState } from './types';
@@ -202,4 +203,21 @@ export class Network {
     this.dropm.clear();
     this.ignorem.clear();
   }
+}
+
+/** A raft over `storage` with the given ticks (upstream newTestRaft). */
+export function newTestRaft(id: RaftId, electionTick: number, heartbeatTick: number, storage: MemoryStorage, o: Partial<Config> = {}): Raft {
+  return new Raft(testConfig(id, { electionTick, heartbeatTick, ...o }), storage);
+}
+
+/** A fresh storage whose initial configuration has these voters. */
+export function storageOf(...ids: RaftId[]): MemoryStorage {
+  return new MemoryStorage({ voters: ids, learners: [] });
+}
+
+/** Takes the messages a raft queued (upstream readMessages). */
+export function readMessages(r: Raft): Message[] {
+  const m = r.msgs;
+  r.msgs = [];
+  return m;
 }
