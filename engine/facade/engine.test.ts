@@ -176,6 +176,23 @@ describe('etcd cluster through the engine facade', () => {
     expect(e.trace(-1, 100_000).some((t) => t.reason === 'connection-reset' && t.from === lead)).toBe(true);
   });
 
+  it('generates client load inside the simulation and counts its outcomes', () => {
+    const e = boot({ etcdMembers: 5 });
+    expect(e.exec({ type: 'load', rate: -5 }).ok).toBe(false);
+    expect(e.exec({ type: 'load', rate: 200, keySpace: 10, valueSize: 16 }).ok).toBe(true);
+    e.advance(2000);
+    const s = e.loadStats()!;
+    expect(s.issued).toBeGreaterThanOrEqual(399);
+    expect(s.succeeded).toBeGreaterThanOrEqual(390);
+    expect(s.failed).toBe(0);
+    expect(e.etcdView().kv.keys.filter((k) => k.key.startsWith('/benchmark/'))).toHaveLength(10);
+    expect(e.exec({ type: 'load', rate: 0 }).ok).toBe(true);
+    const stopped = e.loadStats()!.issued;
+    e.advance(1000);
+    expect(e.loadStats()!.issued).toBe(stopped);
+    expect(e.client('etcd-benchmark-0').calls.size).toBe(0); // counted, not kept
+  });
+
   it('transfers leadership on request', () => {
     const e = boot();
     const target = e.memberNames().find((n) => n !== e.leader())!;

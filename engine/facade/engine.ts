@@ -8,6 +8,8 @@ import { jsonRoundTrip } from '../sim/jsonClone';
 import { cloneState, fromPlain, toPlain, type Plain } from '../sim/serial';
 import { binaryToUtf8, utf8ToBinary } from '../etcd/api/bytes';
 import { prefixEnd, type KeyValue } from '../etcd/api/rpc';
+import '../etcd/client/benchmark'; // registers the etcd-benchmark actor kind
+import type { BenchmarkStats, EtcdBenchmark } from '../etcd/client/benchmark';
 import { DEFAULT_CLIENT, EtcdClient, type CallRecord } from '../etcd/client/client';
 import type { RequestBodies, RequestType } from '../etcd/server/messages';
 import { ETCD_KIND, EtcdMember, memberIdOf, memberName, type MemberConfig, type MemberDurable } from '../etcd/server/member';
@@ -32,6 +34,8 @@ import { registerClass } from '../sim/serial';
 
 /** The playground's own etcd client (the client box, the JSON gateway). */
 export const PLAYGROUND_CLIENT = 'etcd-client-0';
+/** The load generator started by the `load` command. */
+export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
 
 export type ExecResult = { ok: true; result?: unknown } | { ok: false; error: string };
 
@@ -173,6 +177,20 @@ export class Engine {
         this.uiWatches.set(callId, { key: command.key, rangeEnd: command.rangeEnd, callId, member });
         return { ok: true, result: callId };
       }
+      case 'load': {
+        const existing = this.sim.actor<EtcdBenchmark>(BENCHMARK_CLIENT);
+        if (existing) existing.setRate(this.sim.context(BENCHMARK_CLIENT), command.rate);
+        else if (!this.sim.has(BENCHMARK_CLIENT)) {
+          this.sim.spawn(BENCHMARK_CLIENT, 'etcd-benchmark', {
+            ...DEFAULT_CLIENT,
+            endpoints: this.memberNames(),
+            rate: command.rate,
+            keySpace: command.keySpace ?? 1000,
+            valueSize: command.valueSize ?? 8,
+          });
+        }
+        return { ok: true };
+      }
       case 'cancelWatch': {
         const w = [...this.uiWatches.values()].find((x) => this.watchIdOf(x.callId) === command.watchId);
         if (!w) return { ok: true };
@@ -192,6 +210,11 @@ export class Engine {
   private validate(command: Command): string | null {
     if (command.type === 'fault') return this.validateFault(command.fault);
     if (command.type === 'speed' && !(command.speed >= 0 && command.speed <= 10_000)) return `speed must be between 0 and 10000 (got ${command.speed})`;
+    if (command.type === 'load') {
+      if (!(command.rate >= 0 && command.rate <= 100_000)) return `rate must be between 0 and 100000 puts per second (got ${command.rate})`;
+      if (command.keySpace !== undefined && !(Number.isInteger(command.keySpace) && command.keySpace >= 1)) return 'keySpace must be a positive integer';
+      if (command.valueSize !== undefined && !(Number.isInteger(command.valueSize) && command.valueSize >= 0 && command.valueSize <= 1_048_576)) return 'valueSize must be between 0 and 1048576 bytes';
+    }
     if (command.type === 'etcdOp' && command.op.op === 'transferLeader' && this.kindOf(command.op.to) !== ETCD_KIND) return `no etcd member named "${command.op.to}"`;
     return null;
   }
@@ -448,6 +471,12 @@ export class Engine {
     return call && op ? toOpResult(id, op, call) : undefined;
   }
 
+  /** Counters of the load generator, if one was started. */
+  loadStats(): BenchmarkStats | null {
+    const b = this.sim.actor<EtcdBenchmark>(BENCHMARK_CLIENT);
+    return b ? { ...b.stats } : null;
+  }
+
   /** A raw client call's record (for the JSON gateway). */
   call(id: number, client: ActorId = PLAYGROUND_CLIENT): CallRecord | undefined {
     return this.client(client).calls.get(id);
@@ -576,6 +605,8 @@ function commandDetail(c: Command): string {
       return String(c.speed);
     case 'etcdOp':
       return c.op.op;
+    case 'load':
+      return String(c.rate);
     default:
       return '';
   }

@@ -50,7 +50,9 @@ export type Command =
   | { type: 'etcd'; client?: ActorId; request: unknown /* an etcd api request, see engine/etcd/api */ }
   | { type: 'etcdOp'; op: EtcdOp }
   | { type: 'watch'; key: string; rangeEnd?: string; prefix?: boolean; startRevision?: number; prevKv?: boolean }
-  | { type: 'cancelWatch'; watchId: number };
+  | { type: 'cancelWatch'; watchId: number }
+  /** Client load from `etcd-benchmark-0` (like etcd's `benchmark put`): puts per second; 0 stops. */
+  | { type: 'load'; rate: number; keySpace?: number; valueSize?: number };
 
 export interface RecordedCommand {
   /** Virtual time at which it ran. */

@@ -68,6 +68,6 @@ export class EtcdCalls {
     }
     if (done.length > 0) client.forget(done);
     // The client lists finished calls for hosts to drain; this host reads outcomes directly.
-    if (client.completed.length > 1000) client.completed.splice(0, client.completed.length);
+    if (client.completedIds.length > 1000) client.completedIds.splice(0, client.completedIds.length);
   }
 }

@@ -77,7 +77,7 @@ export const ErrDeadlineExceeded: EtcdError = { type: 'EtcdError', code: 'Deadli
 export class EtcdClient implements Actor {
   readonly calls = new Map<number, CallRecord>();
   /** Calls finished, in completion order (hosts drain this). */
-  readonly completed: number[] = [];
+  readonly completedIds: number[] = [];
   private attempts = new Map<number, Attempt>();
   private nextCall = 1;
   private nextReq = 1;
@@ -99,7 +99,7 @@ export class EtcdClient implements Actor {
     readonly config: ClientConfig,
   ) {}
 
-  start(): void {}
+  start(_ctx?: ActorContext): void {}
 
   /** Starts a call; returns its id. Hosts read the outcome from `calls`. */
   call<K extends RequestType>(ctx: ActorContext, type: K, body: RequestBodies[K], opts: { endpoint?: ActorId } = {}): number {
@@ -224,7 +224,12 @@ export class EtcdClient implements Actor {
     call.outcome = outcome;
     call.doneAt = ctx.now;
     call.servedBy = from;
-    this.completed.push(call.id);
+    this.completed(ctx, call);
+  }
+
+  /** A call finished; hosts drain `completed`. Subclasses (the load generator) count instead. */
+  protected completed(_ctx: ActorContext, call: CallRecord): void {
+    this.completedIds.push(call.id);
   }
 
   /** Forgets finished calls (hosts call it after reading them) to keep memory bounded. */
