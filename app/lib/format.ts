@@ -61,5 +61,9 @@ export function etcdctlCommand(op: EtcdOp, memberId?: (name: string) => string |
       return `etcdctl lease keep-alive --once ${op.id.toString(16)}`;
     case 'transferLeader':
       return `etcdctl move-leader ${memberId?.(op.to) ?? op.to}`;
+    case 'memberAdd':
+      return op.name ? `etcdctl member add ${op.name} --peer-urls=http://${op.name}:2380` : 'etcdctl member add';
+    case 'memberRemove':
+      return `etcdctl member remove ${memberId?.(op.name) ?? op.name}`;
   }
 }

@@ -154,6 +154,15 @@ function MemberDetails({ name }: { name: string }) {
         >
           Make leader
         </button>
+        <button
+          type="button"
+          disabled={leader === null}
+          onClick={() => fault({ type: 'etcdOp', op: { op: 'memberRemove', name } })}
+          aria-label={`Remove ${name} from the cluster`}
+          title="etcdctl member remove: a membership change through Raft; the member exits once it applies it"
+        >
+          Remove member
+        </button>
       </div>
       <dl className="facts">
         <dt>member id</dt>

@@ -4,7 +4,7 @@ import { engine } from '../engineClient';
 import { formatSpeed, formatVirtualTime } from '../lib/format';
 import { MoonIcon, PauseIcon, PlayIcon, StepIcon, SunIcon } from '../lib/icons';
 import { setTheme, useUi } from '../store/uiStore';
-import { useInfo, usePlaying, useSpeed, useView } from '../store/viewStore';
+import { useInfo, useMemberOrder, usePlaying, useSpeed, useView } from '../store/viewStore';
 
 export function TopBar() {
   return (
@@ -24,10 +24,13 @@ export function TopBar() {
 
 function Scenario() {
   const info = useInfo();
+  // The member count follows membership changes (member add / remove).
+  const count = useMemberOrder().length;
+  const name = info ? (count > 0 ? `etcd: ${count} member${count === 1 ? '' : 's'}` : info.scenario) : 'starting…';
   return (
     <span className="scenario">
       <span className="scenario-name" data-testid="scenario-name">
-        {info?.scenario ?? 'starting…'}
+        {name}
       </span>
       <span className="muted">seed</span> <span className="mono" data-testid="seed">{info?.seed ?? '—'}</span>
     </span>

@@ -17,6 +17,7 @@ export function PartitionBar() {
     clearPicks();
   };
   const heal = () => void engine.exec({ type: 'fault', fault: { action: 'heal' } });
+  const addMember = () => void engine.exec({ type: 'etcdOp', op: { op: 'memberAdd' } });
 
   return (
     <div className="toolbar partition-bar" role="group" aria-label="Partition builder">
@@ -32,6 +33,15 @@ export function PartitionBar() {
       </button>
       <button type="button" onClick={heal} disabled={!active}>
         Heal
+      </button>
+      <button
+        type="button"
+        onClick={addMember}
+        disabled={order.length >= 7}
+        aria-label="Add a member"
+        title="etcdctl member add, then start the new member with initial-cluster-state=existing"
+      >
+        + Add member
       </button>
       <span className="partition-status" aria-live="polite">
         {active

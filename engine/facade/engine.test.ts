@@ -276,3 +276,38 @@ describe('determinism, replay and snapshots', () => {
     expect(restored.etcdView()).toEqual(e.etcdView());
   });
 });
+
+describe('membership changes', () => {
+  it('adds a member that joins the existing cluster and catches up, then removes one', () => {
+    const e = boot();
+    op(e, { op: 'put', key: 'before', value: 'join' });
+    const add = op(e, { op: 'memberAdd' });
+    expect(add.ok).toBe(true);
+    expect(add.text).toMatch(/^Member [0-9a-f]+ added to cluster [0-9a-f]+\n\nETCD_NAME="etcd-3"/);
+    e.advance(2000);
+    const v = e.etcdView();
+    expect(v.members.map((m) => m.name)).toEqual(['etcd-0', 'etcd-1', 'etcd-2', 'etcd-3']);
+    const joined = v.members.find((m) => m.name === 'etcd-3')!;
+    expect(joined.role).toBe('follower');
+    expect(joined.revision).toBe(v.kv.revision);
+    expect(joined.commitIndex).toBe(v.members.find((m) => m.role === 'leader')!.commitIndex);
+    // Four voters: a quorum is three, so one more crash still leaves a majority.
+    e.exec({ type: 'fault', fault: { action: 'crash', target: 'etcd-0' } });
+    e.advance(3000);
+    expect(op(e, { op: 'put', key: 'after', value: 'add' }).ok).toBe(true);
+    e.exec({ type: 'fault', fault: { action: 'restart', target: 'etcd-0' } });
+    e.advance(2000);
+
+    const victim = e.memberNames().find((n) => n !== e.leader())!;
+    const rm = op(e, { op: 'memberRemove', name: victim });
+    expect(rm.text).toMatch(/^Member [0-9a-f]+ removed from cluster/);
+    e.advance(1000);
+    expect(e.memberNames()).not.toContain(victim);
+    expect(e.sim.isUp(victim)).toBe(false); // it exited after applying its own removal
+    e.exec({ type: 'fault', fault: { action: 'restart', target: victim } });
+    e.advance(500);
+    expect(e.sim.isUp(victim)).toBe(false); // and stays gone
+    expect(op(e, { op: 'put', key: 'after', value: 'remove' }).ok).toBe(true);
+    expect(e.exec({ type: 'etcdOp', op: { op: 'memberRemove', name: victim } }).ok).toBe(false);
+  });
+});

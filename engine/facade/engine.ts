@@ -12,7 +12,7 @@ import '../etcd/client/benchmark'; // registers the etcd-benchmark actor kind
 import type { BenchmarkStats, EtcdBenchmark } from '../etcd/client/benchmark';
 import { DEFAULT_CLIENT, EtcdClient, type CallRecord } from '../etcd/client/client';
 import type { RequestBodies, RequestType } from '../etcd/server/messages';
-import { ETCD_KIND, EtcdMember, memberIdOf, memberName, type MemberConfig, type MemberDurable } from '../etcd/server/member';
+import { ETCD_KIND, EtcdMember, memberIdOf, memberName, raftIdOf, type MemberConfig, type MemberDurable } from '../etcd/server/member';
 import { describeEntry } from '../etcd/server/describe';
 import type {
   Command,
@@ -34,6 +34,11 @@ import { registerClass } from '../sim/serial';
 
 /** The playground's own etcd client (the client box, the JSON gateway). */
 export const PLAYGROUND_CLIENT = 'etcd-client-0';
+/** etcd's cluster id (a hash of the initial cluster upstream); fixed here. */
+const CLUSTER_ID = 0x1c4d6f8a2b3e5d7 % 2 ** 48;
+/** etcd recommends at most 7 members; more only slows consensus. */
+const MAX_MEMBERS = 7;
+
 /** The load generator started by the `load` command. */
 export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
 
@@ -64,20 +69,7 @@ export class Engine {
     };
     this.sim = new Simulation({ seed: options.seed });
     const peers = Array.from({ length: n }, (_, i) => i + 1);
-    for (const raftId of peers) {
-      const cfg: MemberConfig = {
-        raftId,
-        clusterId: 0x1c4d6f8a2b3e5d7 % 2 ** 48,
-        initialPeers: peers,
-        tickMs: 100,
-        electionTicks: 10,
-        heartbeatTicks: 1,
-        snapshotCount: this.options.snapshotCount,
-        snapshotCatchUpEntries: this.options.snapshotCatchUpEntries,
-        unsafeCommitPreviousTermEntries: this.options.unsafeCommitPreviousTermEntries,
-      };
-      this.sim.spawn(memberName(raftId), ETCD_KIND, cfg);
-    }
+    for (const raftId of peers) this.sim.spawn(memberName(raftId), ETCD_KIND, this.memberConfig(raftId, peers));
     this.sim.spawn(PLAYGROUND_CLIENT, 'etcd-client', { ...DEFAULT_CLIENT, endpoints: this.memberNames() });
     for (let i = 1; i <= this.options.extraClients; i++) {
       // Each client starts on a different member, as clients spread over endpoints.
@@ -85,6 +77,20 @@ export class Engine {
       const rotated = names.map((_, j) => names[(i + j) % names.length]!);
       this.sim.spawn(`etcd-client-${i}`, 'etcd-client', { ...DEFAULT_CLIENT, endpoints: rotated });
     }
+  }
+
+  private memberConfig(raftId: number, initialPeers: number[]): MemberConfig {
+    return {
+      raftId,
+      clusterId: CLUSTER_ID,
+      initialPeers,
+      tickMs: 100,
+      electionTicks: 10,
+      heartbeatTicks: 1,
+      snapshotCount: this.options.snapshotCount,
+      snapshotCatchUpEntries: this.options.snapshotCatchUpEntries,
+      unsafeCommitPreviousTermEntries: this.options.unsafeCommitPreviousTermEntries,
+    };
   }
 
   static create(options: EngineOptions): Engine {
@@ -216,6 +222,8 @@ export class Engine {
       if (command.valueSize !== undefined && !(Number.isInteger(command.valueSize) && command.valueSize >= 0 && command.valueSize <= 1_048_576)) return 'valueSize must be between 0 and 1048576 bytes';
     }
     if (command.type === 'etcdOp' && command.op.op === 'transferLeader' && this.kindOf(command.op.to) !== ETCD_KIND) return `no etcd member named "${command.op.to}"`;
+    if (command.type === 'etcdOp' && command.op.op === 'memberRemove' && !this.memberNames().includes(command.op.name)) return `no etcd member named "${command.op.name}"`;
+    if (command.type === 'etcdOp' && command.op.op === 'memberAdd' && this.memberNames().length >= MAX_MEMBERS) return `a cluster of more than ${MAX_MEMBERS} members is not supported (etcd recommends at most 7)`;
     return null;
   }
 
@@ -299,6 +307,22 @@ export class Engine {
   private startOp(op: EtcdOp): number {
     const client = this.client(PLAYGROUND_CLIENT);
     const ctx = this.sim.context(PLAYGROUND_CLIENT);
+    if (op.op === 'memberAdd') {
+      // The operator's two steps: announce the member, start it with
+      // --initial-cluster-state=existing (no bootstrap; it learns the
+      // configuration from the leader).
+      const raftId = Math.max(0, ...this.sim.actorIds().filter((id) => this.sim.kindOf(id) === ETCD_KIND).map(raftIdOf)) + 1;
+      const name = memberName(raftId);
+      this.sim.spawn(name, ETCD_KIND, this.memberConfig(raftId, []));
+      const id = client.call(ctx, 'MemberAddRequest', { peerURLs: [`http://${name}:2380`] });
+      this.ops.set(id, { op: 'memberAdd', name });
+      return id;
+    }
+    if (op.op === 'memberRemove') {
+      const id = client.call(ctx, 'MemberRemoveRequest', { ID: memberIdOf(raftIdOf(op.name)) });
+      this.ops.set(id, op);
+      return id;
+    }
     const [type, body, endpoint] = opToRequest(op, this);
     const id = client.call(ctx, type, body as never, { endpoint });
     this.ops.set(id, op);
@@ -318,8 +342,9 @@ export class Engine {
     };
   }
 
+  /** The cluster's members: every etcd actor except those removed from the cluster. */
   memberNames(): ActorId[] {
-    return this.sim.actorIds().filter((id) => this.sim.kindOf(id) === ETCD_KIND);
+    return this.sim.actorIds().filter((id) => this.sim.kindOf(id) === ETCD_KIND && !this.sim.durable<MemberDurable>(id).removed);
   }
 
   member(name: ActorId): EtcdMember | null {
@@ -580,6 +605,9 @@ function opToRequest(op: EtcdOp, engine: Engine): [RequestType, RequestBodies[Re
       const raftId = Number(op.to.split('-')[1]) + 1;
       return ['MoveLeaderRequest', { targetID: memberIdOf(raftId) }, engine.leader() ?? undefined];
     }
+    case 'memberAdd':
+    case 'memberRemove':
+      throw new Error('membership ops are started by Engine.startOp');
     default:
       return assertNever(op, 'etcd op');
   }

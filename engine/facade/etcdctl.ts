@@ -4,6 +4,9 @@ import type { DeleteRangeResponse, KeyValue, LeaseGrantResponse, LeaseKeepAliveR
 import type { CallOutcome } from '../etcd/client/client';
 import type { EtcdOp } from './types';
 
+/** Printed by member add/remove; matches the engine's fixed cluster id. */
+const CLUSTER_ID_HEX = (0x1c4d6f8a2b3e5d7 % 2 ** 48).toString(16);
+
 export function formatOpResult(op: EtcdOp, outcome: CallOutcome): string {
   if (outcome.status !== 'ok') return `Error: ${outcome.error.message}`;
   const body = outcome.body;
@@ -37,5 +40,13 @@ export function formatOpResult(op: EtcdOp, outcome: CallOutcome): string {
     }
     case 'transferLeader':
       return `Leadership transferred to ${op.to}`;
+    case 'memberAdd': {
+      const m = (body as { member?: { ID: number; name: string } }).member;
+      return m ? `Member ${m.ID.toString(16)} added to cluster ${CLUSTER_ID_HEX}\n\nETCD_NAME="${m.name}"\nETCD_INITIAL_CLUSTER_STATE="existing"` : 'Member added';
+    }
+    case 'memberRemove': {
+      const m = (body as { member?: { ID: number } }).member;
+      return `Member ${m ? m.ID.toString(16) : op.name} removed from cluster ${CLUSTER_ID_HEX}`;
+    }
   }
 }

@@ -38,7 +38,10 @@ export type EtcdOp =
   | { op: 'leaseGrant'; ttl: number; id?: number }
   | { op: 'leaseRevoke'; id: number }
   | { op: 'leaseKeepAlive'; id: number }
-  | { op: 'transferLeader'; to: ActorId };
+  | { op: 'transferLeader'; to: ActorId }
+  /** `etcdctl member add`, then start the new member (etcd-N) joining the existing cluster. */
+  | { op: 'memberAdd'; /** Filled in by the engine: the new member's name. */ name?: ActorId }
+  | { op: 'memberRemove'; name: ActorId };
 
 /**
  * Every user action enters the engine as one of these and is recorded with the

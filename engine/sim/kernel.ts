@@ -439,6 +439,11 @@ export class ActorContext {
    * Queues a durable write; `persisted(tag, data)` is called once it is on disk.
    * A crash before then loses it. Returns the virtual time it will complete.
    */
+  /** The process exits (e.g. an etcd member removed from its cluster): like a crash, durable state kept. */
+  exit(): void {
+    this.sim.crash(this.slot.id);
+  }
+
   persist(tag: string, data?: unknown): number {
     return this.sim.persistFor(this.slot, tag, data);
   }

@@ -8,11 +8,14 @@ import { assertNever, panic } from './util';
 
 /** Entry data of an EntryConfChange: JSON of the ConfChange. */
 export function encodeConfChange(cc: ConfChange): string {
-  return JSON.stringify({ type: cc.type, nodeId: cc.nodeId });
+  const out: ConfChange = { type: cc.type, nodeId: cc.nodeId };
+  if (cc.id !== undefined) out.id = cc.id;
+  if (cc.context !== undefined) out.context = cc.context;
+  return JSON.stringify(out);
 }
 
 export function decodeConfChange(data: string): ConfChange {
-  const v = JSON.parse(data) as { type?: unknown; nodeId?: unknown };
+  const v = JSON.parse(data) as { type?: unknown; nodeId?: unknown; id?: unknown; context?: unknown };
   const t = v.type;
   if (
     (t !== 'ConfChangeAddNode' && t !== 'ConfChangeRemoveNode' && t !== 'ConfChangeAddLearnerNode') ||
@@ -20,7 +23,10 @@ export function decodeConfChange(data: string): ConfChange {
   ) {
     return panic(`invalid conf change data: ${data}`);
   }
-  return { type: t as ConfChangeType, nodeId: v.nodeId };
+  const cc: ConfChange = { type: t as ConfChangeType, nodeId: v.nodeId };
+  if (typeof v.id === 'number') cc.id = v.id;
+  if (typeof v.context === 'string') cc.context = v.context;
+  return cc;
 }
 
 function insertSorted(ids: RaftId[], id: RaftId): void {

@@ -105,6 +105,10 @@ export type ConfChangeType = 'ConfChangeAddNode' | 'ConfChangeRemoveNode' | 'Con
 export interface ConfChange {
   type: ConfChangeType;
   nodeId: RaftId;
+  /** The proposer's id for matching the applied change to its waiter (upstream ConfChange.ID). */
+  id?: number;
+  /** Opaque to raft; etcd puts the member's JSON here (upstream ConfChange.Context). */
+  context?: string;
 }
 
 export type ReadOnlyOption = 'ReadOnlySafe' | 'ReadOnlyLeaseBased';

@@ -16,8 +16,9 @@ import * as errors from '../api/errors';
 import type { EtcdError } from '../api/errors';
 import type { InternalRaftRequest, RangeRequest, TxnRequest, WatchCreateRequest } from '../api/rpc';
 import { MemoryStorage, RawNode, type ConfChange, type Entry, type Message, type Ready, type RaftTraceEvent, type Snapshot } from '../raft';
+import { decodeConfChange } from '../raft/confChange';
 import { etcdDefaults } from '../raft/types';
-import type { ClientRequest, ClientResponse, LeaseRenewForward, LeaseRenewForwardResponse, StatusResponse, WatchPush } from './messages';
+import type { ClientRequest, ClientResponse, LeaseRenewForward, LeaseRenewForwardResponse, Member, StatusResponse, WatchPush } from './messages';
 import { isClientRequest } from './messages';
 import { decodeRequest, encodeRequest, rememberEncoded } from './requestCodec';
 import { KvStateMachine } from './stateMachine';
@@ -42,9 +43,17 @@ export interface MemberConfig {
 /** What survives a crash: the WAL and snapshot, as raft's Storage sees them. */
 export interface MemberDurable {
   storage: MemoryStorage;
+  /** Set once this member applied its own removal from the cluster; it then exits for good. */
+  removed?: boolean;
 }
 
 export const ETCD_KIND = 'etcd';
+
+/** What the Cluster API says of a member (peer port 2380, client port 2379 as etcd's defaults). */
+export function memberInfo(raftId: number): Member {
+  const name = memberName(raftId);
+  return { ID: memberIdOf(raftId), name, peerURLs: [`http://${name}:2380`], clientURLs: [`http://${name}:2379`] };
+}
 
 /** The actor name of a Raft id: raft id 1 is etcd-0. */
 export function memberName(raftId: number): ActorId {
@@ -153,9 +162,11 @@ export class EtcdMember implements Actor {
   // ---- Actor ---------------------------------------------------------------
 
   start(ctx: ActorContext): void {
-    if (this.durable.storage.lastIndex() === 0 && this.durable.storage.snapshot().metadata.index === 0) {
-      this.node.bootstrap(this.config.initialPeers);
-    }
+    if (this.durable.removed) return ctx.exit(); // "the member has been permanently removed from the cluster"
+    // A founding member bootstraps the initial configuration; a member added
+    // later (initial-cluster-state=existing) starts empty and learns it from the leader.
+    const empty = this.durable.storage.lastIndex() === 0 && this.durable.storage.snapshot().metadata.index === 0;
+    if (empty && this.config.initialPeers.length > 0) this.node.bootstrap(this.config.initialPeers);
     ctx.setTimer(this.config.tickMs, 'tick');
     ctx.setTimer(WATCH_SYNC_MS, 'syncWatchers');
     ctx.setTimer(LEASE_REVOKE_CHECK_MS, 'revokeExpiredLeases');
@@ -310,9 +321,19 @@ export class EtcdMember implements Actor {
 
   private applyEntry(ctx: ActorContext, e: Entry): void {
     if (e.type === 'EntryConfChange') {
-      const cc = JSON.parse(e.data) as ConfChange;
+      const cc = decodeConfChange(e.data);
       this.node.applyConfChange(cc);
       this.sm.noteApplied(e.index, e.term);
+      const w = cc.id === undefined ? undefined : this.proposals.get(cc.id);
+      if (w && cc.id !== undefined) {
+        this.proposals.delete(cc.id);
+        this.reply(ctx, w, { header: this.sm.header(this.node.raft.term), member: cc.context ? (JSON.parse(cc.context) as Member) : undefined, members: this.memberList() });
+      }
+      if (cc.type === 'ConfChangeRemoveNode' && cc.nodeId === this.config.raftId) {
+        // etcdserver stops a member that applied its own removal.
+        this.durable.removed = true;
+        ctx.exit();
+      }
       return;
     }
     if (e.data === '') {
@@ -398,6 +419,22 @@ export class EtcdMember implements Actor {
         this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), watchId: -1 });
         return this.flushWatchEvents(ctx);
       }
+      case 'MemberListRequest':
+        return this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term), members: this.memberList() });
+      case 'MemberAddRequest': {
+        // v3_server.go AddMember: the new member's id comes from its peer URLs.
+        const url = p.body.peerURLs?.[0] ?? '';
+        const id = raftIdOf(/^https?:\/\/([^:/]+)/.exec(url)?.[1] ?? '');
+        if (id === 0) return this.fail(ctx, waiter, errors.ErrMemberBadURLs);
+        if (this.node.raft.prs.ids.includes(id)) return this.fail(ctx, waiter, errors.ErrPeerURLExist);
+        const member = memberInfo(id);
+        return this.proposeConfChange(ctx, { type: 'ConfChangeAddNode', nodeId: id, context: JSON.stringify(member) }, waiter);
+      }
+      case 'MemberRemoveRequest': {
+        const id = [...this.node.raft.prs.ids].find((x) => memberIdOf(x) === p.body.ID);
+        if (id === undefined) return this.fail(ctx, waiter, errors.ErrMemberNotFound);
+        return this.proposeConfChange(ctx, { type: 'ConfChangeRemoveNode', nodeId: id, context: JSON.stringify(memberInfo(id)) }, waiter);
+      }
       case 'StatusRequest': {
         const st = this.node.status();
         const body: StatusResponse = {
@@ -418,6 +455,18 @@ export class EtcdMember implements Actor {
         return this.reply(ctx, waiter, { header: this.sm.header(this.node.raft.term) });
       }
     }
+  }
+
+  /** Membership changes go through raft one at a time, and are answered once applied. */
+  private proposeConfChange(ctx: ActorContext, cc: ConfChange, waiter: Waiter): void {
+    cc.id = this.nextRequestId();
+    const err = this.node.proposeConfChange(cc);
+    if (err) return this.fail(ctx, waiter, ErrProposalDropped);
+    this.proposals.set(cc.id, waiter);
+  }
+
+  private memberList(): Member[] {
+    return [...this.node.raft.prs.ids].sort((a, b) => a - b).map(memberInfo);
   }
 
   private propose(ctx: ActorContext, req: InternalRaftRequest, waiter: Waiter | null): void {

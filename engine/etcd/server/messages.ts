@@ -36,6 +36,25 @@ export interface MoveLeaderRequest {
   targetID: number;
 }
 
+/** Cluster API (etcdserverpb.Cluster): membership. */
+export interface Member {
+  ID: number;
+  name: string;
+  peerURLs: string[];
+  clientURLs: string[];
+}
+export interface MemberAddRequest {
+  peerURLs: string[];
+}
+export interface MemberRemoveRequest {
+  ID: number;
+}
+export interface MemberListRequest {}
+export interface MemberListResponse {
+  header: { clusterId: number; memberId: number; revision: number; raftTerm: number };
+  members: Member[];
+}
+
 export interface RequestBodies {
   RangeRequest: RangeRequest;
   PutRequest: PutRequest;
@@ -52,6 +71,9 @@ export interface RequestBodies {
   WatchProgressRequest: WatchProgressRequest;
   StatusRequest: StatusRequest;
   MoveLeaderRequest: MoveLeaderRequest;
+  MemberAddRequest: MemberAddRequest;
+  MemberRemoveRequest: MemberRemoveRequest;
+  MemberListRequest: MemberListRequest;
 }
 export type RequestType = keyof RequestBodies;
 
@@ -97,6 +119,9 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'WatchProgressRequest',
   'StatusRequest',
   'MoveLeaderRequest',
+  'MemberAddRequest',
+  'MemberRemoveRequest',
+  'MemberListRequest',
 ];
 
 export function isClientRequest(p: { type: string }): p is ClientRequest {
