@@ -89,6 +89,15 @@ export class ControlApi {
     return { status: 200, body: { ...this.host.state(), stepped: done } };
   }
 
+  /** POST /load: client load from the in-simulation load generator (etcd-benchmark-0). */
+  load(body: unknown): ControlAnswer {
+    const l = parseLoad(body);
+    if (typeof l === 'string') return bad(l);
+    const r = this.host.exec({ type: 'load', ...l });
+    if (!r.ok) return bad(r.error);
+    return { status: 200, body: { ok: true, load: this.host.engine.loadStats(), state: this.host.state() } };
+  }
+
   /** POST /faults: a Fault object, checked here for shape and by the engine for names. */
   faults(body: unknown): ControlAnswer {
     const f = parseFault(body);
@@ -97,6 +106,21 @@ export class ControlApi {
     if (!r.ok) return bad(r.error);
     return { status: 200, body: { ok: true, fault: f, state: this.host.state() } };
   }
+}
+
+/** The JSON shape of POST /load. */
+export function parseLoad(body: unknown): { rate: number; keySpace?: number; valueSize?: number } | string {
+  if (!isObject(body) || !num(body.rate)) return 'expected a JSON object like {"rate":1000,"keySpace":1000,"valueSize":8} (rate in puts per second; 0 stops)';
+  const out: { rate: number; keySpace?: number; valueSize?: number } = { rate: body.rate };
+  if (body.keySpace !== undefined) {
+    if (!num(body.keySpace)) return '"keySpace" must be a number';
+    out.keySpace = body.keySpace;
+  }
+  if (body.valueSize !== undefined) {
+    if (!num(body.valueSize)) return '"valueSize" must be a number';
+    out.valueSize = body.valueSize;
+  }
+  return out;
 }
 
 const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0;

@@ -313,6 +313,23 @@ describe('etcd gateway: watch', () => {
   });
 });
 
+describe('client load', () => {
+  it('POST /load starts and stops the in-simulation load generator, refusing bad input', async () => {
+    const start = await post(base, '/playground/v1/load', { rate: 200, keySpace: 5 });
+    expect(start.status).toBe(200);
+    await post(base, '/playground/v1/clock', { advance: '1s' });
+    const stop = await post(base, '/playground/v1/load', { rate: 0 });
+    const load = o(o(stop.json).load);
+    expect(load.succeeded as number).toBeGreaterThan(150);
+    expect(load.failed).toBe(0);
+    for (const body of [{}, { rate: 'fast' }, { rate: -1 }, { rate: 10, keySpace: 0 }, [1]]) {
+      const r = await post(base, '/playground/v1/load', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(typeof o(r.json).error).toBe('string');
+    }
+  });
+});
+
 describe('faults and the command log', () => {
   it('applies faults and refuses bad ones', async () => {
     const crash = await post(base, '/playground/v1/faults', { action: 'crash', target: 'etcd-2' });

@@ -35,6 +35,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     ['/playground/v1/commands', { method: 'GET', run: () => control.commands() }],
     ['/playground/v1/clock', { method: 'POST', run: (b) => control.clock(b) }],
     ['/playground/v1/faults', { method: 'POST', run: (b) => control.faults(b) }],
+    ['/playground/v1/load', { method: 'POST', run: (b) => control.load(b) }],
   ]);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
