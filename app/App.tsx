@@ -26,6 +26,8 @@ export function App() {
         else engine.play();
       } else if (e.key === '.') {
         engine.step();
+      } else if (e.key === 'm') {
+        engine.stepMessage();
       }
     };
     window.addEventListener('keydown', onKey);

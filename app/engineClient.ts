@@ -66,6 +66,10 @@ export const engine = {
     void api()
       .step()
       .then((rec) => useUi.setState({ lastStep: rec })),
+  stepMessage: () =>
+    void api()
+      .stepMessage()
+      .then((rec) => useUi.setState({ lastStep: rec })),
   setSpeed: (speed: number) => void api().setSpeed(speed),
   /** Runs a command; a refusal is shown to the user, not thrown. */
   async exec(cmd: Command): Promise<ExecResult> {

@@ -61,3 +61,17 @@ test('stepping shows messages mid-flight in the ring', async ({ page }) => {
   await expect(page.getByRole('heading', { name: new RegExp(`Message #\\d+`) })).toBeVisible();
   await shot(page, 'message-in-flight');
 });
+
+test('"Message" steps to the next delivery, one message at a time', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await waitForLeader(page);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect.poll(async () => (await view(page)).clock.playing, { intervals: FAST }).toBe(false);
+  for (let i = 0; i < 3; i++) {
+    const before = (await view(page)).clock.events;
+    await page.getByRole('button', { name: 'Step to next message' }).click();
+    await expect.poll(async () => (await view(page)).clock.events, { intervals: FAST }).toBeGreaterThan(before);
+    await expect(page.getByText(/stepped:\s*deliver Msg\w+ etcd-\d → etcd-\d/)).toBeVisible();
+  }
+  await shot(page, 'stepped-message');
+});

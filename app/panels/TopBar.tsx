@@ -56,6 +56,9 @@ function TimeControls() {
       <button type="button" onClick={engine.step} aria-label="Step to next event" title="Process exactly one event (key: .)" disabled={!ready}>
         <StepIcon /> Step
       </button>
+      <button type="button" onClick={engine.stepMessage} aria-label="Step to next message" title="Run until the next message arrives (key: m)" disabled={!ready}>
+        <StepIcon /> Message
+      </button>
       <label className="speed">
         <span>Speed</span>
         <select aria-label="Speed" value={String(speed)} onChange={(e) => engine.setSpeed(Number(e.target.value))} disabled={!ready}>

@@ -277,6 +277,23 @@ describe('determinism, replay and snapshots', () => {
   });
 });
 
+describe('stepping', () => {
+  it('steps one event, or runs to the next message', () => {
+    const e = boot();
+    const before = e.state().events;
+    e.stepEvent();
+    expect(e.state().events).toBe(before + 1);
+    for (let i = 0; i < 20; i++) {
+      const rec = e.stepMessage();
+      expect(rec?.kind).toBe('deliver');
+      expect(rec?.type).toBeDefined();
+      // it stopped at that delivery: later records are only what handling it sent
+      const after = e.trace(rec!.n, 1000);
+      expect(after.every((r) => (r.kind === 'send' || r.kind === 'drop' || r.kind === 'duplicate') && r.from === rec!.to)).toBe(true);
+    }
+  });
+});
+
 describe('membership changes', () => {
   it('adds a member that joins the existing cluster and catches up, then removes one', () => {
     const e = boot();

@@ -144,6 +144,23 @@ export class Engine {
     return recs[recs.length - 1] ?? null;
   }
 
+  /**
+   * Processes events until one message arrives at (or is dropped on the way to)
+   * an actor: the "next message" step. Timers and disk writes on the way are
+   * processed too. Returns the delivery record, or null if none came within
+   * `maxEvents` events.
+   */
+  stepMessage(maxEvents = 100_000): TraceRecordView | null {
+    for (let i = 0; i < maxEvents; i++) {
+      const before = this.sim.trace.count;
+      if (!this.sim.step()) return null;
+      const recs = this.sim.trace.records(before - 1);
+      const hit = recs.find((r) => r.kind === 'deliver' || (r.kind === 'drop' && r.type !== 'RST'));
+      if (hit) return { ...hit };
+    }
+    return null;
+  }
+
   nextEventTime(): number | undefined {
     return this.sim.nextEventTime();
   }

@@ -102,6 +102,8 @@ export interface WorkerApi {
   pause(): void;
   /** Pauses, then processes exactly one kernel event. */
   step(): TraceRecordView | null;
+  /** Pauses, then processes events until the next message is delivered (or dropped). */
+  stepMessage(): TraceRecordView | null;
   /** 0 pauses; otherwise clamps to [MIN_SPEED, MAX_SPEED] and sets the pace. */
   setSpeed(speed: number): void;
   exec(cmd: Command): ExecResult;

@@ -38,6 +38,10 @@ class ScriptedEngine implements PacedEngine {
     this.t += 1;
     return this.event();
   }
+  stepMessage(): TraceRecordView | null {
+    this.t += 1;
+    return this.event();
+  }
   private event(): TraceRecordView {
     this.events++;
     const r: TraceRecordView = { n: this.records.length, t: this.t, kind: 'timer', to: 'etcd-0', type: 'tick' };

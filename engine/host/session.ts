@@ -12,6 +12,7 @@ export interface PacedEngine extends ViewSource {
   exec(cmd: Command): ExecResult;
   advance(ms: number): void;
   stepEvent(): TraceRecordView | null;
+  stepMessage(): TraceRecordView | null;
 }
 
 export interface HostTimers {
@@ -120,6 +121,19 @@ export class HostSession {
     if (this.engineError !== null) return null;
     try {
       const rec = this.engine.stepEvent();
+      this.flush();
+      return rec;
+    } catch (err) {
+      this.fail(err);
+      return null;
+    }
+  }
+
+  stepMessage(): TraceRecordView | null {
+    this.pause();
+    if (this.engineError !== null) return null;
+    try {
+      const rec = this.engine.stepMessage();
       this.flush();
       return rec;
     } catch (err) {

@@ -38,6 +38,7 @@ const api: WorkerApi = {
   play: () => need().play(),
   pause: () => need().pause(),
   step: () => need().step(),
+  stepMessage: () => need().stepMessage(),
   setSpeed: (speed: number) => need().setSpeed(speed),
   exec: (cmd: Command): ExecResult => need().exec(cmd),
 };
