@@ -14,6 +14,7 @@ export function KvTable() {
         <span className="muted">
           {kv.from ? `on ${kv.from}` : 'no member up'} · revision {kv.revision}
           {kv.compactRevision > 0 ? ` · compacted at ${kv.compactRevision}` : ''}
+          {kv.total > keys.length ? ` · showing the first ${keys.length} of ${kv.total} keys` : ''}
         </span>
       </h3>
       {keys.length === 0 ? (

@@ -28,9 +28,10 @@ describe('applyUpdate', () => {
 
   it('applies KV changes and removals', () => {
     const e = (key: string, modRevision: number) => ({ key, value: 'v', createRevision: 2, modRevision, version: 1, lease: 0 });
-    let s = apply(initialViewState, { full: true, clock: clock(0), kv: { from: 'etcd-0', revision: 3, compactRevision: 0, changed: [e('/a', 2), e('/b', 3)], removed: [] } });
-    s = apply(s, { full: false, clock: clock(1), kv: { from: 'etcd-0', revision: 4, compactRevision: 0, changed: [e('/a', 4)], removed: ['/b'] } });
+    let s = apply(initialViewState, { full: true, clock: clock(0), kv: { from: 'etcd-0', revision: 3, compactRevision: 0, total: 2, changed: [e('/a', 2), e('/b', 3)], removed: [] } });
+    s = apply(s, { full: false, clock: clock(1), kv: { from: 'etcd-0', revision: 4, compactRevision: 0, total: 1, changed: [e('/a', 4)], removed: ['/b'] } });
     expect(Object.keys(s.kv.keys)).toEqual(['/a']);
+    expect(s.kv.total).toBe(1);
     expect(s.kv.keys['/a']?.modRevision).toBe(4);
     expect(s.kv.revision).toBe(4);
   });

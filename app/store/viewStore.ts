@@ -58,7 +58,7 @@ export interface ViewState {
   memberOrder: string[];
   members: Record<string, EtcdMemberView>;
   inFlight: MessageInFlightView[];
-  kv: { from: string | null; revision: number; compactRevision: number; keys: Record<string, KvEntryView> };
+  kv: { from: string | null; revision: number; compactRevision: number; keys: Record<string, KvEntryView>; total: number };
   partition: { groups: string[][]; blocked: [string, string][] };
   trace: TraceRecordView[];
   /** Recent records that are not routine (see isRoutine), kept longer than `trace`. */
@@ -79,7 +79,7 @@ export const initialViewState: ViewState = {
   memberOrder: [],
   members: {},
   inFlight: [],
-  kv: { from: null, revision: 0, compactRevision: 0, keys: {} },
+  kv: { from: null, revision: 0, compactRevision: 0, keys: {}, total: 0 },
   partition: { groups: [], blocked: [] },
   trace: [],
   notable: [],
@@ -95,7 +95,7 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
   const out: Partial<ViewState> = { clock: u.clock, clockAt: wallNow, ready: true };
   if (u.full) {
     out.members = {};
-    out.kv = { from: null, revision: 0, compactRevision: 0, keys: {} };
+    out.kv = { from: null, revision: 0, compactRevision: 0, keys: {}, total: 0 };
     out.trace = [];
     out.notable = [];
     out.traceSkipped = 0;
@@ -127,7 +127,7 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
     const keys = { ...(out.kv ?? s.kv).keys };
     for (const k of u.kv.removed) delete keys[k];
     for (const e of u.kv.changed) keys[e.key] = e;
-    out.kv = { from: u.kv.from, revision: u.kv.revision, compactRevision: u.kv.compactRevision, keys };
+    out.kv = { from: u.kv.from, revision: u.kv.revision, compactRevision: u.kv.compactRevision, keys, total: u.kv.total };
   }
   if (u.partition) out.partition = u.partition;
   if (u.trace && u.trace.length > 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Engine } from './engine';
+import { Engine, KV_VIEW_LIMIT } from './engine';
 import type { EngineOptions, EtcdOp, EtcdOpResult } from './types';
 import type { CallRecord } from '../etcd/client/client';
 
@@ -187,6 +187,7 @@ describe('etcd cluster through the engine facade', () => {
     expect(s.failed).toBe(0);
     expect(e.etcdView().kv.keys.filter((k) => k.key.startsWith('/benchmark/'))).toHaveLength(10);
     expect(e.exec({ type: 'load', rate: 0 }).ok).toBe(true);
+    expect(e.etcdView().kv.total).toBe(10);
     const stopped = e.loadStats()!.issued;
     e.advance(1000);
     expect(e.loadStats()!.issued).toBe(stopped);
@@ -274,6 +275,20 @@ describe('determinism, replay and snapshots', () => {
     restored.advance(4000);
     expect(restored.state().traceDigest).toBe(e.state().traceDigest);
     expect(restored.etcdView()).toEqual(e.etcdView());
+  });
+});
+
+describe('views stay small', () => {
+  it('carries at most KV_VIEW_LIMIT keys, with the total', () => {
+    const e = boot({ etcdMembers: 1 });
+    e.exec({ type: 'load', rate: 5000, keySpace: 800 });
+    e.advance(400);
+    e.exec({ type: 'load', rate: 0 });
+    e.advance(100);
+    const kv = e.etcdView().kv;
+    expect(kv.total).toBe(800);
+    expect(kv.keys).toHaveLength(KV_VIEW_LIMIT);
+    expect(kv.keys[0]!.key).toBe('/benchmark/00000000');
   });
 });
 

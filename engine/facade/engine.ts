@@ -36,6 +36,8 @@ import { registerClass } from '../sim/serial';
 export const PLAYGROUND_CLIENT = 'etcd-client-0';
 /** etcd's cluster id (a hash of the initial cluster upstream); fixed here. */
 const CLUSTER_ID = 0x1c4d6f8a2b3e5d7 % 2 ** 48;
+/** Keys a view carries (the first, in key order): views stay small at any store size. */
+export const KV_VIEW_LIMIT = 500;
 /** etcd recommends at most 7 members; more only slows consensus. */
 const MAX_MEMBERS = 7;
 
@@ -387,6 +389,7 @@ export class Engine {
     const leader = this.leader();
     const source = leader ?? this.memberNames().find((n) => this.sim.isUp(n)) ?? null;
     const sm = source ? this.member(source)?.sm : undefined;
+    const listed = sm ? sm.keysForView(KV_VIEW_LIMIT) : { kvs: [], count: 0 };
     return {
       members,
       inFlight: this.inFlight(),
@@ -395,7 +398,7 @@ export class Engine {
             from: source,
             revision: sm.currentRevision(),
             compactRevision: sm.compactRevision(),
-            keys: sm.allKeys().map((kv: KeyValue) => ({
+            keys: listed.kvs.map((kv: KeyValue) => ({
               key: binaryToUtf8(kv.key),
               value: binaryToUtf8(kv.value),
               createRevision: kv.createRevision,
@@ -403,8 +406,9 @@ export class Engine {
               version: kv.version,
               lease: kv.lease,
             })),
+            total: listed.count,
           }
-        : { from: null, revision: 0, compactRevision: 0, keys: [] },
+        : { from: null, revision: 0, compactRevision: 0, keys: [], total: 0 },
       partition: this.sim.network.groups.map((g) => [...g]),
       blocked: this.sim.network.blockedLinks(),
     };

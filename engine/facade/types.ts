@@ -147,7 +147,8 @@ export interface EtcdClusterView {
   members: EtcdMemberView[];
   inFlight: MessageInFlightView[];
   /** The applied key/value state of the member `from` (the leader, else the first up member). */
-  kv: { from: ActorId | null; revision: number; compactRevision: number; keys: KvEntryView[] };
+  /** `keys` holds at most the first KV_VIEW_LIMIT keys in key order; `total` counts them all. */
+  kv: { from: ActorId | null; revision: number; compactRevision: number; keys: KvEntryView[]; total: number };
   partition: ActorId[][];
   blocked: [ActorId, ActorId][];
 }

@@ -54,6 +54,8 @@ export interface KvDelta {
   from: string | null;
   revision: number;
   compactRevision: number;
+  /** Keys in the store; the view carries at most the first KV_VIEW_LIMIT. */
+  total: number;
   /** Keys created or modified since the last post (all keys when `full`). */
   changed: KvEntryView[];
   removed: string[];

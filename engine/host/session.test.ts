@@ -52,7 +52,7 @@ class ScriptedEngine implements PacedEngine {
     return { virtualTime: this.t, seed: 1, speed: 1, components: [], traceDigest: `${this.records.length}:0`, events: this.events };
   }
   etcdView(): EtcdClusterView {
-    return { members: [{ ...this.member }], inFlight: [], kv: { from: 'etcd-0', revision: 1, compactRevision: 0, keys: [] }, partition: [], blocked: [] };
+    return { members: [{ ...this.member }], inFlight: [], kv: { from: 'etcd-0', revision: 1, compactRevision: 0, keys: [], total: 0 }, partition: [], blocked: [] };
   }
   trace(sinceN: number, limit = Infinity): TraceRecordView[] {
     return this.records.filter((r) => r.n > sinceN).slice(0, limit);

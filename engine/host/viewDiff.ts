@@ -159,10 +159,10 @@ export class ViewDiffer {
         removed.push(key);
       }
     }
-    const head = `${kv.from}:${kv.revision}:${kv.compactRevision}`;
+    const head = `${kv.from}:${kv.revision}:${kv.compactRevision}:${kv.total}`;
     if (!full && head === this.kvHead && changedKeys.length === 0 && removed.length === 0) return false;
     this.kvHead = head;
-    u.kv = { from: kv.from, revision: kv.revision, compactRevision: kv.compactRevision, changed: changedKeys, removed };
+    u.kv = { from: kv.from, revision: kv.revision, compactRevision: kv.compactRevision, total: kv.total, changed: changedKeys, removed };
     return true;
   }
 

@@ -120,10 +120,15 @@ export class KvStateMachine {
     return Math.max(0, this.inner.compactRevision());
   }
 
-  /** Every live key, for views. */
+  /** Every live key (checkers). */
   allKeys(): KeyValue[] {
-    const r = this.inner.read({ key: '\0', rangeEnd: '\0', serializable: true });
-    return isEtcdError(r) ? [] : r.kvs;
+    return this.keysForView(0).kvs;
+  }
+
+  /** The first `limit` live keys in key order (0 = all), and how many there are, for views. */
+  keysForView(limit: number): { kvs: KeyValue[]; count: number } {
+    const r = this.inner.read({ key: '\0', rangeEnd: '\0', serializable: true, limit });
+    return isEtcdError(r) ? { kvs: [], count: 0 } : { kvs: r.kvs, count: r.count };
   }
 
   // ---- leases ----
