@@ -600,7 +600,8 @@ function tailOfStorage(storage: MemberDurable['storage'], n: number) {
   return out;
 }
 
-function opToRequest(op: EtcdOp, engine: Engine): [RequestType, RequestBodies[RequestType], ActorId | undefined] {
+/** KV, lease and leader ops map to one request; membership ops are handled in startOp. */
+function opToRequest(op: Exclude<EtcdOp, { op: 'memberAdd' | 'memberRemove' }>, engine: Engine): [RequestType, RequestBodies[RequestType], ActorId | undefined] {
   switch (op.op) {
     case 'put':
       return ['PutRequest', { key: utf8ToBinary(op.key), value: utf8ToBinary(op.value), lease: op.lease, prevKv: op.prevKv }, undefined];
@@ -626,9 +627,6 @@ function opToRequest(op: EtcdOp, engine: Engine): [RequestType, RequestBodies[Re
       const raftId = Number(op.to.split('-')[1]) + 1;
       return ['MoveLeaderRequest', { targetID: memberIdOf(raftId) }, engine.leader() ?? undefined];
     }
-    case 'memberAdd':
-    case 'memberRemove':
-      throw new Error('membership ops are started by Engine.startOp');
     default:
       return assertNever(op, 'etcd op');
   }

@@ -117,23 +117,19 @@ export class HostSession {
 
   /** Pauses, then processes exactly one kernel event. */
   step(): TraceRecordView | null {
-    this.pause();
-    if (this.engineError !== null) return null;
-    try {
-      const rec = this.engine.stepEvent();
-      this.flush();
-      return rec;
-    } catch (err) {
-      this.fail(err);
-      return null;
-    }
+    return this.stepWith('event');
   }
 
+  /** Pauses, then processes events until the next message is delivered (or dropped). */
   stepMessage(): TraceRecordView | null {
+    return this.stepWith('message');
+  }
+
+  private stepWith(unit: 'event' | 'message'): TraceRecordView | null {
     this.pause();
     if (this.engineError !== null) return null;
     try {
-      const rec = this.engine.stepMessage();
+      const rec = unit === 'event' ? this.engine.stepEvent() : this.engine.stepMessage();
       this.flush();
       return rec;
     } catch (err) {

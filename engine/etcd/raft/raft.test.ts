@@ -7,7 +7,7 @@ import { encodeConfChange } from './confChange';
 import { Raft } from './raft';
 import { noLimit } from './raftLog';
 import { MemoryStorage } from './storage';
-import { Network, msg, newTestRaft, readMessages, storageOf, storageWith, testConfig, type PeerSpec } from './testkit';
+import { Network, msg, newTestRaft, nextEnts, readMessages, storageOf, storageWith, testConfig, type PeerSpec } from './testkit';
 import type { Config, Entry, Message, RaftId, StateType } from './types';
 import { ErrProposalDropped } from './types';
 
@@ -16,13 +16,6 @@ function e(term: number, index: number, data = '', type: Entry['type'] = 'EntryN
   return { term, index, type, data };
 }
 
-function nextEnts(r: Raft, s: MemoryStorage): Entry[] {
-  s.append(r.raftLog.unstableEntries());
-  r.raftLog.stableTo(r.raftLog.lastIndex(), r.raftLog.lastTerm());
-  const ents = r.raftLog.nextEnts();
-  r.raftLog.appliedTo(r.raftLog.committed);
-  return ents;
-}
 
 /** A peer whose log has the given terms at indexes 1.. and whose term is the last of them (upstream entsWithConfig). */
 function withLog(ids: RaftId[], ...terms: number[]): PeerSpec {

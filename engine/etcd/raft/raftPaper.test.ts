@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Raft } from './raft';
 import { MemoryStorage } from './storage';
-import { Network, msg, newTestRaft, readMessages, storageOf, storageWith, testConfig } from './testkit';
+import { Network, msg, newTestRaft, nextEnts, readMessages, storageOf, storageWith, testConfig } from './testkit';
 import type { Config, Entry, Message, RaftId, StateType } from './types';
 
 
@@ -39,13 +39,6 @@ function commitNoopEntry(r: Raft, s: MemoryStorage): void {
   r.raftLog.stableTo(r.raftLog.lastIndex(), r.raftLog.lastTerm());
 }
 
-function nextEnts(r: Raft, s: MemoryStorage): Entry[] {
-  s.append(r.raftLog.unstableEntries());
-  r.raftLog.stableTo(r.raftLog.lastIndex(), r.raftLog.lastTerm());
-  const ents = r.raftLog.nextEnts();
-  r.raftLog.appliedTo(r.raftLog.committed);
-  return ents;
-}
 
 function ids(n: number): RaftId[] {
   return Array.from({ length: n }, (_, i) => i + 1);

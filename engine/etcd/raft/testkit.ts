@@ -221,3 +221,12 @@ export function readMessages(r: Raft): Message[] {
   r.msgs = [];
   return m;
 }
+
+/** Persists what raft has unstable, then takes and applies its committed entries (upstream nextEnts). */
+export function nextEnts(r: Raft, s: MemoryStorage): Entry[] {
+  s.append(r.raftLog.unstableEntries());
+  r.raftLog.stableTo(r.raftLog.lastIndex(), r.raftLog.lastTerm());
+  const ents = r.raftLog.nextEnts();
+  r.raftLog.appliedTo(r.raftLog.committed);
+  return ents;
+}
