@@ -1,13 +1,15 @@
-// The workspace: top bar; client on the left; views in the centre; inspector on
-// the right; timeline along the bottom.
-import { useEffect } from 'react';
-import { ClientPanel } from './panels/ClientPanel';
+// The workspace: top bar; the dock (terminal, editor, etcd client) on the
+// left; views in the centre (etcd/Raft, API server); inspector on the right;
+// timeline along the bottom.
+import { useEffect, type CSSProperties, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { ApiServerPanel } from './apiserver/ApiServerPanel';
+import { Dock } from './panels/Dock';
 import { Inspector } from './panels/Inspector';
 import { Timeline } from './panels/Timeline';
 import { TopBar } from './panels/TopBar';
 import { RaftPanel } from './raft/RaftPanel';
 import { engine } from './engineClient';
-import { setActionError, useUi } from './store/uiStore';
+import { clampDockWidth, setActionError, setCentreTab, useUi, type CentreTab } from './store/uiStore';
 import { useView } from './store/viewStore';
 
 export function App() {
@@ -33,24 +35,69 @@ export function App() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+  const dockWidth = useUi((s) => s.dockWidth);
+  useEffect(() => {
+    // Keep the dock inside its bounds when the window shrinks.
+    const onResize = () => {
+      const w = clampDockWidth(useUi.getState().dockWidth, window.innerWidth);
+      if (w !== useUi.getState().dockWidth) useUi.setState({ dockWidth: w });
+    };
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
   return (
-    <div className="workspace">
+    <div className="workspace" style={{ '--dock-w': `${dockWidth}px` } as CSSProperties}>
       <TopBar />
       <Banner />
-      <ClientPanel />
-      <main className="panel centre" aria-label="Views">
-        <div className="tabs" role="tablist" aria-label="Views">
-          <button type="button" role="tab" id="tab-raft" aria-selected="true" aria-controls="tabpanel-raft" className="tab active">
-            etcd / Raft
-          </button>
-        </div>
-        <div role="tabpanel" id="tabpanel-raft" aria-labelledby="tab-raft" className="tabpanel">
-          <RaftPanel />
-        </div>
-      </main>
+      <Dock />
+      <Centre />
       <Inspector />
       <Timeline />
     </div>
+  );
+}
+
+const CENTRE_TABS: { id: CentreTab; label: string }[] = [
+  { id: 'raft', label: 'etcd / Raft' },
+  { id: 'apiserver', label: 'API server' },
+];
+
+/** The views, as tabs that keep their state (hidden, not unmounted). */
+function Centre() {
+  const tab = useUi((s) => s.centreTab);
+  const onTabKey = (e: ReactKeyboardEvent) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    const i = CENTRE_TABS.findIndex((t) => t.id === tab);
+    const next = CENTRE_TABS[(i + 1) % CENTRE_TABS.length]!;
+    setCentreTab(next.id);
+    document.getElementById(`tab-${next.id}`)?.focus();
+  };
+  return (
+    <main className="panel centre" aria-label="Views">
+      <div className="tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
+        {CENTRE_TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`tabpanel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            className={`tab${tab === t.id ? ' active' : ''}`}
+            onClick={() => setCentreTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id="tabpanel-raft" aria-labelledby="tab-raft" className="tabpanel" hidden={tab !== 'raft'}>
+        <RaftPanel />
+      </div>
+      <div role="tabpanel" id="tabpanel-apiserver" aria-labelledby="tab-apiserver" className="tabpanel tabpanel-api" hidden={tab !== 'apiserver'}>
+        <ApiServerPanel />
+      </div>
+    </main>
   );
 }
 

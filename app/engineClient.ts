@@ -3,7 +3,8 @@
 // worker; views come back as per-frame updates into the view store.
 import * as Comlink from 'comlink';
 import type { Command, EngineOptions } from '../engine/facade/types';
-import type { ExecResult, ViewUpdate, WorkerApi } from '../engine/host/protocol';
+import type { ApplyDocResult, ExecResult, KubectlOutput, ViewUpdate, WorkerApi } from '../engine/host/protocol';
+import { receiveRequests } from './apiserver/requestStore';
 import { receiveUpdate, useView } from './store/viewStore';
 import { setActionError, useUi } from './store/uiStore';
 
@@ -12,7 +13,7 @@ export interface StartOptions extends EngineOptions {
   paused: boolean;
 }
 
-/** Reads ?seed=&members=&speed=&paused= from the page URL. */
+/** Reads ?seed=&members=&speed=&paused=&controlPlane= from the page URL. */
 export function startOptionsFromUrl(search: string): StartOptions {
   const q = new URLSearchParams(search);
   const num = (k: string, d: number) => {
@@ -25,6 +26,8 @@ export function startOptionsFromUrl(search: string): StartOptions {
     etcdMembers: [1, 3, 5].includes(members) ? members : 3,
     speed: num('speed', 1) > 0 ? num('speed', 1) : 1,
     paused: q.get('paused') === '1',
+    // The Kubernetes control plane runs on etcd unless ?controlPlane=0 asks for etcd alone.
+    controlPlane: q.get('controlPlane') !== '0',
   };
 }
 
@@ -42,9 +45,10 @@ export function startEngine(opts: StartOptions): void {
         Comlink.proxy((u: ViewUpdate) => {
           if (u.full) performance.mark('kubeglass:first-view');
           receiveUpdate(u);
+          if (u.requests || u.full) receiveRequests(u.requests, u.full);
         }),
       );
-      const info = await r.init({ seed: opts.seed, etcdMembers: opts.etcdMembers });
+      const info = await r.init({ seed: opts.seed, etcdMembers: opts.etcdMembers, controlPlane: opts.controlPlane ?? true });
       useView.setState({ info });
       await r.setSpeed(opts.speed);
       if (!opts.paused) await r.play();
@@ -83,4 +87,11 @@ export const engine = {
       return { ok: false, error };
     }
   },
+  /** One kubectl command line (without the leading `kubectl`); resolves when the simulated apiserver answers. */
+  kubectl: (args: string[], files?: Record<string, string>): Promise<KubectlOutput> => api().kubectl(args, files),
+  /** Ends a `kubectl edit` with the edited text (the unchanged text cancels it). */
+  kubectlEditDone: (editId: number, text: string): Promise<KubectlOutput> => api().kubectlEditDone(editId, text),
+  kubectlComplete: (line: string): Promise<string[]> => api().kubectlComplete(line),
+  /** Applies every document of a YAML buffer, one result per document. */
+  apply: (yaml: string): Promise<ApplyDocResult[]> => api().apply(yaml),
 };

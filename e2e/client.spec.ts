@@ -1,11 +1,11 @@
 // The client box: put, get, delete and watch, printed like etcdctl.
 import { expect, test } from '@playwright/test';
-import { shot, waitForLeader } from './helpers';
+import { shot, waitForLeader, etcdClient } from './helpers';
 
 test('put, get, delete and watch through the client', async ({ page }) => {
   await page.goto('/?speed=10');
   await waitForLeader(page);
-  const client = page.getByRole('region', { name: 'etcd client' });
+  const client = await etcdClient(page);
 
   await client.getByRole('textbox', { name: 'Watch prefix' }).fill('/app/');
   await client.getByRole('button', { name: 'Watch' }).click();

@@ -47,6 +47,12 @@ export function memberButton(page: Page, name: string) {
   return page.getByRole('button', { name: new RegExp(`^${name}: `) });
 }
 
+/** Opens the dock's etcd client tab and returns its region. */
+export async function etcdClient(page: Page) {
+  await page.getByRole('tab', { name: 'etcd client' }).click();
+  return page.getByRole('region', { name: 'etcd client' });
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
 }

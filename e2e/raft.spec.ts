@@ -1,6 +1,6 @@
 // The etcd/Raft view: election, failover, partitions, as a user sees them.
 import { expect, test } from '@playwright/test';
-import { leader, memberButton, members, shot, view, waitForLeader } from './helpers';
+import { leader, memberButton, members, shot, view, waitForLeader, etcdClient } from './helpers';
 
 test('a leader appears', async ({ page }) => {
   await page.goto('/?speed=10');
@@ -40,7 +40,7 @@ test('crashing the leader elects a new one in a higher term; the old one rejoins
 test('a partitioned minority cannot commit; after heal it catches up', async ({ page }) => {
   await page.goto('/?speed=10');
   const l = await waitForLeader(page);
-  const client = page.getByRole('region', { name: 'etcd client' });
+  const client = await etcdClient(page);
 
   // One put first, so the client has learned where the leader is.
   await client.getByRole('textbox', { name: 'Key' }).fill('/warmup');
@@ -109,7 +109,7 @@ test('leadership moves to the member the user picks', async ({ page }) => {
   await page.getByRole('button', { name: `Transfer leadership to ${target.name}` }).click();
   const next = await waitForLeader(page, { not: l.name, minTerm: l.term + 1 });
   expect(next.name).toBe(target.name);
-  const client = page.getByRole('region', { name: 'etcd client' });
+  const client = await etcdClient(page);
   await expect(client.locator('li.result[data-op="transferLeader"]').first()).toHaveAttribute('data-state', 'ok');
   await expect(client.locator('li.result').first()).toContainText(`etcdctl move-leader ${target.memberId}`);
 });

@@ -5,11 +5,13 @@ describe('parseArgs', () => {
   it('reads every option, with = or a separate value', () => {
     expect(parseArgs(['--port', '8080', '--seed=42', '--etcd-members', '5', '--speed', '2.5'])).toEqual({
       ok: true,
-      value: { port: 8080, seed: 42, etcdMembers: 5, speed: 2.5 },
+      value: { port: 8080, seed: 42, etcdMembers: 5, speed: 2.5, tlsPort: 0 },
     });
   });
   it('defaults seed 1, 3 members, speed 1', () => {
-    expect(parseArgs(['--port', '0'])).toEqual({ ok: true, value: { port: 0, seed: 1, etcdMembers: 3, speed: 1 } });
+    expect(parseArgs(['--port', '0'])).toEqual({ ok: true, value: { port: 0, seed: 1, etcdMembers: 3, speed: 1, tlsPort: 0 } });
+    expect(parseArgs(['--port', '0', '--no-control-plane'])).toEqual({ ok: true, value: { port: 0, seed: 1, etcdMembers: 3, speed: 1, controlPlane: false } });
+    expect(parseArgs(['--port', '0', '--tls-port', '9443', '--kubeconfig', '/tmp/k'])).toEqual({ ok: true, value: { port: 0, seed: 1, etcdMembers: 3, speed: 1, tlsPort: 9443, kubeconfig: '/tmp/k' } });
   });
   it('refuses bad input with a message', () => {
     expect(parseArgs([]).ok).toBe(false);

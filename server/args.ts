@@ -33,6 +33,21 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
         r = number('1, 3 or 5', (n) => n === 1 || n === 3 || n === 5);
         if (typeof r === 'number') out.etcdMembers = r;
         break;
+      case '--kubeconfig': {
+        const v = take();
+        if (!v) return { ok: false, error: '--kubeconfig: a file path' };
+        out.kubeconfig = v;
+        r = 0;
+        break;
+      }
+      case '--tls-port':
+        r = number('a port number 0..65535', (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+        if (typeof r === 'number') out.tlsPort = r;
+        break;
+      case '--no-control-plane':
+        out.controlPlane = false;
+        r = 0;
+        break;
       case '--speed':
         r = number('a number between 0 and 10000', (n) => n >= 0 && n <= 10_000);
         if (typeof r === 'number') out.speed = r;
@@ -43,5 +58,7 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
     if (typeof r === 'string') return { ok: false, error: r };
   }
   if (!sawPort) return { ok: false, error: '--port is required (0 picks a free port)' };
+  // The Kubernetes API needs TLS for kubectl to send its token: on by default with the control plane.
+  if (out.controlPlane !== false && out.tlsPort === undefined) out.tlsPort = 0;
   return { ok: true, value: out };
 }

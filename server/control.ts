@@ -28,6 +28,23 @@ export class ControlApi {
     return { status: 200, body: this.host.state() };
   }
 
+  /** kube-apiserver's request records, oldest first: ?since=ID (exclusive), ?limit=N (default 500). */
+  requests(query: URLSearchParams): ControlAnswer {
+    const since = Number(query.get('since') ?? '0');
+    const limit = Number(query.get('limit') ?? '500');
+    if (!Number.isInteger(since) || since < 0) return { status: 400, body: { error: 'since must be a non-negative integer' } };
+    if (!Number.isInteger(limit) || limit < 1 || limit > 2000) return { status: 400, body: { error: 'limit must be an integer between 1 and 2000' } };
+    const filters = ['user', 'verb', 'resource', 'namespace'] as const;
+    let recs = this.host.engine.requests(since, 2000);
+    for (const f of filters) {
+      const v = query.get(f);
+      if (v) recs = recs.filter((r) => r[f] === v);
+    }
+    const code = query.get('code');
+    if (code) recs = recs.filter((r) => String(r.code) === code || (code.endsWith('xx') && String(r.code)[0] === code[0]));
+    return { status: 200, body: { requests: recs.slice(-limit) } };
+  }
+
   commands(): ControlAnswer {
     return { status: 200, body: { commands: this.host.engine.commands() } };
   }

@@ -14,6 +14,8 @@ import type { Command, EngineState } from '../engine/facade/types';
 export interface HostOptions {
   seed: number;
   etcdMembers: number;
+  /** Run kube-apiserver on the cluster (default true). */
+  controlPlane?: boolean;
   speed?: number;
   /** Wall ms between pacing wake-ups when idle (default 10). */
   frameMs?: number;
@@ -44,7 +46,7 @@ export class EngineHost {
   engineError: string | null = null;
 
   constructor(opts: HostOptions) {
-    this.engine = Engine.create({ seed: opts.seed, etcdMembers: opts.etcdMembers });
+    this.engine = Engine.create({ seed: opts.seed, etcdMembers: opts.etcdMembers, controlPlane: opts.controlPlane ?? true });
     this.frameMs = opts.frameMs ?? 10;
     this.budgetMs = opts.budgetMs ?? 40;
     this.sliceMs = opts.sliceMs ?? 50;

@@ -1,5 +1,8 @@
 // The `npm run serve` entry point as a real process: the ready line, a request, a clean exit on a signal.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { get } from './testkit';
 
@@ -26,13 +29,16 @@ function startProcess(args: string[]) {
 
 describe('npm run serve', () => {
   it('prints the ready line, serves, and exits 0 on SIGTERM', async () => {
-    const p = startProcess(['--port', '0', '--seed', '5', '--etcd-members', '1', '--speed', '3']);
+    const kc = join(mkdtempSync(join(tmpdir(), 'kg-main-')), 'kubeconfig');
+    const p = startProcess(['--port', '0', '--seed', '5', '--etcd-members', '1', '--speed', '3', '--kubeconfig', kc]);
     const url = await p.ready;
-    expect(p.output().out).toBe(`serving on ${url}\n`);
+    for (let i = 0; i < 100 && !p.output().out.includes('kubeconfig written'); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(p.output().out).toMatch(new RegExp(`^serving on ${url}\nKubernetes API \\(TLS\\) on https://127\\.0\\.0\\.1:\\d+\nkubeconfig written to ${kc} `));
+    expect(readFileSync(kc, 'utf8')).toMatch(/certificate-authority-data: \S+\n    server: https:\/\/127\.0\.0\.1:\d+\n/);
     const s = (await get(url, '/playground/v1/state')).json as { seed: number; speed: number; components: unknown[] };
     expect(s.seed).toBe(5);
     expect(s.speed).toBe(3);
-    expect(s.components).toHaveLength(2);
+    expect(s.components).toHaveLength(5);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
   });

@@ -1,16 +1,22 @@
 // npm run serve -- --port P [--seed N] [--etcd-members 3] [--speed S]
 import { parseArgs } from './args';
 import { startServer } from './server';
+import { writeKubeconfig } from './kube/kubeconfig';
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!args.ok) {
     console.error(args.error);
-    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S]');
+    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S] [--kubeconfig PATH] [--no-control-plane]');
     process.exit(2);
   }
   const s = await startServer(args.value);
   console.log(`serving on http://127.0.0.1:${s.port}`);
+  if (s.tls) {
+    console.log(`Kubernetes API (TLS) on ${s.tls.url}`);
+    const path = writeKubeconfig(args.value.kubeconfig ?? 'kubeconfig.kubeglass', s.tls.url, undefined, s.tls.caPem);
+    console.log(`kubeconfig written to ${path} (KUBECONFIG=${path} kubectl get ns)`);
+  }
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

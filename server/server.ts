@@ -3,18 +3,28 @@
 // Nothing a client sends may bring it down: bad input is a 4xx, a bug in a
 // handler a 500 JSON answer, and the server keeps serving.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { makeServingCert } from './kube/tls';
 import type { AddressInfo } from 'node:net';
 import { ControlApi, type ControlAnswer } from './control';
 import { EtcdGateway } from './gateway/gateway';
 import { EngineHost, type HostOptions } from './host';
 import { BodyTooLarge, CORS_HEADERS, readBody, sendJson } from './httpUtil';
+import { ApiCalls } from './kube/apiCalls';
+import { isKubePath, serveKube } from './kube/kubeHttp';
 
 export interface ServerOptions extends HostOptions {
   /** 0 = an ephemeral port. */
   port: number;
+  /** Where to write a kubeconfig for this cluster (default: ./kubeconfig.kubeglass when the control plane runs). */
+  kubeconfig?: string;
+  /** Also serve everything over HTTPS on this port (0 = ephemeral), with a self-signed certificate: what kubectl needs to send tokens. */
+  tlsPort?: number;
 }
 
 export interface RunningServer {
+  /** The HTTPS listener, when asked for: its URL and the CA (PEM) a kubeconfig should trust. */
+  tls?: { url: string; port: number; caPem: string };
   host: EngineHost;
   gateway: EtcdGateway;
   server: Server;
@@ -23,16 +33,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-type ControlRoute = { method: 'GET'; run: () => ControlAnswer } | { method: 'POST'; run: (body: unknown) => ControlAnswer | Promise<ControlAnswer> };
+type ControlRoute = { method: 'GET'; run: (query: URLSearchParams) => ControlAnswer } | { method: 'POST'; run: (body: unknown) => ControlAnswer | Promise<ControlAnswer> };
 
 export function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = new EngineHost(opts);
   const gateway = new EtcdGateway(host);
   const control = new ControlApi(host);
+  const apiCalls = new ApiCalls(host);
   const routes = new Map<string, ControlRoute>([
     ['/playground/v1/state', { method: 'GET', run: () => control.state() }],
     ['/playground/v1/etcd', { method: 'GET', run: () => control.etcd() }],
     ['/playground/v1/commands', { method: 'GET', run: () => control.commands() }],
+    ['/playground/v1/requests', { method: 'GET', run: (q) => control.requests(q) }],
     ['/playground/v1/clock', { method: 'POST', run: (b) => control.clock(b) }],
     ['/playground/v1/faults', { method: 'POST', run: (b) => control.faults(b) }],
     ['/playground/v1/load', { method: 'POST', run: (b) => control.load(b) }],
@@ -47,6 +59,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
       res.end();
       return;
     }
+    if (isKubePath(path)) return serveKube(apiCalls, req, res, url);
     if (gateway.handles(path)) {
       if (method !== 'POST') return sendJson(res, 405, { error: 'Method Not Allowed', code: 12, message: 'Method Not Allowed' });
       return gateway.serve(path, req, res);
@@ -57,7 +70,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
       return sendJson(res, 404, body);
     }
     if (route.method !== method) return sendJson(res, 405, { error: `${path} takes ${route.method}, not ${method}` });
-    if (route.method === 'GET') return send(res, route.run());
+    if (route.method === 'GET') return send(res, route.run(url.searchParams));
     let text: string;
     try {
       text = await readBody(req, 1024 * 1024);
@@ -73,7 +86,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     return send(res, await route.run(body));
   };
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => {
       // A bug, not bad input: answer 500 and keep serving.
       const message = e instanceof Error ? e.message : String(e);
@@ -81,32 +94,50 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (!res.headersSent) sendJson(res, 500, { error: `internal error: ${message}` });
       else if (!res.writableEnded) res.end();
     });
-  });
+  };
+  const server = createServer(listener);
+  const cert = opts.tlsPort !== undefined ? makeServingCert() : null;
+  const secure = cert ? createHttpsServer({ key: cert.key, cert: cert.cert }, listener) : null;
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"malformed HTTP request"}');
     else socket.destroy();
   });
 
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', () => {
-      server.off('error', reject);
-      const port = (server.address() as AddressInfo).port;
-      resolve({
-        host,
-        gateway,
-        server,
-        port,
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            host.stop();
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
+  const listen = (s: Server, port: number) =>
+    new Promise<number>((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => {
+        s.off('error', reject);
+        resolve((s.address() as AddressInfo).port);
       });
     });
-  });
+  return (async () => {
+    const port = await listen(server, opts.port);
+    const running: RunningServer = {
+      host,
+      gateway,
+      server,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      close: () =>
+        new Promise<void>((done) => {
+          host.stop();
+          let open = secure ? 2 : 1;
+          const one = () => --open === 0 && done();
+          server.close(one);
+          server.closeAllConnections();
+          if (secure) {
+            secure.close(one);
+            secure.closeAllConnections();
+          }
+        }),
+    };
+    if (secure && cert) {
+      const tlsPort = await listen(secure, opts.tlsPort!);
+      running.tls = { url: `https://127.0.0.1:${tlsPort}`, port: tlsPort, caPem: cert.cert };
+    }
+    return running;
+  })();
 }
 
 function send(res: ServerResponse, a: ControlAnswer): void {

@@ -10,7 +10,7 @@ const memberIdOf = (name: string) => useView.getState().members[name]?.memberId;
 
 export function ClientPanel() {
   return (
-    <section className="panel client-panel" aria-label="etcd client">
+    <section className="client-panel" aria-label="etcd client">
       <h2>etcd client</h2>
       <KvForm />
       <WatchForm />

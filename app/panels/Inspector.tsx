@@ -2,6 +2,7 @@
 // message (its in-flight view and what happened to it).
 import { useCallback } from 'react';
 import type { EtcdMemberView, MessageInFlightView } from '../../engine/facade/types';
+import { RequestDetails } from '../apiserver/RequestDetails';
 import { engine } from '../engineClient';
 import { formatT } from '../lib/format';
 import { FAMILY_LOOK, ROLE_LOOK, msgLook } from '../raft/look';
@@ -29,7 +30,15 @@ export function Inspector() {
   return (
     <section className="panel inspector" aria-label="Inspector">
       <h2>Inspector</h2>
-      {sel === null ? <Overview /> : sel.type === 'member' ? <MemberDetails name={sel.name} /> : <MessageDetails msgId={sel.msgId} seen={sel.seen} />}
+      {sel === null ? (
+        <Overview />
+      ) : sel.type === 'member' ? (
+        <MemberDetails name={sel.name} />
+      ) : sel.type === 'request' ? (
+        <RequestDetails id={sel.id} />
+      ) : (
+        <MessageDetails msgId={sel.msgId} seen={sel.seen} />
+      )}
     </section>
   );
 }

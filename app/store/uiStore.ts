@@ -6,9 +6,14 @@ import type { MessageInFlightView, TraceRecordView } from '../../engine/facade/t
 export type Selection =
   | { type: 'member'; name: string }
   /** A message; `seen` keeps its in-flight view once it has arrived. */
-  | { type: 'message'; msgId: number; seen?: MessageInFlightView };
+  | { type: 'message'; msgId: number; seen?: MessageInFlightView }
+  /** A kube-apiserver request (its record is pinned in the request store). */
+  | { type: 'request'; id: number };
 
 export type Theme = 'dark' | 'light';
+
+export type CentreTab = 'raft' | 'apiserver';
+export type DockTab = 'terminal' | 'editor' | 'client';
 
 export type TraceFilter = 'send' | 'deliver' | 'drop' | 'heartbeat' | 'timer' | 'persist' | 'fault';
 
@@ -20,7 +25,10 @@ export interface UiState {
   traceFilters: Record<TraceFilter, boolean>;
   /** The last failed action, shown until the next one. */
   actionError: string | null;
-  centreTab: 'raft';
+  centreTab: CentreTab;
+  /** The left dock: terminal, editor or the etcd client; and its width in px. */
+  dockTab: DockTab;
+  dockWidth: number;
   /** The record the last Step produced. */
   lastStep: TraceRecordView | null;
 }
@@ -32,13 +40,39 @@ function initialTheme(): Theme {
   return window.matchMedia?.('(prefers-color-scheme: light)').matches ? 'light' : 'dark';
 }
 
+function saved<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
+  if (typeof window === 'undefined') return fallback;
+  const v = window.localStorage?.getItem(key);
+  return allowed.includes(v as T) ? (v as T) : fallback;
+}
+
+/** Dock width bounds, px; the default follows the window. */
+export const DOCK_MIN = 300;
+export const DOCK_MAX_FRACTION = 0.55;
+
+export function defaultDockWidth(windowWidth: number): number {
+  return Math.round(Math.min(560, Math.max(DOCK_MIN + 40, windowWidth * 0.32)));
+}
+
+export function clampDockWidth(w: number, windowWidth: number): number {
+  return Math.round(Math.max(DOCK_MIN, Math.min(w, windowWidth * DOCK_MAX_FRACTION)));
+}
+
+function initialDockWidth(): number {
+  if (typeof window === 'undefined') return 420;
+  const v = Number(window.localStorage?.getItem('kubeglass.dockWidth'));
+  return Number.isFinite(v) && v > 0 ? clampDockWidth(v, window.innerWidth) : defaultDockWidth(window.innerWidth);
+}
+
 export const useUi = create<UiState>()(() => ({
   selection: null,
   partitionPick: [],
   theme: initialTheme(),
   traceFilters: { send: false, deliver: true, drop: true, heartbeat: false, timer: false, persist: false, fault: true },
   actionError: null,
-  centreTab: 'raft',
+  centreTab: saved<CentreTab>('kubeglass.centreTab', ['raft', 'apiserver'], 'raft'),
+  dockTab: saved<DockTab>('kubeglass.dockTab', ['terminal', 'editor', 'client'], 'terminal'),
+  dockWidth: initialDockWidth(),
   lastStep: null,
 }));
 
@@ -73,3 +107,19 @@ export const useSelection = (): Selection | null => useUi((s) => s.selection);
 export const useSelectedMember = (): string | null =>
   useUi((s) => (s.selection?.type === 'member' ? s.selection.name : null));
 export const useIsPicked = (name: string): boolean => useUi((s) => s.partitionPick.includes(name));
+
+export function setCentreTab(centreTab: CentreTab): void {
+  window.localStorage?.setItem('kubeglass.centreTab', centreTab);
+  useUi.setState({ centreTab });
+}
+
+export function setDockTab(dockTab: DockTab): void {
+  window.localStorage?.setItem('kubeglass.dockTab', dockTab);
+  useUi.setState({ dockTab });
+}
+
+export function setDockWidth(px: number): void {
+  const dockWidth = clampDockWidth(px, window.innerWidth);
+  window.localStorage?.setItem('kubeglass.dockWidth', String(dockWidth));
+  useUi.setState({ dockWidth });
+}

@@ -27,8 +27,10 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  /** JSON text (or plain text for logs, /healthz). */
+  /** JSON text (or plain text for logs, /healthz); base64 when `binary` is set. */
   body: string;
+  /** The body is bytes (protobuf), base64-encoded in `body`. */
+  binary?: boolean;
 }
 
 /** authorizer.Attributes (k8s.io/apiserver/pkg/authorization/authorizer). */

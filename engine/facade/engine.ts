@@ -29,6 +29,11 @@ import type {
   WatchView,
 } from './types';
 import { formatOpResult } from './etcdctl';
+import { APISERVER_KIND, DEFAULT_APISERVER, type ApiServer, type ApiServerConfig } from '../apiserver/server/apiserver';
+import { API_CLIENT_KIND, type ApiCall, type ApiClient, type ApiClientConfig } from '../apiserver/client/apiClient';
+import type { RequestRecord } from '../apiserver/records/types';
+import { authnConfigFor } from '../apiserver/server/scenario';
+import { CONTROLLER_MANAGER_KIND, type ControllerManagerConfig } from '../controllers/manager';
 import { assertNever } from '../sim/assert';
 import { registerClass } from '../sim/serial';
 
@@ -40,6 +45,11 @@ const CLUSTER_ID = 0x1c4d6f8a2b3e5d7 % 2 ** 48;
 export const KV_VIEW_LIMIT = 500;
 /** etcd recommends at most 7 members; more only slows consensus. */
 const MAX_MEMBERS = 7;
+
+/** The control plane's actors. */
+export const APISERVER = 'kube-apiserver-0';
+export const KUBECTL_CLIENT = 'kubectl-0';
+export const CONTROLLER_MANAGER = 'kube-controller-manager-0';
 
 /** The load generator started by the `load` command. */
 export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
@@ -67,12 +77,27 @@ export class Engine {
       snapshotCatchUpEntries: 5_000,
       unsafeCommitPreviousTermEntries: false,
       extraClients: 0,
+      controlPlane: false,
+      users: [],
+      maxRequestsInflight: DEFAULT_APISERVER.maxRequestsInflight,
+      maxMutatingRequestsInflight: DEFAULT_APISERVER.maxMutatingRequestsInflight,
       ...options,
     };
     this.sim = new Simulation({ seed: options.seed });
     const peers = Array.from({ length: n }, (_, i) => i + 1);
     for (const raftId of peers) this.sim.spawn(memberName(raftId), ETCD_KIND, this.memberConfig(raftId, peers));
     this.sim.spawn(PLAYGROUND_CLIENT, 'etcd-client', { ...DEFAULT_CLIENT, endpoints: this.memberNames() });
+    if (this.options.controlPlane) {
+      this.sim.spawn(APISERVER, APISERVER_KIND, {
+        ...DEFAULT_APISERVER,
+        etcdEndpoints: this.memberNames(),
+        authn: authnConfigFor(this.options.users),
+        maxRequestsInflight: this.options.maxRequestsInflight,
+        maxMutatingRequestsInflight: this.options.maxMutatingRequestsInflight,
+      } satisfies ApiServerConfig);
+      this.sim.spawn(KUBECTL_CLIENT, API_CLIENT_KIND, { server: APISERVER, timeoutMs: 60_000 } satisfies ApiClientConfig);
+      this.sim.spawn(CONTROLLER_MANAGER, CONTROLLER_MANAGER_KIND, { server: APISERVER } satisfies ControllerManagerConfig);
+    }
     for (let i = 1; i <= this.options.extraClients; i++) {
       // Each client starts on a different member, as clients spread over endpoints.
       const names = this.memberNames();
@@ -216,6 +241,17 @@ export class Engine {
         }
         return { ok: true };
       }
+      case 'api': {
+        const id = command.client ?? KUBECTL_CLIENT;
+        const c = this.sim.actor<ApiClient>(id);
+        if (!c) return { ok: false, error: `no API client named "${id}"` };
+        return { ok: true, result: c.call(this.sim.context(id), command.request) };
+      }
+      case 'apiCancel': {
+        const id = command.client ?? KUBECTL_CLIENT;
+        this.sim.actor<ApiClient>(id)?.cancel(this.sim.context(id), command.call);
+        return { ok: true };
+      }
       case 'cancelWatch': {
         const w = [...this.uiWatches.values()].find((x) => this.watchIdOf(x.callId) === command.watchId);
         if (!w) return { ok: true };
@@ -226,6 +262,45 @@ export class Engine {
       default:
         return assertNever(command, 'command');
     }
+  }
+
+  // ---- Kubernetes API ------------------------------------------------------------
+
+  /** An API call of an API client (kubectl-0 by default): its answer once it came, and any watch lines. */
+  apiCall(id: number, client: ActorId = KUBECTL_CLIENT): ApiCall | undefined {
+    return this.sim.actor<ApiClient>(client)?.calls.get(id);
+  }
+
+  /** Takes the watch lines received so far for a streaming call. */
+  apiDrain(id: number, client: ActorId = KUBECTL_CLIENT): { lines: string[]; ended: boolean } {
+    const c = this.sim.actor<ApiClient>(client)?.calls.get(id);
+    if (!c) return { lines: [], ended: true };
+    const lines = c.chunks;
+    c.chunks = [];
+    return { lines, ended: c.ended };
+  }
+
+  apiForget(id: number, client: ActorId = KUBECTL_CLIENT): void {
+    this.sim.actor<ApiClient>(client)?.forget(id);
+  }
+
+  /** The API server's request records with id > sinceId (newest last), at most `limit`. */
+  requests(sinceId = 0, limit = 500): RequestRecord[] {
+    const s = this.sim.actor<ApiServer>(APISERVER);
+    if (!s) return [];
+    const out: RequestRecord[] = [];
+    for (let i = s.records.length - 1; i >= 0 && out.length < limit; i--) {
+      const r = s.records[i]!;
+      if (r.id <= sinceId) break;
+      out.push(r);
+    }
+    return jsonRoundTrip(out.reverse());
+  }
+
+  /** Is the API server up, its caches filled and its bootstrap objects written? */
+  apiReady(): boolean {
+    const s = this.sim.actor<ApiServer>(APISERVER);
+    return !!s && s.ready && s.bootstrapped;
   }
 
   commands(): RecordedCommand[] {
@@ -654,6 +729,8 @@ function commandDetail(c: Command): string {
       return c.op.op;
     case 'load':
       return String(c.rate);
+    case 'api':
+      return `${c.request.method} ${c.request.path}`;
     default:
       return '';
   }

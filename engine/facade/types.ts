@@ -1,6 +1,7 @@
 // The facade's public types: everything hosts (the browser worker, the headless
 // server, tests) and the UI may see of the engine. Plain data only.
 import type { ActorId } from '../sim/actor';
+import type { ApiRequest } from '../apiserver/types';
 
 /** Time in virtual milliseconds since the simulation started. */
 export type VirtualMs = number;
@@ -17,6 +18,23 @@ export interface EngineOptions {
   extraClients?: number;
   /** Test-only: inject the classic "commit an older-term entry by counting replicas" bug. */
   unsafeCommitPreviousTermEntries?: boolean;
+  /** Run the Kubernetes control plane on top of etcd (kube-apiserver-0 and an API client `kubectl-0`). */
+  controlPlane?: boolean;
+  /** The scenario's users: bearer tokens or client-certificate CNs, and their groups. */
+  users?: ScenarioUser[];
+  /** --max-requests-inflight / --max-mutating-requests-inflight (400 / 200; small for demos). */
+  maxRequestsInflight?: number;
+  maxMutatingRequestsInflight?: number;
+}
+
+/** A person (or robot) of the scenario, as the authenticator knows them. */
+export interface ScenarioUser {
+  name: string;
+  groups?: string[];
+  /** Bearer token (a static token file entry). */
+  token?: string;
+  /** Client certificate: CN = name, O = groups (presented by the simulated client). */
+  certificate?: boolean;
 }
 
 /** Faults, as the control API and the UI express them. */
@@ -55,7 +73,11 @@ export type Command =
   | { type: 'watch'; key: string; rangeEnd?: string; prefix?: boolean; startRevision?: number; prevKv?: boolean }
   | { type: 'cancelWatch'; watchId: number }
   /** Client load from `etcd-benchmark-0` (like etcd's `benchmark put`): puts per second; 0 stops. */
-  | { type: 'load'; rate: number; keySpace?: number; valueSize?: number };
+  | { type: 'load'; rate: number; keySpace?: number; valueSize?: number }
+  /** An HTTP request to kube-apiserver from an API client (kubectl-0 unless `client` says otherwise). */
+  | { type: 'api'; request: ApiRequest; client?: ActorId }
+  /** Closes a streaming API call (a watch). */
+  | { type: 'apiCancel'; call: number; client?: ActorId };
 
 export interface RecordedCommand {
   /** Virtual time at which it ran. */

@@ -1,6 +1,7 @@
 // The browser worker's API: what the UI (app/) may call through Comlink and the
 // compact updates it receives. Types only, built from the facade's view types,
 // so app/ never sees engine internals.
+import type { RequestRecord } from '../apiserver/records/types';
 import type {
   Command,
   EngineOptions,
@@ -88,6 +89,31 @@ export interface ViewUpdate {
   components?: { name: string; kind: string; up: boolean }[];
   /** Set when the engine threw (a bug): the host has paused and says why. */
   engineError?: string;
+  /** kube-apiserver request records not posted before (at most REQUEST_POST_LIMIT, newest last). */
+  requests?: RequestRecord[];
+}
+
+export const REQUEST_POST_LIMIT = 200;
+
+/** What one `kubectl` run printed. `editId` is set when `kubectl edit` waits for the editor. */
+export interface KubectlOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  edit?: { editId: number; path: string; content: string };
+}
+
+/** One document of a multi-document apply from the editor, and what became of it. */
+export interface ApplyDocResult {
+  /** 0-based index of the document, and its first line (1-based) in the buffer. */
+  index: number;
+  line: number;
+  ok: boolean;
+  /** kubectl's line: `deployment.apps/web created`, or the error. */
+  message: string;
+  /** YAML syntax errors: where (1-based). */
+  errorLine?: number;
+  errorColumn?: number;
 }
 
 export const TRACE_POST_LIMIT = 400;
@@ -109,4 +135,12 @@ export interface WorkerApi {
   /** 0 pauses; otherwise clamps to [MIN_SPEED, MAX_SPEED] and sets the pace. */
   setSpeed(speed: number): void;
   exec(cmd: Command): ExecResult;
+  /** Runs one kubectl command line inside the simulation (files: what -f may name, e.g. "editor"). */
+  kubectl(args: string[], files?: Record<string, string>): Promise<KubectlOutput>;
+  /** Continues a `kubectl edit` with the edited text (the same text cancels the edit). */
+  kubectlEditDone(editId: number, text: string): Promise<KubectlOutput>;
+  /** Tab completion for a kubectl command line. */
+  kubectlComplete(line: string): Promise<string[]>;
+  /** Applies every document of a YAML buffer (kubectl apply), one result per document. */
+  apply(yaml: string): Promise<ApplyDocResult[]>;
 }

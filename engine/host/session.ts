@@ -52,6 +52,8 @@ export class HostSession {
   private readonly budgetMs: number;
   private readonly sliceMs: number;
   private readonly maxGapMs: number;
+  /** Called after virtual time moved (frames, steps, commands): hosts poll pending API calls here. */
+  afterAdvance: (() => void) | null = null;
 
   constructor(
     private engine: PacedEngine,
@@ -130,6 +132,7 @@ export class HostSession {
     if (this.engineError !== null) return null;
     try {
       const rec = unit === 'event' ? this.engine.stepEvent() : this.engine.stepMessage();
+      this.afterAdvance?.();
       this.flush();
       return rec;
     } catch (err) {
@@ -181,6 +184,7 @@ export class HostSession {
     }
     // Dropping the rest keeps the worker responsive; the UI shows the lag.
     this.lagging = remaining > 1e-9;
+    this.afterAdvance?.();
     this.post();
     this.schedule();
   }

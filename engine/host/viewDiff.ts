@@ -9,7 +9,8 @@ import type {
   TraceRecordView,
   WatchView,
 } from '../facade/types';
-import { TRACE_POST_LIMIT, type ClockView, type ViewUpdate, type WatchDelta } from './protocol';
+import { REQUEST_POST_LIMIT, TRACE_POST_LIMIT, type ClockView, type ViewUpdate, type WatchDelta } from './protocol';
+import type { RequestRecord } from '../apiserver/records/types';
 
 /** The part of the Engine facade the differ reads. */
 export interface ViewSource {
@@ -18,6 +19,8 @@ export interface ViewSource {
   trace(sinceN: number, limit?: number): TraceRecordView[];
   opResults(sinceId?: number): EtcdOpResult[];
   watches(): WatchView[];
+  /** kube-apiserver request records with id > sinceId (absent without a control plane). */
+  requests?(sinceId?: number, limit?: number): RequestRecord[];
 }
 
 /** The number of trace records written so far, from the `count:hash` digest. */
@@ -41,6 +44,8 @@ export class ViewDiffer {
   private watchSent = new Map<number, { count: number; canceled?: string }>();
   private componentsJson = '';
   private clockJson = '';
+  private lastRequestId = 0;
+  private pendingRequests = new Set<number>();
 
   /** Forget what was sent: the next update is full. */
   reset(): void {
@@ -57,6 +62,8 @@ export class ViewDiffer {
     this.watchSent.clear();
     this.componentsJson = '';
     this.clockJson = '';
+    this.lastRequestId = 0;
+    this.pendingRequests.clear();
   }
 
   /** Builds the next update, or null when nothing at all changed. */
@@ -108,6 +115,7 @@ export class ViewDiffer {
 
     changed = this.diffTrace(src, state, u) || changed;
     changed = this.diffOps(src, u) || changed;
+    changed = this.diffRequests(src, u) || changed;
     changed = this.diffWatches(src, u) || changed;
 
     if (!changed) return null;
@@ -197,6 +205,29 @@ export class ViewDiffer {
     }
     if (out.length === 0) return false;
     u.opResults = out;
+    return true;
+  }
+
+  /** New request records, and in-flight ones that finished (a record is posted when it starts and when it ends). */
+  private diffRequests(src: ViewSource, u: ViewUpdate): boolean {
+    if (!src.requests) return false;
+    let since = this.lastRequestId;
+    for (const id of this.pendingRequests) since = Math.min(since, id - 1);
+    const recs = src.requests(since, REQUEST_POST_LIMIT);
+    const out: RequestRecord[] = [];
+    for (const r of recs) {
+      const isNew = r.id > this.lastRequestId;
+      const finished = this.pendingRequests.has(r.id) && r.code !== 0;
+      if (!isNew && !finished) continue;
+      out.push(r);
+      if (r.id > this.lastRequestId) this.lastRequestId = r.id;
+      if (r.code === 0) this.pendingRequests.add(r.id);
+      else this.pendingRequests.delete(r.id);
+    }
+    // Requests that fell out of the server's buffer will never finish here.
+    if (this.pendingRequests.size > 1000) this.pendingRequests.clear();
+    if (out.length === 0) return false;
+    u.requests = out;
     return true;
   }
 

@@ -4,7 +4,9 @@
 import * as Comlink from 'comlink';
 import { Engine } from '../index';
 import type { Command, EngineOptions } from '../facade/types';
-import type { ExecResult, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
+import type { ApplyDocResult, ExecResult, KubectlOutput, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
+import { ApiBridge } from './apiBridge';
+import { KubectlHost } from './kubectlHost';
 import { HostSession, type HostTimers } from './session';
 
 const timers: HostTimers = {
@@ -14,7 +16,15 @@ const timers: HostTimers = {
 };
 
 let session: HostSession | null = null;
+let bridge: ApiBridge | null = null;
+let kubectl: KubectlHost | null = null;
+let current: Engine | null = null;
 let pendingListener: ((u: ViewUpdate) => void) | null = null;
+
+function needKubectl(): KubectlHost {
+  if (!kubectl) throw new Error('worker: init() has not been called');
+  return kubectl;
+}
 
 function need(): HostSession {
   if (!session) throw new Error('worker: init() has not been called');
@@ -24,11 +34,17 @@ function need(): HostSession {
 const api: WorkerApi = {
   init(opts: EngineOptions): SessionInfo {
     const engine = Engine.create(opts);
+    current = engine;
+    if (bridge) bridge.replace(engine);
+    else bridge = new ApiBridge(engine);
+    kubectl = new KubectlHost(bridge, () => current?.sim.now ?? 0);
     if (session) session.replace(engine);
     else {
       session = new HostSession(engine, timers);
       if (pendingListener) session.subscribe(pendingListener);
     }
+    const b = bridge;
+    session.afterAdvance = () => b.poll();
     return { seed: opts.seed, etcdMembers: opts.etcdMembers, scenario: `etcd: ${opts.etcdMembers} member${opts.etcdMembers === 1 ? '' : 's'}` };
   },
   subscribe(callback: (u: ViewUpdate) => void): void {
@@ -41,6 +57,10 @@ const api: WorkerApi = {
   stepMessage: () => need().stepMessage(),
   setSpeed: (speed: number) => need().setSpeed(speed),
   exec: (cmd: Command): ExecResult => need().exec(cmd),
+  kubectl: (args: string[], files?: Record<string, string>): Promise<KubectlOutput> => needKubectl().run(args, files ?? {}),
+  kubectlEditDone: (editId: number, text: string): Promise<KubectlOutput> => needKubectl().editDone(editId, text),
+  kubectlComplete: (line: string): Promise<string[]> => needKubectl().complete(line),
+  apply: (yaml: string): Promise<ApplyDocResult[]> => needKubectl().apply(yaml),
 };
 
 Comlink.expose(api);

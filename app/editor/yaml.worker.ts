@@ -1,0 +1,3 @@
+// monaco-yaml's language worker, re-exported from our own file so Vite bundles
+// it as a worker (see monaco-yaml's README, "Why doesn't it work with Vite?").
+import 'monaco-yaml/yaml.worker.js';

@@ -1,0 +1,198 @@
+// The Kubernetes control plane as a user meets it: kubectl in the terminal,
+// YAML applied from the editor, and every request's chain of stages in the
+// API server view.
+import { expect, test, type Page } from '@playwright/test';
+import { FAST, shot } from './helpers';
+
+async function openTerminal(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'Terminal' }).click();
+  await expect(page.locator('.xterm-host[data-state="ready"]')).toBeVisible();
+  await page.locator('.xterm-helper-textarea').focus();
+}
+
+async function run(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+const terminalText = (page: Page) => page.evaluate(() => window.__kubeglass!.terminalText());
+
+/** What the terminal printed after the last prompt line that ran `line`. */
+async function outputOf(page: Page, line: string): Promise<string> {
+  const text = await terminalText(page);
+  const at = text.lastIndexOf(`$ ${line}`);
+  return at < 0 ? '' : text.slice(at + line.length + 2);
+}
+
+async function openEditor(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'Editor' }).click();
+  await expect(page.locator('.monaco-el[data-state="ready"]')).toBeVisible();
+}
+
+async function openApiServer(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'API server' }).click();
+  await expect(page.getByRole('region', { name: 'API requests' })).toBeVisible();
+}
+
+test('kubectl get ns in the terminal lists the four system namespaces', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openTerminal(page);
+  await run(page, 'kubectl get ns');
+  await expect
+    .poll(() => outputOf(page, 'kubectl get ns'), { message: 'kubectl get ns printed its table', intervals: FAST })
+    .toMatch(/^NAME\s+STATUS\s+AGE/m);
+  const out = await outputOf(page, 'kubectl get ns');
+  for (const ns of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) expect(out).toMatch(new RegExp(`^${ns}\\s+Active\\s`, 'm'));
+  // History: the up arrow brings the command back.
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(() => terminalText(page)).toMatch(/\$ kubectl get ns\s*$/);
+  await page.keyboard.press('Control+C');
+  await shot(page, 'terminal');
+});
+
+test('a command waits while the simulation is paused, and says so', async ({ page }) => {
+  await page.goto('/?speed=10&paused=1');
+  await openTerminal(page);
+  await run(page, 'kubectl get ns');
+  await expect.poll(() => terminalText(page)).toContain('waiting — the simulation is paused; press Play');
+  await page.getByRole('button', { name: 'Play' }).click();
+  await expect.poll(() => outputOf(page, 'kubectl get ns'), { intervals: FAST }).toMatch(/^kube-system\s+Active/m);
+});
+
+test('applying a ConfigMap from the editor shows "created" inline and its request, stage by stage', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openApiServer(page);
+  await openEditor(page);
+  await page.getByRole('combobox', { name: 'Load an example' }).selectOption('configmap');
+  await page.getByRole('button', { name: /^Apply/ }).click();
+  const result = page.getByTestId('apply-result');
+  await expect(result).toHaveCount(1);
+  await expect(result).toHaveText(/configmap\/game-config created/);
+  await expect(result).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('apply-summary')).toContainText('1 applied');
+
+  // The create request in the API server view.
+  await page.getByRole('combobox', { name: 'Verb' }).selectOption('create');
+  await page.getByRole('combobox', { name: 'Resource' }).selectOption('configmaps');
+  const row = page.getByRole('button', { name: /^Inspect request \d+: \S+ create configmaps default\/game-config 201$/ });
+  await expect(row).toBeVisible();
+  await row.click();
+  const details = page.getByRole('region', { name: 'Inspector' });
+  await expect(details.getByText('201 Created')).toBeVisible();
+  const stages = details.getByRole('list', { name: 'Request stages' }).getByRole('listitem');
+  await expect(stages.first()).toHaveAccessibleName(/^Authentication .*: allowed$/);
+  await expect(details.getByRole('listitem', { name: /^Authorization .*: allowed$/ })).toBeVisible();
+  await expect(details.getByRole('listitem', { name: /^Validation .*: ok$/ })).toBeVisible();
+  await expect(details.getByRole('listitem', { name: /^Storage etcd: ok$/ })).toBeVisible();
+  await expect(details.getByTestId('etcd-key')).toHaveText('/registry/configmaps/default/game-config');
+  await expect(details.getByTestId('etcd-revision')).toHaveText(/^\d+$/);
+  await shot(page, 'editor-apply-results');
+  await shot(page, 'apiserver-panel');
+
+  // The other theme stays readable.
+  const theme = await page.locator('html').getAttribute('data-theme');
+  const other = theme === 'dark' ? 'light' : 'dark';
+  await page.getByRole('button', { name: `Switch to ${other} theme` }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', other);
+  await shot(page, `apiserver-panel-${other}`);
+});
+
+test('a request alice may not make shows the stage that refused it, with its exact message', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openTerminal(page);
+  await run(page, 'kubectl --as alice get secrets');
+  await expect.poll(() => outputOf(page, 'kubectl --as alice get secrets'), { intervals: FAST }).toContain('Error from server (Forbidden)');
+  await shot(page, 'terminal-forbidden');
+
+  await openApiServer(page);
+  await page.getByRole('button', { name: /denied/ }).click();
+  await page.getByRole('combobox', { name: 'Resource' }).selectOption('secrets');
+  const row = page.getByRole('button', { name: /^Inspect request \d+: .* list secrets default 403$/ }).first();
+  await expect(row).toBeVisible();
+  const id = Number((await row.getAttribute('aria-label'))!.match(/request (\d+)/)![1]);
+  await row.click();
+
+  const rec = await page.evaluate((rid) => window.__kubeglass!.requests().find((r) => r.id === rid)!, id);
+  const failing = rec.stages.find((s) => s.decision === 'denied' || s.decision === 'error')!;
+  expect(failing).toBeTruthy();
+  const details = page.getByRole('region', { name: 'Inspector' });
+  await expect(details.getByText('403 Forbidden')).toBeVisible();
+  const box = details.getByTestId('failing-stage');
+  await expect(box).toContainText(failing.name);
+  if (failing.message) await expect(box.locator('.req-failure-msg')).toHaveText(failing.message);
+  await expect(details.locator('.stage.failing')).toHaveCount(1);
+  // kubectl printed the response's message.
+  expect(await outputOf(page, 'kubectl --as alice get secrets')).toContain(rec.message!);
+  await shot(page, 'apiserver-denied');
+});
+
+test('PodSecurity refuses a privileged Pod: the error sits at the Pod, the Namespace is created', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openEditor(page);
+  await page.getByRole('combobox', { name: 'Load an example' }).selectOption('restricted-pod');
+  await page.keyboard.press('Control+Enter');
+  const results = page.getByTestId('apply-result');
+  await expect(results).toHaveCount(2);
+  await expect(results.nth(0)).toHaveText(/namespace\/locked-down created/);
+  await expect(results.nth(1)).toHaveAttribute('data-ok', 'false');
+  await expect(results.nth(1)).toContainText('violates PodSecurity "restricted:latest"');
+  await shot(page, 'editor-podsecurity');
+});
+
+test('the editor keeps its text across a reload', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openEditor(page);
+  await page.locator('.monaco-el .view-line').first().click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('# marker-7f3a');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => window.__kubeglass!.editorText())).toContain('# marker-7f3a\n');
+  await page.reload();
+  await openEditor(page);
+  await expect(page.locator('.monaco-el .view-lines')).toContainText('marker-7f3a');
+  expect(await page.evaluate(() => window.__kubeglass!.editorText())).toMatch(/^# marker-7f3a\n/);
+});
+
+test('the workspace fits a 1280x720 window', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?speed=10');
+  await openApiServer(page);
+  await openTerminal(page);
+  await run(page, 'kubectl get ns');
+  await expect.poll(() => outputOf(page, 'kubectl get ns'), { intervals: FAST }).toMatch(/^kube-system\s+Active/m);
+  // Nothing spills out of the window.
+  const overflow = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+  expect(overflow).toEqual({ w: 1280, h: 720 });
+  await shot(page, 'workspace-1280x720');
+  await openEditor(page);
+  await page.getByRole('combobox', { name: 'Load an example' }).selectOption('configmap');
+  await page.getByRole('button', { name: /^Apply/ }).click();
+  await expect(page.getByTestId('apply-result')).toHaveText(/configmap\/game-config (created|unchanged|configured)/);
+  await shot(page, 'editor-1280x720');
+});
+
+test('kubectl edit opens the object in the editor; Save sends it back', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openEditor(page);
+  await page.getByRole('combobox', { name: 'Load an example' }).selectOption('configmap');
+  await page.getByRole('button', { name: /^Apply/ }).click();
+  await expect(page.getByTestId('apply-result')).toHaveAttribute('data-ok', 'true');
+  await openTerminal(page);
+  await run(page, 'kubectl edit configmap game-config');
+  // The editor opens by itself, in edit mode.
+  const bar = page.getByRole('toolbar', { name: 'kubectl edit' });
+  await expect(bar).toBeVisible();
+  await expect(bar).toContainText('editing');
+  const line = page.locator('.monaco-el .view-line', { hasText: 'player.lives' });
+  await expect(line).toBeVisible();
+  await line.click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('5');
+  await shot(page, 'editor-kubectl-edit');
+  await bar.getByRole('button', { name: /^Save/ }).click();
+  await expect(bar).toBeHidden();
+  await expect(page.getByRole('tab', { name: 'Terminal' })).toHaveAttribute('aria-selected', 'true');
+  await expect.poll(() => outputOf(page, 'kubectl edit configmap game-config'), { intervals: FAST }).toContain('configmap/game-config edited');
+});

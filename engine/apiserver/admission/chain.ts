@@ -1,0 +1,74 @@
+// Runs the admission chain the way admission.chainAdmissionHandler does:
+// plugins in order, each only if it handles the request, stopping at the
+// first refusal. Each step is recorded with the object before and after it,
+// so the API server can show the decision and compute the JSON patch.
+import type { KObject, Status } from '../../apimachinery/types';
+import type { AdmissionAttributes, AdmissionPlugin, AdmissionVerdict, ClusterReader } from '../types';
+import { clone } from './json';
+
+export type AdmissionPhase = 'mutating' | 'validating';
+
+export interface AdmissionRecord {
+  plugin: string;
+  phase: AdmissionPhase;
+  decision: 'allowed' | 'denied' | 'skipped';
+  status?: Status;
+  warnings: string[];
+  auditAnnotations?: Record<string, string>;
+  /** Copies of attrs.object around the step (the same copy twice when the step changed nothing it could). */
+  before: KObject | null;
+  after: KObject | null;
+}
+
+export interface AdmissionChainResult {
+  allowed: boolean;
+  /** The refusal, when a plugin refused. */
+  status?: Status;
+  warnings: string[];
+  auditAnnotations: Record<string, string>;
+  records: AdmissionRecord[];
+}
+
+function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionChainResult {
+  const records: AdmissionRecord[] = [];
+  const warnings: string[] = [];
+  const auditAnnotations: Record<string, string> = {};
+  let current = attrs.object ? clone(attrs.object) : null;
+  for (const plugin of plugins) {
+    const step = phase === 'mutating' ? plugin.admit : plugin.validate;
+    if (!step) continue;
+    if (!plugin.handles(attrs)) {
+      records.push({ plugin: plugin.name, phase, decision: 'skipped', warnings: [], before: current, after: current });
+      continue;
+    }
+    const before = current;
+    const verdict: AdmissionVerdict = step.call(plugin, attrs, cluster);
+    // Validating plugins must not change the object; only mutating steps take a new copy.
+    const after = phase === 'mutating' && attrs.object ? clone(attrs.object) : before;
+    current = after;
+    const stepWarnings = verdict.warnings ?? [];
+    warnings.push(...stepWarnings);
+    if (verdict.allowed) {
+      const rec: AdmissionRecord = { plugin: plugin.name, phase, decision: 'allowed', warnings: stepWarnings, before, after };
+      if (verdict.auditAnnotations) {
+        rec.auditAnnotations = verdict.auditAnnotations;
+        Object.assign(auditAnnotations, verdict.auditAnnotations);
+      }
+      records.push(rec);
+      continue;
+    }
+    records.push({ plugin: plugin.name, phase, decision: 'denied', status: verdict.status, warnings: stepWarnings, before, after });
+    return { allowed: false, status: verdict.status, warnings, auditAnnotations, records };
+  }
+  return { allowed: true, warnings, auditAnnotations, records };
+}
+
+/** The mutating phase: every plugin with admit(), in order. */
+export function runMutatingChain(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionChainResult {
+  return runPhase('mutating', plugins, attrs, cluster);
+}
+
+/** The validating phase: every plugin with validate(), in order. */
+export function runValidatingChain(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionChainResult {
+  return runPhase('validating', plugins, attrs, cluster);
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { call, controlPlane, watch } from './testing/harness';
+
+const cm = (name: string, data: Record<string, string> = { a: '1' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
+
+describe('kube-apiserver over etcd', () => {
+  const e = controlPlane(7);
+
+  it('serves version and discovery', () => {
+    expect(call(e, 'GET', '/version').body.gitVersion).toBe('v1.32.0');
+    expect(call(e, 'GET', '/api').body.versions).toEqual(['v1']);
+    const core = call(e, 'GET', '/api/v1').body;
+    expect(core.resources.find((r: { name: string }) => r.name === 'pods').shortNames).toEqual(['po']);
+    expect(call(e, 'GET', '/apis').body.groups.map((g: { name: string }) => g.name)).toContain('apps');
+  });
+
+  it('bootstraps the system namespaces and the kubernetes service', () => {
+    const ns = call(e, 'GET', '/api/v1/namespaces').body;
+    expect(ns.items.map((n: { metadata: { name: string } }) => n.metadata.name).sort()).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    expect(call(e, 'GET', '/api/v1/namespaces/default/services/kubernetes').body.spec.clusterIP).toBe('10.96.0.1');
+  });
+
+  it('creates, reads, conflicts on stale writes, and deletes, storing in etcd under /registry', () => {
+    const created = call(e, 'POST', '/api/v1/namespaces/default/configmaps', cm('one'));
+    expect(created.status).toBe(201);
+    expect(created.body.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.body.metadata.creationTimestamp).toMatch(/^2025-01-01T/);
+    const rv = created.body.metadata.resourceVersion;
+    const kv = e.etcdView().kv.keys.find((k) => k.key === '/registry/configmaps/default/one');
+    expect(kv && String(kv.modRevision)).toBe(rv);
+
+    const again = call(e, 'POST', '/api/v1/namespaces/default/configmaps', cm('one'));
+    expect(again.status).toBe(409);
+    expect(again.body.reason).toBe('AlreadyExists');
+    expect(again.body.message).toBe('configmaps "one" already exists');
+
+    const upd = call(e, 'PUT', '/api/v1/namespaces/default/configmaps/one', { ...created.body, data: { a: '2' } });
+    expect(upd.status).toBe(200);
+    expect(Number(upd.body.metadata.resourceVersion)).toBeGreaterThan(Number(rv));
+    const stale = call(e, 'PUT', '/api/v1/namespaces/default/configmaps/one', { ...created.body, data: { a: '3' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe('Operation cannot be fulfilled on configmaps "one": the object has been modified; please apply your changes to the latest version and try again');
+
+    const del = call(e, 'DELETE', '/api/v1/namespaces/default/configmaps/one');
+    expect(del.status).toBe(200);
+    const gone = call(e, 'GET', '/api/v1/namespaces/default/configmaps/one');
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe('configmaps "one" not found');
+  });
+
+  it('lists with label selectors and pages with limit/continue', () => {
+    for (let i = 0; i < 5; i++) call(e, 'POST', '/api/v1/namespaces/default/configmaps', { ...cm(`page-${i}`), metadata: { name: `page-${i}`, labels: { tier: i % 2 ? 'odd' : 'even' } } });
+    const odd = call(e, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { query: { labelSelector: 'tier=odd' } }).body;
+    expect(odd.items.map((c: { metadata: { name: string } }) => c.metadata.name)).toEqual(['page-1', 'page-3']);
+    const p1 = call(e, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { query: { labelSelector: 'tier', limit: '2' } }).body;
+    expect(p1.items).toHaveLength(2);
+    expect(p1.metadata.continue).toBeTruthy();
+    const p2 = call(e, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { query: { labelSelector: 'tier', limit: '2', continue: p1.metadata.continue } }).body;
+    const p3 = call(e, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { query: { labelSelector: 'tier', limit: '2', continue: p2.metadata.continue } }).body;
+    expect([...p1.items, ...p2.items, ...p3.items].map((c: { metadata: { name: string } }) => c.metadata.name)).toEqual(['page-0', 'page-1', 'page-2', 'page-3', 'page-4']);
+    const bad = call(e, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { query: { labelSelector: 'a in (' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('watches from a resourceVersion and sees changes in order', () => {
+    const start = call(e, 'GET', '/api/v1/namespaces/default/configmaps').body.metadata.resourceVersion;
+    const w = watch(e, '/api/v1/namespaces/default/configmaps', { resourceVersion: start });
+    call(e, 'POST', '/api/v1/namespaces/default/configmaps', cm('watched'));
+    call(e, 'DELETE', '/api/v1/namespaces/default/configmaps/watched');
+    e.advance(50);
+    expect(w.read().map((ev) => `${ev.type} ${ev.object.metadata.name}`)).toEqual(['ADDED watched', 'DELETED watched']);
+  });
+
+  it('answers 401 for a bad token and 403 with upstream text for an unprivileged user', () => {
+    expect(call(e, 'GET', '/api/v1/pods', undefined, { token: 'nope' }).status).toBe(401);
+    const f = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, { token: 'alice-token' });
+    expect(f.status).toBe(403);
+    expect(f.body.message).toBe('pods is forbidden: User "alice" cannot create resource "pods" in API group "" in the namespace "default"');
+  });
+
+  it('records every request stage by stage', () => {
+    const recs = e.requests();
+    const last = recs.filter((r) => r.verb === 'create' && r.resource === 'configmaps').at(-1)!;
+    expect(last.stages.map((s) => s.kind)).toEqual(expect.arrayContaining(['authentication', 'authorization', 'mutating', 'validation', 'validating', 'storage']));
+    expect(last.etcdKey).toMatch(/^\/registry\/configmaps\/default\//);
+  });
+});

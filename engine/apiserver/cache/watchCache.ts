@@ -1,0 +1,98 @@
+// The API server's watch cache for one resource (k8s.io/apiserver/pkg/storage/
+// cacher/watch_cache.go): the current objects, kept up to date by one etcd
+// watch on the resource's prefix, and a bounded window of recent events so a
+// watch can resume from a recent resourceVersion. Asking for an older one is
+// answered with 410 Expired, as upstream does.
+import type { KObject } from '../../apimachinery/types';
+import { registerClass } from '../../sim/serial';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface CacheEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KObject;
+  prevObject?: KObject;
+  /** The etcd revision of the change. */
+  rv: number;
+}
+
+/** Upstream's default event window (defaultLowerBoundCapacity..UpperBound grows it; 100 is the floor). */
+export const DEFAULT_EVENT_WINDOW = 1000;
+
+export class WatchCache {
+  /** Objects by etcd key (text), in no particular order; list() sorts. */
+  readonly store = new Map<string, KObject>();
+  /** Recent events, oldest first. */
+  events: CacheEvent[] = [];
+  /** The revision the cache reflects (the list revision, then each event's, or a progress notify's). */
+  rv = 0;
+  /** The revision of the list the cache was built from; events before it are not known. */
+  listRv = 0;
+  ready = false;
+
+  constructor(
+    readonly resourceKey: string,
+    readonly capacity = DEFAULT_EVENT_WINDOW,
+  ) {}
+
+  /** Replace everything with a fresh list (at start, and after the etcd watch was lost). */
+  replace(objects: { key: string; obj: KObject }[], rv: number): void {
+    this.store.clear();
+    for (const o of objects) this.store.set(o.key, o.obj);
+    this.events = [];
+    this.rv = rv;
+    this.listRv = rv;
+    this.ready = true;
+  }
+
+  apply(key: string, type: 'PUT' | 'DELETE', obj: KObject | null, rv: number): CacheEvent | null {
+    if (rv <= this.rv) return null; // a replayed event we already hold
+    const prev = this.store.get(key);
+    let ev: CacheEvent;
+    if (type === 'DELETE') {
+      if (!prev) {
+        this.rv = rv;
+        return null;
+      }
+      this.store.delete(key);
+      // A deleted object is reported in its last state with the delete's revision.
+      const gone: KObject = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(rv) } };
+      ev = { type: 'DELETED', object: gone, prevObject: prev, rv };
+    } else {
+      this.store.set(key, obj!);
+      ev = prev ? { type: 'MODIFIED', object: obj!, prevObject: prev, rv } : { type: 'ADDED', object: obj!, rv };
+    }
+    this.rv = rv;
+    this.events.push(ev);
+    if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
+    return ev;
+  }
+
+  /** A progress notification: nothing changed below the prefix up to rv. */
+  progress(rv: number): void {
+    if (rv > this.rv) this.rv = rv;
+  }
+
+  /** The oldest revision a watch may resume from (exclusive lower bound). */
+  oldestRv(): number {
+    return this.events.length > 0 ? this.events[0]!.rv - 1 : this.rv;
+  }
+
+  /**
+   * Events after `rv`, or 'expired' when they have left the window
+   * (upstream: `too old resource version: RV (OLDEST)`).
+   */
+  eventsSince(rv: number): CacheEvent[] | 'expired' {
+    if (rv >= this.rv) return [];
+    if (rv < this.oldestRv() || rv < this.listRv) return 'expired';
+    const out: CacheEvent[] = [];
+    for (const e of this.events) if (e.rv > rv) out.push(e);
+    return out;
+  }
+
+  list(): KObject[] {
+    return [...this.store.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, o]) => o);
+  }
+}
+
+registerClass('WatchCache', WatchCache);

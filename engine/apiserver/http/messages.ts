@@ -1,0 +1,52 @@
+// HTTP between API clients and kube-apiserver on the simulated network. A
+// request is one message; an answer is one message, or, for watches and
+// streamed logs, a head followed by chunks (one JSON watch event per chunk,
+// as the real server writes them) and an end.
+import type { ApiRequest, ApiResponse } from '../types';
+
+export interface HttpRequestMsg {
+  type: 'HttpRequest';
+  reqId: number;
+  request: ApiRequest;
+}
+export interface HttpResponseMsg {
+  type: 'HttpResponse';
+  reqId: number;
+  response: ApiResponse;
+  /** More follows as HttpChunk messages until HttpEnd. */
+  streaming?: boolean;
+}
+export interface HttpChunkMsg {
+  type: 'HttpChunk';
+  reqId: number;
+  chunk: string;
+}
+export interface HttpEndMsg {
+  type: 'HttpEnd';
+  reqId: number;
+}
+/** The client hung up (a watch cancelled, a client gone). */
+export interface HttpCancelMsg {
+  type: 'HttpCancel';
+  reqId: number;
+}
+
+export type HttpToServer = HttpRequestMsg | HttpCancelMsg;
+export type HttpToClient = HttpResponseMsg | HttpChunkMsg | HttpEndMsg;
+
+export function queryValue(q: ApiRequest['query'], name: string): string | undefined {
+  const v = q[name];
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+export const httpMsg = {
+  request: (reqId: number, request: ApiRequest): HttpRequestMsg => ({ type: 'HttpRequest', reqId, request }),
+  response: (reqId: number, response: ApiResponse, streaming = false): HttpResponseMsg => (streaming ? { type: 'HttpResponse', reqId, response, streaming } : { type: 'HttpResponse', reqId, response }),
+  chunk: (reqId: number, chunk: string): HttpChunkMsg => ({ type: 'HttpChunk', reqId, chunk }),
+  end: (reqId: number): HttpEndMsg => ({ type: 'HttpEnd', reqId }),
+  cancel: (reqId: number): HttpCancelMsg => ({ type: 'HttpCancel', reqId }),
+};

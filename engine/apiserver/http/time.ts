@@ -1,0 +1,26 @@
+// Wall-clock timestamps in API objects come from the virtual clock: virtual
+// time 0 is SIM_EPOCH. metav1.Time marshals as RFC 3339 with second precision;
+// MicroTime (events.k8s.io, leases) with microseconds.
+
+/** The instant virtual time 0 stands for: 2025-01-01T00:00:00Z. */
+export const SIM_EPOCH_MS = Date.UTC(2025, 0, 1);
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** metav1.Time: `2025-01-01T00:00:05Z`. */
+export function rfc3339(virtualMs: number): string {
+  const d = new Date(SIM_EPOCH_MS + Math.floor(virtualMs / 1000) * 1000);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z`;
+}
+
+/** metav1.MicroTime: `2025-01-01T00:00:05.123000Z`. */
+export function rfc3339Micro(virtualMs: number): string {
+  const whole = Math.floor(virtualMs / 1000) * 1000;
+  const micros = Math.round((virtualMs - whole) * 1000);
+  return `${rfc3339(whole).slice(0, -1)}.${pad(micros, 6)}Z`;
+}
+
+/** Parses an RFC 3339 timestamp back to virtual ms (NaN when malformed). */
+export function parseRfc3339(s: string): number {
+  return Date.parse(s) - SIM_EPOCH_MS;
+}

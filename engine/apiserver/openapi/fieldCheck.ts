@@ -1,0 +1,376 @@
+// What decoding a request body into the Go type does, against the v1.32
+// definitions: the API server unmarshals JSON with sigs.k8s.io/json into the
+// kind's struct, which
+//  - drops fields the struct lacks (so stored objects hold only schema fields),
+//  - with fieldValidation=Strict or Warn also collects strict errors in
+//    document order: `unknown field "spec.foo"`, `duplicate field "metadata.name"`
+//    (paths use `.key` and `[i]`; identical texts once; at most 100),
+//  - fails on a value of the wrong JSON type with encoding/json's text,
+//    `json: cannot unmarshal string into Go struct field PodSpec.spec.containers
+//    of type []v1.Container` (struct = innermost Go struct, path = the JSON
+//    names of struct fields only), keeping the first such error,
+//  - fails at once when a self-decoding type refuses its value (Quantity,
+//    IntOrString, Time), with that type's error text.
+// The handlers then wrap the error (staging/src/k8s.io/apiserver/pkg/endpoints/
+// handlers/create.go, update.go: transformDecodeError; patch.go for patches):
+// `Deployment in version "v1" cannot be handled as a Deployment: <error>` with
+// 400 BadRequest, strict errors joined after `strict decoding error: `.
+import type { GroupVersionKind, JsonValue, KObject, Status } from '../../apimachinery/types';
+import { status } from '../../apimachinery/status';
+import { base64Error, quantityError, RFC3339, RFC3339_MICRO, timeError } from './goDecode';
+import { parseJsonTree, treeOf, valueOf, type JsonNode } from './jsonTree';
+import { definitionForKind, definitions, INT_OR_STRING, MICRO_TIME, QUANTITY, refName, TIME, type OpenApiSchema } from './spec';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export interface DecodeReport {
+  /** The body as the Go struct keeps it: unknown fields dropped, the last of duplicate keys kept. */
+  value: JsonValue;
+  /** The decode error Go returns (type mismatch, bad quantity, bad base64...), if any. */
+  error?: string;
+  /** Strict errors in document order; the caller reports them per fieldValidation. */
+  strict: string[];
+}
+
+/** A Go type the decoder fills, derived from a schema. */
+type Target =
+  | { type: 'struct'; def: string; goName: string; props: Record<string, OpenApiSchema> }
+  | { type: 'map'; goType: string; elem: OpenApiSchema; owner: string }
+  | { type: 'slice'; goType: string; elem: OpenApiSchema; owner: string }
+  | { type: 'bytes' }
+  | { type: 'string' }
+  | { type: 'int'; goType: 'int32' | 'int64' }
+  | { type: 'float' }
+  | { type: 'bool' }
+  | { type: 'quantity' }
+  | { type: 'intstr' }
+  | { type: 'time'; layout: typeof RFC3339 | typeof RFC3339_MICRO }
+  | { type: 'any' };
+
+/** Go's name for a definition's type: `v1.PodSpec`, `v2.MetricSpec`, `resource.Quantity`. */
+function goTypeOfDefinition(def: string): string {
+  switch (def) {
+    case QUANTITY:
+      return 'resource.Quantity';
+    case INT_OR_STRING:
+      return 'intstr.IntOrString';
+    case 'io.k8s.apimachinery.pkg.runtime.RawExtension':
+      return 'runtime.RawExtension';
+    default: {
+      const parts = def.split('.');
+      return `${parts[parts.length - 2]}.${parts[parts.length - 1]}`;
+    }
+  }
+}
+
+function resolve(s: OpenApiSchema): { schema: OpenApiSchema; def?: string } {
+  let cur = s;
+  let def: string | undefined;
+  for (let guard = 0; guard < 8; guard++) {
+    if (cur.$ref) {
+      def = refName(cur.$ref);
+      const next = definitions[def];
+      if (!next) return { schema: {}, def };
+      cur = next;
+    } else if (cur.allOf && cur.allOf.length === 1 && !cur.properties && cur.allOf[0]) cur = cur.allOf[0];
+    else break;
+  }
+  return def ? { schema: cur, def } : { schema: cur };
+}
+
+/**
+ * The Go type string of a field's schema, as reflect prints it in type errors.
+ * Maps of Quantity in core/v1 and node/v1 structs are the named type v1.ResourceList.
+ */
+function goTypeOf(s: OpenApiSchema, owner: string): string {
+  const { schema, def } = resolve(s);
+  if (def && (def === QUANTITY || def === INT_OR_STRING || !schema.type || (schema.type === 'object' && !schema.properties && !schema.additionalProperties))) {
+    return goTypeOfDefinition(def);
+  }
+  if (def && schema.type === 'object') return goTypeOfDefinition(def);
+  if (def && schema.type === 'string') return goTypeOfDefinition(def); // Time, MicroTime
+  switch (schema.type) {
+    case 'array':
+      return schema.items ? `[]${goTypeOf(schema.items, owner)}` : '[]interface {}';
+    case 'object': {
+      const elem = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+      if (elem?.$ref && refName(elem.$ref) === QUANTITY && /^io\.k8s\.api\.(core|node)\.v1\./.test(owner)) return 'v1.ResourceList';
+      return elem ? `map[string]${goTypeOf(elem, owner)}` : 'map[string]interface {}';
+    }
+    case 'string':
+      return schema.format === 'byte' ? '[]uint8' : 'string';
+    case 'integer':
+      return schema.format === 'int32' ? 'int32' : 'int64';
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'interface {}';
+  }
+}
+
+function targetOf(s: OpenApiSchema, owner: string): Target {
+  const { schema, def } = resolve(s);
+  if (def === QUANTITY) return { type: 'quantity' };
+  if (def === INT_OR_STRING) return { type: 'intstr' };
+  if (def === TIME) return { type: 'time', layout: RFC3339 };
+  if (def === MICRO_TIME) return { type: 'time', layout: RFC3339_MICRO };
+  switch (schema.type) {
+    case 'object':
+      if (schema.properties) return { type: 'struct', def: def ?? owner, goName: (def ?? owner).slice((def ?? owner).lastIndexOf('.') + 1), props: schema.properties };
+      if (typeof schema.additionalProperties === 'object') return { type: 'map', goType: goTypeOf(s, owner), elem: schema.additionalProperties, owner };
+      // RawExtension, FieldsV1: they keep whatever JSON they are given.
+      if (def === 'io.k8s.apimachinery.pkg.runtime.RawExtension' || def === 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1') return { type: 'any' };
+      return def ? { type: 'struct', def, goName: def.slice(def.lastIndexOf('.') + 1), props: {} } : { type: 'any' };
+    case 'array':
+      return schema.items ? { type: 'slice', goType: goTypeOf(s, owner), elem: schema.items, owner } : { type: 'any' };
+    case 'string':
+      return schema.format === 'byte' ? { type: 'bytes' } : { type: 'string' };
+    case 'integer':
+      return { type: 'int', goType: schema.format === 'int32' ? 'int32' : 'int64' };
+    case 'number':
+      return { type: 'float' };
+    case 'boolean':
+      return { type: 'bool' };
+    default:
+      return { type: 'any' };
+  }
+}
+
+/** Value word of encoding/json's UnmarshalTypeError for a JSON node. */
+function jsonWord(n: JsonNode): string {
+  switch (n.type) {
+    case 'object':
+      return 'object';
+    case 'array':
+      return 'array';
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'bool':
+      return 'bool';
+    case 'null':
+      return 'null';
+  }
+}
+
+/** Raw JSON text of a node, as a self-decoding type receives it. */
+function rawText(n: JsonNode): string {
+  return n.type === 'number' ? n.raw : JSON.stringify(valueOf(n));
+}
+
+const INT_RANGE = { int32: [-2147483648n, 2147483647n], int64: [-9223372036854775808n, 9223372036854775807n] } as const;
+
+function intOk(raw: string, goType: 'int32' | 'int64'): boolean {
+  if (!/^-?\d+$/.test(raw)) return false;
+  const n = BigInt(raw);
+  const [lo, hi] = INT_RANGE[goType];
+  return n >= lo && n <= hi;
+}
+
+/** Thrown to stop decoding, as a self-decoding type's error does in Go. */
+class Abort {
+  constructor(readonly message: string) {}
+}
+
+const MAX_STRICT_ERRORS = 100;
+
+class Decoder {
+  /** JSON names of the struct fields on the way down (encoding/json's errorContext.FieldStack). */
+  private fieldStack: string[] = [];
+  /** The innermost struct holding the field being decoded (errorContext.Struct). */
+  private structName = '';
+  saved: string | undefined;
+  readonly strict: string[] = [];
+  private readonly seen = new Set<string>();
+
+  private typeError(value: string, goType: string): string {
+    if (this.structName === '' && this.fieldStack.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
+    return `json: cannot unmarshal ${value} into Go struct field ${this.structName}.${this.fieldStack.join('.')} of type ${goType}`;
+  }
+
+  private save(err: string): void {
+    this.saved ??= err;
+  }
+
+  private strictError(kind: 'unknown' | 'duplicate', path: string): void {
+    const msg = `${kind} field ${JSON.stringify(path)}`;
+    if (this.strict.length >= MAX_STRICT_ERRORS || this.seen.has(msg)) return;
+    this.seen.add(msg);
+    this.strict.push(msg);
+  }
+
+  /** Decodes `n` into the type of `s`; returns what the Go value re-encodes to (unknown fields gone). */
+  decode(s: OpenApiSchema, n: JsonNode, owner: string, path: string): JsonValue {
+    const t = targetOf(s, owner);
+    if (n.type === 'null') return null;
+    switch (t.type) {
+      case 'any':
+        return valueOf(n);
+      case 'quantity': {
+        const text = n.type === 'string' ? n.value : rawText(n);
+        const err = quantityError(text);
+        if (err) throw new Abort(err);
+        return valueOf(n);
+      }
+      case 'intstr':
+        if (n.type === 'string') return n.value;
+        if (n.type === 'number' && intOk(n.raw, 'int32')) return n.value;
+        throw new Abort(this.typeError(n.type === 'number' ? `number ${n.raw}` : jsonWord(n), 'int32'));
+      case 'time': {
+        if (n.type !== 'string') throw new Abort(this.typeError(jsonWord(n), 'string'));
+        const err = timeError(n.value, t.layout);
+        if (err) throw new Abort(err);
+        return n.value;
+      }
+      case 'bytes':
+        if (n.type === 'string') {
+          const err = base64Error(n.value);
+          if (err) this.save(err);
+          return n.value;
+        }
+        this.save(this.typeError(jsonWord(n), '[]uint8'));
+        return null;
+      case 'string':
+        if (n.type === 'string') return n.value;
+        this.save(this.typeError(jsonWord(n), 'string'));
+        return null;
+      case 'int':
+        if (n.type === 'number') {
+          if (intOk(n.raw, t.goType)) return n.value;
+          this.save(this.typeError(`number ${n.raw}`, t.goType));
+          return null;
+        }
+        this.save(this.typeError(jsonWord(n), t.goType));
+        return null;
+      case 'float':
+        if (n.type === 'number') {
+          if (Number.isFinite(n.value)) return n.value;
+          this.save(this.typeError(`number ${n.raw}`, 'float64'));
+          return null;
+        }
+        this.save(this.typeError(jsonWord(n), 'float64'));
+        return null;
+      case 'bool':
+        if (n.type === 'bool') return n.value;
+        this.save(this.typeError(jsonWord(n), 'bool'));
+        return null;
+      case 'slice': {
+        if (n.type !== 'array') {
+          this.save(this.typeError(jsonWord(n), t.goType));
+          return null;
+        }
+        return n.items.map((item, i) => this.decode(t.elem, item, t.owner, `${path}[${i}]`));
+      }
+      case 'map': {
+        if (n.type !== 'object') {
+          this.save(this.typeError(jsonWord(n), t.goType));
+          return null;
+        }
+        const out: { [k: string]: JsonValue } = {};
+        const keys = new Set<string>();
+        for (const [k, v] of n.entries) {
+          if (keys.has(k)) this.strictError('duplicate', path === '' ? k : `${path}.${k}`);
+          keys.add(k);
+          setOwn(out, k, this.decode(t.elem, v, t.owner, path === '' ? k : `${path}.${k}`));
+        }
+        return out;
+      }
+      case 'struct': {
+        if (n.type !== 'object') {
+          this.save(this.typeError(jsonWord(n), goTypeOfDefinition(t.def)));
+          return null;
+        }
+        const out: { [k: string]: JsonValue } = {};
+        const keys = new Set<string>();
+        for (const [k, v] of n.entries) {
+          const fieldPath = path === '' ? k : `${path}.${k}`;
+          const prop = Object.hasOwn(t.props, k) ? t.props[k] : undefined;
+          if (!prop) {
+            this.strictError('unknown', fieldPath);
+            continue;
+          }
+          if (keys.has(k)) this.strictError('duplicate', fieldPath);
+          keys.add(k);
+          const outer = this.structName;
+          this.fieldStack.push(k);
+          this.structName = t.goName;
+          try {
+            setOwn(out, k, this.decode(prop, v, t.def, fieldPath));
+          } finally {
+            this.fieldStack.pop();
+            this.structName = outer;
+          }
+        }
+        return out;
+      }
+    }
+  }
+}
+
+function setOwn(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** Decodes a body (a JSON tree, so duplicates and number literals are seen) into a definition's Go type. */
+export function decodeAs(definition: string, body: JsonNode): DecodeReport {
+  const d = new Decoder();
+  try {
+    const value = d.decode({ $ref: `#/components/schemas/${definition}` }, body, definition, '');
+    return d.saved ? { value, error: d.saved, strict: d.strict } : { value, strict: d.strict };
+  } catch (e) {
+    if (e instanceof Abort) return { value: valueOf(body), error: e.message, strict: d.strict };
+    throw e;
+  }
+}
+
+export type FieldCheckResult = { ok: true; obj: KObject; warnings: string[] } | { ok: false; status: Status };
+
+export interface FieldCheckOptions {
+  /** Which handler decodes: create and update wrap errors as transformDecodeError does; patch as patch.go does. */
+  context?: 'create' | 'update' | 'patch';
+  /** The raw JSON body, when the caller has it: duplicates are then found in document order, numbers as written. */
+  text?: string;
+}
+
+/**
+ * Decodes `body` as the kind `gvk` the way the API server does, and applies
+ * the fieldValidation directive: Strict fails on unknown or duplicate fields,
+ * Warn turns them into warnings, Ignore drops them silently. Type errors fail
+ * in every mode. `duplicates` are field paths of duplicate keys the caller's
+ * parser found (used when `options.text` is not given). Kinds without a
+ * definition (custom resources) pass through unchanged.
+ */
+export function checkFields(gvk: GroupVersionKind, body: unknown, mode: FieldValidation, duplicates: readonly string[] = [], options: FieldCheckOptions = {}): FieldCheckResult {
+  const def = definitionForKind(gvk.group, gvk.version, gvk.kind);
+  if (!def) return { ok: true, obj: body as KObject, warnings: [] };
+  const tree = options.text !== undefined ? parseJsonTree(options.text) : undefined;
+  const report = decodeAs(def, tree ?? treeOf(body));
+  const strict = tree ? report.strict : [...report.strict, ...duplicates.map((p) => `duplicate field ${JSON.stringify(p)}`)];
+  const context = options.context ?? 'create';
+  if (report.error !== undefined) {
+    if (context === 'patch') {
+      const patched = JSON.stringify(valueOf(tree ?? treeOf(body)));
+      return { ok: false, status: status.invalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', badValue: patched, detail: report.error }]) };
+    }
+    return { ok: false, status: status.badRequest(cannotBeHandled(gvk, report.error)) };
+  }
+  if (strict.length > 0 && mode === 'Strict') {
+    const msg = strictDecodingError(strict);
+    return { ok: false, status: status.badRequest(context === 'patch' ? msg : cannotBeHandled(gvk, msg)) };
+  }
+  return { ok: true, obj: report.value as unknown as KObject, warnings: mode === 'Warn' ? strict : [] };
+}
+
+/** runtime.StrictDecodingError's text. */
+export function strictDecodingError(errors: readonly string[]): string {
+  return `strict decoding error: ${errors.join(', ')}`;
+}
+
+/** transformDecodeError's text for a body whose apiVersion/kind named the endpoint's kind. */
+export function cannotBeHandled(gvk: GroupVersionKind, err: string): string {
+  return `${gvk.kind} in version ${JSON.stringify(gvk.version)} cannot be handled as a ${gvk.kind}: ${err}`;
+}

@@ -1,0 +1,114 @@
+// Cases from k8s.io/apimachinery/pkg/util/duration/duration_test.go.
+import { describe, expect, it } from 'vitest';
+import { humanDuration, parseTime, shortHumanDuration, translateTimestampSince } from './age';
+
+const ms = 1;
+const s = 1000;
+const m = 60 * s;
+const h = 60 * m;
+const d = 24 * h;
+const y = 365 * d;
+
+describe('HumanDuration', () => {
+  it.each<[number, string]>([
+    [s, '1s'],
+    [70 * s, '70s'],
+    [190 * s, '3m10s'],
+    [70 * m, '70m'],
+    [47 * h, '47h'],
+    [49 * h, '2d1h'],
+    [(8 * 24 + 2) * h, '8d'],
+    [367 * 24 * h, '367d'],
+    [(365 * 2 * 24 + 25) * h, '2y1d'],
+    [(365 * 8 * 24 + 2) * h, '8y'],
+  ])('%d ms → %s (TestHumanDuration)', (dur, want) => expect(humanDuration(dur)).toBe(want));
+
+  it.each<[number, string]>([
+    [-2 * s, '<invalid>'],
+    [-2 * s + ms, '0s'],
+    [0, '0s'],
+    [s - ms, '0s'],
+    [2 * m - ms, '119s'],
+    [2 * m, '2m'],
+    [2 * m + s, '2m1s'],
+    [10 * m - ms, '9m59s'],
+    [10 * m, '10m'],
+    [10 * m + s, '10m'],
+    [3 * h - ms, '179m'],
+    [3 * h, '3h'],
+    [3 * h + m, '3h1m'],
+    [8 * h - ms, '7h59m'],
+    [8 * h, '8h'],
+    [8 * h + 59 * m, '8h'],
+    [2 * d - ms, '47h'],
+    [2 * d, '2d'],
+    [2 * d + h, '2d1h'],
+    [8 * d - ms, '7d23h'],
+    [8 * d, '8d'],
+    [8 * d + 23 * h, '8d'],
+    [2 * y - ms, '729d'],
+    [2 * y, '2y'],
+    [2 * y + 23 * h, '2y'],
+    [2 * y + 23 * h + 59 * m, '2y'],
+    [2 * y + 24 * h - ms, '2y'],
+    [2 * y + 24 * h, '2y1d'],
+    [3 * y, '3y'],
+    [4 * y, '4y'],
+    [5 * y, '5y'],
+    [6 * y, '6y'],
+    [7 * y, '7y'],
+    [8 * y - ms, '7y364d'],
+    [8 * y, '8y'],
+    [8 * y + 364 * d, '8y'],
+    [9 * y, '9y'],
+  ])('%d ms → %s (TestHumanDurationBoundaries)', (dur, want) => expect(humanDuration(dur)).toBe(want));
+});
+
+describe('ShortHumanDuration (TestShortHumanDurationBoundaries)', () => {
+  it.each<[number, string]>([
+    [-2 * s, '<invalid>'],
+    [-2 * s + ms, '0s'],
+    [0, '0s'],
+    [s - ms, '0s'],
+    [s, '1s'],
+    [2 * s - ms, '1s'],
+    [m - ms, '59s'],
+    [m, '1m'],
+    [2 * m - ms, '1m'],
+    [h - ms, '59m'],
+    [h, '1h'],
+    [2 * h - ms, '1h'],
+    [d - ms, '23h'],
+    [d, '1d'],
+    [2 * d - ms, '1d'],
+    [y - ms, '364d'],
+    [y, '1y'],
+    [2 * y - ms, '1y'],
+    [2 * y, '2y'],
+  ])('%d ms → %s', (dur, want) => expect(shortHumanDuration(dur)).toBe(want));
+});
+
+describe('RFC 3339 timestamps', () => {
+  it('parses what metav1.Time and MicroTime write', () => {
+    expect(parseTime('2026-01-01T00:00:00Z')).toBe(Date.UTC(2026, 0, 1));
+    expect(parseTime('2026-01-01T00:00:05.123456Z')).toBe(Date.UTC(2026, 0, 1, 0, 0, 5, 123));
+    expect(parseTime('2026-01-01T02:00:00+02:00')).toBe(Date.UTC(2026, 0, 1));
+    expect(parseTime('2025-12-31T19:30:00-04:30')).toBe(Date.UTC(2026, 0, 1));
+  });
+
+  it('treats anything else as the zero time', () => {
+    for (const bad of [undefined, null, '', 'yesterday', '2026-01-01', '2026-02-30T00:00:00Z', '2026-01-01T25:00:00Z', '2026-01-01 00:00:00Z', 42]) {
+      expect(parseTime(bad)).toBeUndefined();
+    }
+  });
+
+  it('translateTimestampSince', () => {
+    const now = Date.UTC(2026, 0, 1, 1, 0, 0);
+    expect(translateTimestampSince('2026-01-01T00:00:00Z', now)).toBe('60m');
+    expect(translateTimestampSince('2026-01-01T00:58:00Z', now)).toBe('2m');
+    expect(translateTimestampSince(undefined, now)).toBe('<unknown>');
+    // Up to two seconds in the future still reads as now.
+    expect(translateTimestampSince('2026-01-01T01:00:01Z', now)).toBe('0s');
+    expect(translateTimestampSince('2026-01-01T01:00:05Z', now)).toBe('<invalid>');
+  });
+});

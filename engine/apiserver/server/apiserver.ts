@@ -1,0 +1,516 @@
+// kube-apiserver as an actor (`kube-apiserver-0`): HTTP requests arrive as
+// messages from API clients on the simulated network; each crosses the filter
+// chain (authentication → impersonation → max-in-flight → authorization), then
+// the REST handler (decode → mutating admission → validation → validating
+// admission → etcd), and every stage is recorded. Objects live in etcd, which
+// the server reaches only through its embedded etcd client; a watch cache per
+// resource is fed by one etcd watch on the resource's prefix.
+import type { Actor, ActorId, Payload } from '../../sim/actor';
+import type { ActorContext } from '../../sim/kernel';
+import { registerActorKind } from '../../sim/kernel';
+import { registerClass } from '../../sim/serial';
+import type { CallRecord } from '../../etcd/client/client';
+import type { RangeResponse, TxnResponse, WatchResponse } from '../../etcd/api/rpc';
+import type { KObject, Status } from '../../apimachinery/types';
+import { status } from '../../apimachinery/status';
+import { RESOURCES, resourceFor, type ResourceInfo } from '../registry/resources';
+import type { ApiRequest, ApiResponse, ClusterReader, UserInfo } from '../types';
+import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpRequestMsg } from '../http/messages';
+import { requestInfo, type ResourceRequestInfo } from '../http/requestInfo';
+import { WatchCache } from '../cache/watchCache';
+import { decodeObject, keyText, prefixRange } from '../storage/codec';
+import type { RequestRecord, StageRecord } from '../records/types';
+import { ApiEtcdClient, ETCD_CLIENT_TIMER_TAGS } from './etcdLink';
+import { handleNonResource } from './nonResource';
+import * as chain from './chain';
+import { RestOp, startRest, onRestEtcd } from './rest';
+import { WatchHub } from './watchHub';
+import { bootstrapObjects } from './bootstrap';
+import { createTxn } from './storageOps';
+import { DEFAULT_CLIENT } from '../../etcd/client/client';
+import type { AuthnConfig } from './chain';
+
+export const APISERVER_KIND = 'kube-apiserver';
+
+export interface ApiServerConfig {
+  etcdEndpoints: ActorId[];
+  authn: AuthnConfig;
+  /** --max-requests-inflight (400) and --max-mutating-requests-inflight (200). */
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  /** The apiserver compacts etcd every 5 minutes (--etcd-compaction-interval). */
+  compactionIntervalMs: number;
+  /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs). */
+  serverAddress: string;
+}
+
+export const DEFAULT_APISERVER: Omit<ApiServerConfig, 'etcdEndpoints' | 'authn'> = {
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
+  compactionIntervalMs: 5 * 60_000,
+  serverAddress: '10.0.0.10:6443',
+};
+
+/** How many request records the server keeps (oldest dropped first). */
+export const RECORD_LIMIT = 2000;
+
+const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+type CacheWatchState = { state: 'listing'; callId: number } | { state: 'starting'; callId: number; member?: ActorId } | { state: 'watching'; member: ActorId; watchId: number } | { state: 'idle' };
+
+export class ApiServer implements Actor {
+  readonly etcd: ApiEtcdClient;
+  readonly caches = new Map<string, WatchCache>();
+  readonly cacheWatch = new Map<string, CacheWatchState>();
+  readonly ops = new Map<number, RestOp>();
+  /** etcd call id → the op (or internal purpose) waiting on it. */
+  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn'; key?: string }>();
+  readonly watch: WatchHub;
+  readonly records: RequestRecord[] = [];
+  private nextOp = 1;
+  private nextRecord = 1;
+  inflight = { readOnly: 0, mutating: 0 };
+  /** Post-start hooks done (bootstrap objects written): /readyz answers ok. */
+  bootstrapped = false;
+  private bootstrapPending = 0;
+  /** Compaction bookkeeping (storage/etcd3/compact.go). */
+  private compactRev = 0;
+  private compactKeyVersion = 0;
+
+  constructor(
+    readonly id: ActorId,
+    readonly config: ApiServerConfig,
+  ) {
+    this.etcd = new ApiEtcdClient(`${id}/etcd`, { ...DEFAULT_CLIENT, endpoints: config.etcdEndpoints });
+    this.watch = new WatchHub();
+    for (const r of RESOURCES) if (r.storagePrefix && !r.sharesStorageWith) this.caches.set(cacheKey(r), new WatchCache(cacheKey(r)));
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------
+
+  start(ctx: ActorContext): void {
+    for (const key of this.caches.keys()) this.listForCache(ctx, key);
+    ctx.setTimer(this.config.compactionIntervalMs, 'compact');
+    ctx.setTimer(1000, 'bookmarks');
+  }
+
+  get ready(): boolean {
+    for (const c of this.caches.values()) if (!c.ready) return false;
+    return true;
+  }
+
+  /** Stored objects as the watch cache holds them (what admission and authorizers read). */
+  get cluster(): ClusterReader {
+    return new CacheReader(this);
+  }
+
+  cacheOf(r: ResourceInfo): WatchCache | undefined {
+    const owner = r.sharesStorageWith ? resourceFor(r.sharesStorageWith.group, r.sharesStorageWith.resource) : r;
+    return owner ? this.caches.get(cacheKey(owner)) : undefined;
+  }
+
+  // ---- messages ----------------------------------------------------------------
+
+  receive(ctx: ActorContext, from: ActorId, p: Payload): void {
+    if (p.type === 'HttpRequest') return this.onRequest(ctx, from, p as HttpRequestMsg);
+    if (p.type === 'HttpCancel') return this.watch.cancel(ctx, from, (p as HttpCancelMsg).reqId);
+    this.etcd.receive(ctx, from, p);
+    this.drainEtcd(ctx);
+  }
+
+  timer(ctx: ActorContext, tag: string, data: unknown): void {
+    if (ETCD_CLIENT_TIMER_TAGS.has(tag)) {
+      this.etcd.timer(ctx, tag, data);
+      return this.drainEtcd(ctx);
+    }
+    switch (tag) {
+      case 'compact':
+        ctx.setTimer(this.config.compactionIntervalMs, 'compact');
+        return this.compact(ctx);
+      case 'bookmarks':
+        ctx.setTimer(1000, 'bookmarks');
+        return this.watch.tick(ctx, this);
+      case 'watchTimeout':
+        return this.watch.timeout(ctx, data as number);
+      case 'relist':
+        return this.listForCache(ctx, data as string);
+      case 'restRetry':
+        return this.retryOp(ctx, data as number);
+    }
+  }
+
+  persisted(): void {}
+
+  peerReset(ctx: ActorContext, peer: ActorId): void {
+    this.watch.dropClient(peer);
+    if (!this.config.etcdEndpoints.includes(peer)) return;
+    this.etcd.peerReset(ctx, peer);
+    // The etcd watches on that member died with its process: resume them elsewhere.
+    for (const [key, w] of this.cacheWatch) if (w.state === 'watching' && w.member === peer) this.startCacheWatch(ctx, key);
+    this.drainEtcd(ctx);
+  }
+
+  refused(ctx: ActorContext, to: ActorId, p: Payload): void {
+    if (this.config.etcdEndpoints.includes(to)) {
+      this.etcd.refused(ctx, to, p);
+      this.drainEtcd(ctx);
+    } else this.watch.dropClient(to);
+  }
+
+  // ---- requests ----------------------------------------------------------------
+
+  private onRequest(ctx: ActorContext, from: ActorId, msg: HttpRequestMsg): void {
+    const req = msg.request;
+    const info = requestInfo(req);
+    const rec: RequestRecord = {
+      id: this.nextRecord++,
+      at: ctx.now,
+      client: from,
+      user: '',
+      groups: [],
+      verb: info.verb,
+      method: req.method,
+      path: req.path,
+      group: info.isResourceRequest ? info.apiGroup : '',
+      version: info.isResourceRequest ? info.apiVersion : '',
+      resource: info.isResourceRequest ? info.resource : '',
+      subresource: info.isResourceRequest ? info.subresource : '',
+      namespace: info.isResourceRequest ? info.namespace : '',
+      name: info.isResourceRequest ? info.name : '',
+      stages: [],
+      code: 0,
+    };
+    this.records.push(rec);
+    if (this.records.length > RECORD_LIMIT) this.records.splice(0, this.records.length - RECORD_LIMIT);
+    const reply = (res: ApiResponse) => this.finish(ctx, from, msg.reqId, rec, res);
+    const fail = (st: Status) => reply(statusResponse(st));
+
+    // Authentication.
+    const t0 = ctx.now;
+    const authn = chain.authenticate(req, this.config.authn, this.cluster, ctx.now);
+    if (!authn.ok) {
+      stage(rec, 'authentication', authn.authenticator, 'denied', t0, ctx.now, authn.reason || authn.status.message);
+      return fail(authn.status);
+    }
+    stage(rec, 'authentication', authn.authenticator, 'allowed', t0, ctx.now, `as ${authn.user.username}`);
+    // Impersonation (kubectl --as / --as-group).
+    const imp = chain.impersonate(req, authn.user, this.cluster);
+    if (imp.type === 'forbidden') {
+      stage(rec, 'impersonation', 'Impersonation', 'denied', ctx.now, ctx.now, imp.status.message);
+      rec.user = authn.user.username;
+      rec.groups = authn.user.groups;
+      return fail(imp.status);
+    }
+    const user: UserInfo = imp.type === 'impersonated' ? imp.user : authn.user;
+    if (imp.type === 'impersonated') stage(rec, 'impersonation', 'Impersonation', 'allowed', ctx.now, ctx.now, `${authn.user.username} as ${user.username}`);
+    rec.user = user.username;
+    rec.groups = user.groups;
+
+    // Max in-flight (watches and other long-running requests are exempt).
+    const longRunning = info.verb === 'watch' || (info.isResourceRequest && ['log', 'exec', 'attach', 'portforward', 'proxy'].includes(info.subresource));
+    const mutating = MUTATING.has(info.verb);
+    if (!longRunning) {
+      const full = mutating ? this.inflight.mutating >= this.config.maxMutatingRequestsInflight : this.inflight.readOnly >= this.config.maxRequestsInflight;
+      if (full) {
+        stage(rec, 'limit', mutating ? 'max-mutating-requests-inflight' : 'max-requests-inflight', 'denied', ctx.now, ctx.now, 'Too many requests, please try again later.');
+        return reply({ ...statusResponse(status.tooManyRequests('Too many requests, please try again later.', 1)), headers: { 'content-type': 'application/json', 'retry-after': '1' } });
+      }
+    }
+
+    // Authorization.
+    const attrs = chain.attributesOf(info, user, req);
+    const authz = chain.authorize(attrs, this.cluster);
+    if (authz.decision !== 'Allow') {
+      stage(rec, 'authorization', 'Node,RBAC', 'denied', ctx.now, ctx.now, authz.reason || 'no RBAC policy matched');
+      return fail(chain.forbiddenStatus(attrs, authz));
+    }
+    stage(rec, 'authorization', 'Node,RBAC', 'allowed', ctx.now, ctx.now, authz.reason);
+
+    if (!info.isResourceRequest) {
+      return reply(handleNonResource(req, this));
+    }
+    const r = resourceFor(info.apiGroup, info.resource);
+    if (!r || r.version !== info.apiVersion) return reply(notFoundPage());
+    if (info.subresource && !r.subresources.some((s) => s.name === info.subresource)) return reply(notFoundPage());
+    if (!info.subresource && !r.verbs.includes(info.verb as never) && !(info.verb === 'watch' && r.verbs.includes('watch'))) {
+      return fail(status.methodNotSupported({ group: r.group, resource: r.resource }, verbAction(info.verb)));
+    }
+    if (!longRunning) {
+      if (mutating) this.inflight.mutating++;
+      else this.inflight.readOnly++;
+    }
+    const op = new RestOp(this.nextOp++, from, msg.reqId, req, info as ResourceRequestInfo, r, user, rec.id, mutating && !longRunning ? 'mutating' : longRunning ? 'none' : 'readOnly');
+    this.ops.set(op.id, op);
+    startRest(this, ctx, op);
+  }
+
+  /** Record of a request by id (while it is still in the buffer). */
+  record(id: number): RequestRecord | undefined {
+    // Records are appended in id order: binary search.
+    let lo = 0;
+    let hi = this.records.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const r = this.records[mid]!;
+      if (r.id === id) return r;
+      if (r.id < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Sends the answer to a request and closes its record. */
+  finish(ctx: ActorContext, client: ActorId, reqId: number, rec: RequestRecord | undefined, res: ApiResponse): void {
+    if (rec) {
+      rec.code = res.status;
+      rec.doneAt = ctx.now;
+      if (res.status >= 400) {
+        try {
+          const st = JSON.parse(res.body) as Status;
+          rec.reason = st.reason;
+          rec.message = st.message;
+        } catch {
+          rec.message = res.body.slice(0, 200);
+        }
+      }
+      const warnings = res.headers['warning'];
+      if (warnings) rec.warnings = warnings.split('\n');
+    }
+    ctx.send(client, httpMsg.response(reqId, res));
+  }
+
+  /** An op finished: free its in-flight seat and answer. */
+  complete(ctx: ActorContext, op: RestOp, res: ApiResponse): void {
+    if (!this.ops.has(op.id)) return;
+    this.ops.delete(op.id);
+    if (op.seat === 'mutating') this.inflight.mutating--;
+    else if (op.seat === 'readOnly') this.inflight.readOnly--;
+    this.finish(ctx, op.client, op.reqId, this.record(op.recordId), res);
+  }
+
+  /** Starts an etcd call on behalf of an op. */
+  etcdCall<K extends Parameters<ApiEtcdClient['call']>[1]>(ctx: ActorContext, op: RestOp | null, type: K, body: Parameters<ApiEtcdClient['call']>[2], purpose: 'rest' | 'bootstrap' | 'compact' | 'compactTxn' = 'rest'): number {
+    const id = this.etcd.call(ctx, type, body as never);
+    this.etcdWaiters.set(id, { op: op?.id, purpose });
+    return id;
+  }
+
+  private retryOp(ctx: ActorContext, opId: number): void {
+    const op = this.ops.get(opId);
+    if (op) startRest(this, ctx, op);
+  }
+
+  // ---- etcd plumbing -----------------------------------------------------------
+
+  private drainEtcd(ctx: ActorContext): void {
+    for (;;) {
+      const { done, pushes } = this.etcd.drain();
+      if (done.length === 0 && pushes.length === 0) return;
+      for (const call of done) this.onEtcdDone(ctx, call);
+      for (const p of pushes) this.onWatchPush(ctx, p.from, p.body);
+    }
+  }
+
+  private onEtcdDone(ctx: ActorContext, call: CallRecord): void {
+    const w = this.etcdWaiters.get(call.id);
+    if (!w) return;
+    this.etcdWaiters.delete(call.id);
+    switch (w.purpose) {
+      case 'rest': {
+        const op = w.op === undefined ? undefined : this.ops.get(w.op);
+        if (op) onRestEtcd(this, ctx, op, call);
+        return;
+      }
+      case 'cacheList':
+        return this.onCacheList(ctx, w.key!, call);
+      case 'cacheWatch':
+        return this.onCacheWatchCreated(ctx, w.key!, call);
+      case 'bootstrap':
+        this.bootstrapPending--;
+        if (call.outcome?.status !== 'ok') ctx.setTimer(1000, 'relist', '__bootstrap__');
+        if (this.bootstrapPending === 0) this.bootstrapped = true;
+        return;
+      case 'compactTxn':
+        return this.onCompactTxn(ctx, call);
+      case 'compact':
+        return;
+    }
+  }
+
+  private listForCache(ctx: ActorContext, key: string): void {
+    if (key === '__bootstrap__') return this.bootstrap(ctx);
+    const cache = this.caches.get(key);
+    const r = resourceOfKey(key);
+    if (!cache || !r?.storagePrefix) return;
+    const { key: k, rangeEnd } = prefixRange(r.storagePrefix);
+    const id = this.etcd.call(ctx, 'RangeRequest', { key: k, rangeEnd });
+    this.etcdWaiters.set(id, { purpose: 'cacheList', key });
+    this.cacheWatch.set(key, { state: 'listing', callId: id });
+  }
+
+  private onCacheList(ctx: ActorContext, key: string, call: CallRecord): void {
+    const cache = this.caches.get(key)!;
+    if (call.outcome?.status !== 'ok') {
+      ctx.setTimer(1000, 'relist', key);
+      return;
+    }
+    const res = call.outcome.body as RangeResponse;
+    const wasReady = this.ready;
+    cache.replace(
+      res.kvs.map((kv) => ({ key: keyText(kv.key), obj: decodeObject(kv) })),
+      res.header.revision,
+    );
+    this.watch.resync(ctx, this, key);
+    this.startCacheWatch(ctx, key);
+    if (!wasReady && this.ready) this.bootstrap(ctx);
+  }
+
+  private startCacheWatch(ctx: ActorContext, key: string): void {
+    const cache = this.caches.get(key)!;
+    const r = resourceOfKey(key)!;
+    const { key: k, rangeEnd } = prefixRange(r.storagePrefix!);
+    const id = this.etcd.call(ctx, 'WatchCreateRequest', { key: k, rangeEnd, startRevision: cache.rv + 1, prevKv: true, progressNotify: true });
+    this.etcdWaiters.set(id, { purpose: 'cacheWatch', key });
+    this.cacheWatch.set(key, { state: 'starting', callId: id });
+  }
+
+  private onCacheWatchCreated(ctx: ActorContext, key: string, call: CallRecord): void {
+    if (call.outcome?.status !== 'ok') {
+      ctx.setTimer(500, 'relist', key);
+      return;
+    }
+    const body = call.outcome.body as WatchResponse;
+    if (body.canceled || body.compactRevision > 0) {
+      // Compacted past our revision: list again (the reflector's relist).
+      return this.listForCache(ctx, key);
+    }
+    this.cacheWatch.set(key, { state: 'watching', member: call.servedBy!, watchId: body.watchId });
+  }
+
+  private onWatchPush(ctx: ActorContext, from: ActorId, body: WatchResponse): void {
+    for (const [key, w] of this.cacheWatch) {
+      if (w.state !== 'watching' || w.member !== from || w.watchId !== body.watchId) continue;
+      if (body.canceled) {
+        this.listForCache(ctx, key);
+        return;
+      }
+      const cache = this.caches.get(key)!;
+      for (const ev of body.events) {
+        const k = keyText(ev.kv.key);
+        const obj = ev.type === 'PUT' ? decodeObject(ev.kv) : null;
+        const ce = cache.apply(k, ev.type, obj, ev.kv.modRevision);
+        if (ce) this.watch.dispatch(ctx, this, key, ce);
+      }
+      if (body.events.length === 0) cache.progress(body.header.revision);
+      return;
+    }
+  }
+
+  // ---- post-start hooks ----------------------------------------------------------
+
+  private bootstrap(ctx: ActorContext): void {
+    // Default namespaces, RBAC bootstrap policy, system priority classes and the
+    // `kubernetes` Service, each created only if absent (as the post-start hooks do).
+    const objs = bootstrapObjects(ctx.now, ctx.rng);
+    this.bootstrapPending = objs.length;
+    if (objs.length === 0) this.bootstrapped = true;
+    for (const { r, obj } of objs) {
+      const existing = this.cluster.get(r.group, r.resource, obj.metadata.namespace, obj.metadata.name!);
+      if (existing) {
+        this.bootstrapPending--;
+        continue;
+      }
+      this.etcdCall(ctx, null, 'TxnRequest', createTxn(r, obj), 'bootstrap');
+    }
+    if (this.bootstrapPending === 0) this.bootstrapped = true;
+  }
+
+  // ---- compaction (k8s.io/apiserver/pkg/storage/etcd3/compact.go) -------------
+
+  private compact(ctx: ActorContext): void {
+    // Compact to the revision seen one interval ago, guarded by a CAS on
+    // compact_rev_key so several apiservers compact once.
+    const key = 'compact_rev_key';
+    this.etcdCall(
+      ctx,
+      null,
+      'TxnRequest',
+      {
+        compare: [{ key, target: 'VERSION', result: 'EQUAL', version: this.compactKeyVersion }],
+        success: [{ requestPut: { key, value: '' } }],
+        failure: [{ requestRange: { key } }],
+      },
+      'compactTxn',
+    );
+  }
+
+  private onCompactTxn(ctx: ActorContext, call: CallRecord): void {
+    if (call.outcome?.status !== 'ok') return;
+    const res = call.outcome.body as TxnResponse;
+    const prevRev = this.compactRev;
+    this.compactRev = res.header.revision;
+    if (res.succeeded) {
+      this.compactKeyVersion++;
+      if (prevRev > 0) this.etcdCall(ctx, null, 'CompactionRequest', { revision: prevRev }, 'compact');
+    } else {
+      const kv = res.responses[0]?.responseRange?.kvs[0];
+      this.compactKeyVersion = kv ? kv.version : 0;
+    }
+  }
+}
+
+/** ClusterReader over the watch caches (made on demand: never part of the state). */
+class CacheReader implements ClusterReader {
+  constructor(private readonly server: ApiServer) {}
+  get(group: string, resource: string, namespace: string | undefined, name: string): KObject | undefined {
+    const r = resourceFor(group, resource);
+    const c = r && this.server.cacheOf(r);
+    if (!r || !c) return undefined;
+    return c.store.get(r.namespaced ? `${r.storagePrefix}/${namespace}/${name}` : `${r.storagePrefix}/${name}`);
+  }
+  list(group: string, resource: string, namespace?: string): KObject[] {
+    const r = resourceFor(group, resource);
+    const c = r && this.server.cacheOf(r);
+    if (!r || !c) return [];
+    const all = c.list();
+    return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace);
+  }
+}
+
+export function cacheKey(r: ResourceInfo): string {
+  return `${r.group}/${r.resource}`;
+}
+
+function resourceOfKey(key: string): ResourceInfo | undefined {
+  const i = key.lastIndexOf('/');
+  return resourceFor(key.slice(0, i), key.slice(i + 1));
+}
+
+export function stage(rec: RequestRecord | undefined, kind: StageRecord['kind'], name: string, decision: StageRecord['decision'], startedAt: number, endedAt: number, message?: string, extra: Partial<StageRecord> = {}): void {
+  if (!rec) return;
+  const s: StageRecord = { kind, name, decision, startedAt, endedAt, ...extra };
+  if (message) s.message = message;
+  rec.stages.push(s);
+}
+
+export function statusResponse(st: Status, headers: Record<string, string> = {}): ApiResponse {
+  return jsonResponse(st.code, st, headers);
+}
+
+/** The mux's 404 for an unknown path: plain text (clients turn it into "the server could not find the requested resource"). */
+export function notFoundPage(): ApiResponse {
+  return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '404 page not found\n' };
+}
+
+function verbAction(verb: string): string {
+  return verb === 'deletecollection' ? 'deletecollection' : verb;
+}
+
+export { queryValue };
+
+registerClass('ApiServer', ApiServer);
+registerActorKind<ApiServerConfig, null>({
+  kind: APISERVER_KIND,
+  initDurable: () => null,
+  create: (id, config) => new ApiServer(id, config),
+});

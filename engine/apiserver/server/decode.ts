@@ -1,0 +1,139 @@
+// Request bodies: JSON (or YAML with Content-Type application/yaml) into a
+// plain value, with the errors the real decoder gives for malformed input,
+// too-deep nesting and YAML alias bombs, and a list of duplicate fields for
+// strict field validation.
+import { parseDocument } from 'yaml';
+import type { Status } from '../../apimachinery/types';
+import { status } from '../../apimachinery/status';
+import type { ApiRequest } from '../types';
+
+/** sigs.k8s.io/json and the YAML decoder stop at this depth. */
+export const MAX_DEPTH = 10_000;
+/** The apiserver refuses request bodies over 3 MiB (MaxRequestBodyBytes). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export type Parsed = { ok: true; value: unknown; text: string; duplicates: string[] } | { ok: false; status: Status };
+
+export function parseBody(req: ApiRequest): Parsed {
+  const text = req.body ?? '';
+  if (text.length > MAX_BODY_BYTES) return { ok: false, status: status.requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`) };
+  const ct = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
+  if (ct === 'application/yaml') return parseYaml(text);
+  if (ct !== 'application/json' && ct !== '' && !ct.endsWith('+json')) {
+    return { ok: false, status: status.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor`) };
+  }
+  return parseJson(text);
+}
+
+function versionKindError(detail: string): Status {
+  return status.badRequest(`couldn't get version/kind; json parse error: ${detail}`);
+}
+
+export function parseJson(text: string): Parsed {
+  const scan = scanJson(text);
+  if (scan.tooDeep) return { ok: false, status: versionKindError('exceeded max depth') };
+  try {
+    return { ok: true, value: JSON.parse(text), text, duplicates: scan.duplicates };
+  } catch (e) {
+    return { ok: false, status: versionKindError(goJsonError(text, e as Error)) };
+  }
+}
+
+/** Go's encoding/json wording for the first syntax error. */
+function goJsonError(text: string, e: Error): string {
+  if (text.trim() === '' || /end of (JSON )?input/i.test(e.message)) return 'unexpected end of JSON input';
+  const m = /position (\d+)/.exec(e.message);
+  const pos = m ? Number(m[1]) : 0;
+  const ch = text[pos] ?? '';
+  return `invalid character '${ch === "'" ? "\\'" : ch}' looking for beginning of value`;
+}
+
+/** One pass over JSON text: nesting depth and duplicate keys (by field path). */
+function scanJson(text: string): { tooDeep: boolean; duplicates: string[] } {
+  const stack: { keys: Set<string> | null; path: string; key: string }[] = [];
+  const duplicates: string[] = [];
+  let i = 0;
+  let expectKey = false;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      let s = '';
+      while (j < text.length && text[j] !== '"') {
+        if (text[j] === '\\') j++;
+        j++;
+      }
+      s = text.slice(i + 1, j);
+      const top = stack[stack.length - 1];
+      if (top && top.keys && expectKey) {
+        let k: string;
+        try {
+          k = JSON.parse(`"${s}"`) as string;
+        } catch {
+          k = s;
+        }
+        if (top.keys.has(k)) duplicates.push(top.path ? `${top.path}.${k}` : k);
+        top.keys.add(k);
+        top.key = k;
+        expectKey = false;
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === '{' || c === '[') {
+      const parent = stack[stack.length - 1];
+      const path = parent ? (parent.keys ? (parent.path ? `${parent.path}.${parent.key}` : parent.key) : parent.path) : '';
+      stack.push({ keys: c === '{' ? new Set() : null, path, key: '' });
+      if (stack.length > MAX_DEPTH) return { tooDeep: true, duplicates };
+      expectKey = c === '{';
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+    } else if (c === ',') {
+      expectKey = !!stack[stack.length - 1]?.keys;
+    }
+    i++;
+  }
+  return { tooDeep: false, duplicates };
+}
+
+export function parseYaml(text: string): Parsed {
+  // Alias expansion is capped (yaml bombs); go-yaml refuses documents whose aliases expand too far.
+  let doc;
+  try {
+    doc = parseDocument(text, { uniqueKeys: false, strict: false });
+  } catch (e) {
+    return { ok: false, status: status.badRequest(`error converting YAML to JSON: yaml: ${(e as Error).message}`) };
+  }
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    const line = err.linePos?.[0]?.line;
+    return { ok: false, status: status.badRequest(`error converting YAML to JSON: yaml: ${line ? `line ${line}: ` : ''}${firstLine(err.message)}`) };
+  }
+  try {
+    const value = doc.toJS({ maxAliasCount: 100 });
+    if (depthOf(value) > MAX_DEPTH) return { ok: false, status: versionKindError('exceeded max depth') };
+    return { ok: true, value, text: JSON.stringify(value) ?? '', duplicates: [] };
+  } catch (e) {
+    const msg = (e as Error).message;
+    if (/alias/i.test(msg)) return { ok: false, status: status.badRequest('error converting YAML to JSON: yaml: document contains excessive aliasing') };
+    return { ok: false, status: status.badRequest(`error converting YAML to JSON: yaml: ${firstLine(msg)}`) };
+  }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+function depthOf(v: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[v, 1]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (x && typeof x === 'object') {
+      if (d > max) max = d;
+      if (max > MAX_DEPTH) return max;
+      for (const y of Object.values(x)) stack.push([y, d + 1]);
+    }
+  }
+  return max;
+}

@@ -1,0 +1,73 @@
+// Legacy (unaggregated) discovery documents, as the real server serves them at
+// /api, /apis, /api/v1 and /apis/GROUP/VERSION, and /version.
+// (k8s.io/apiserver/pkg/endpoints/discovery; kubectl falls back to these when
+// the server does not answer the aggregated apidiscovery.k8s.io/v2 form.)
+import { RESOURCES, servedGroups, type ResourceInfo } from '../registry/resources';
+
+export const SERVER_VERSION = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0',
+  gitCommit: '70d3cc986aa8221cd1dfb1121852688902d3bf53',
+  gitTreeState: 'clean',
+  buildDate: '2024-12-11T17:59:15Z',
+  goVersion: 'go1.23.3',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+export function apiVersions(serverAddress: string) {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+function groupDoc(group: string, versions: string[]) {
+  const gvs = versions.map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
+  return { name: group, versions: gvs, preferredVersion: gvs[0]! };
+}
+
+export function apiGroupList() {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: servedGroups()
+      .filter((g) => g.group !== '')
+      .map((g) => groupDoc(g.group, g.versions)),
+  };
+}
+
+export function apiGroup(group: string) {
+  const g = servedGroups().find((x) => x.group === group);
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(g.group, g.versions) } : null;
+}
+
+function resourceEntries(r: ResourceInfo) {
+  const main: Record<string, unknown> = {
+    name: r.resource,
+    singularName: r.singularName,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: r.verbs,
+  };
+  if (r.shortNames.length) main.shortNames = r.shortNames;
+  if (r.categories.length) main.categories = r.categories;
+  const subs = r.subresources.map((s) => {
+    const e: Record<string, unknown> = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced };
+    if (s.group) e.group = s.group;
+    if (s.version) e.version = s.version;
+    e.kind = s.kind;
+    e.verbs = s.verbs;
+    return e;
+  });
+  return [main, ...subs];
+}
+
+export function apiResourceList(group: string, version: string) {
+  const rs = RESOURCES.filter((r) => r.group === group && r.version === version);
+  if (rs.length === 0) return null;
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group === '' ? version : `${group}/${version}`,
+    resources: rs.flatMap(resourceEntries).sort((a, b) => (String(a.name) < String(b.name) ? -1 : 1)),
+  };
+}

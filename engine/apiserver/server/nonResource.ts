@@ -1,0 +1,47 @@
+// Paths that are not resources: version, health, discovery, OpenAPI.
+import type { ApiRequest, ApiResponse } from '../types';
+import { jsonResponse } from '../http/messages';
+import type { ApiServer } from './apiserver';
+import { notFoundPage } from './apiserver';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
+import { openApiResponse } from './chain';
+
+function text(status: number, body: string): ApiResponse {
+  return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
+}
+
+export function handleNonResource(req: ApiRequest, s: ApiServer): ApiResponse {
+  const path = req.path.replace(/\/+$/, '') || '/';
+  if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'Method Not Allowed');
+  switch (path) {
+    case '/version':
+      return jsonResponse(200, SERVER_VERSION);
+    case '/healthz':
+    case '/livez':
+      return text(200, 'ok');
+    case '/readyz':
+      return s.ready && s.bootstrapped ? text(200, 'ok') : text(500, '[-]poststarthook/rbac/bootstrap-roles failed: not finished\nreadyz check failed');
+    case '/api':
+      return jsonResponse(200, apiVersions(s.config.serverAddress));
+    case '/apis':
+      return jsonResponse(200, apiGroupList());
+  }
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api' && parts.length === 2) {
+    const doc = apiResourceList('', parts[1]!);
+    return doc ? jsonResponse(200, doc) : notFoundPage();
+  }
+  if (parts[0] === 'apis' && parts.length === 2) {
+    const doc = apiGroup(parts[1]!);
+    return doc ? jsonResponse(200, doc) : notFoundPage();
+  }
+  if (parts[0] === 'apis' && parts.length === 3) {
+    const doc = apiResourceList(parts[1]!, parts[2]!);
+    return doc ? jsonResponse(200, doc) : notFoundPage();
+  }
+  if (parts[0] === 'openapi') {
+    const res = openApiResponse(path, req);
+    if (res) return res;
+  }
+  return text(404, '404 page not found\n');
+}

@@ -1,0 +1,652 @@
+// The REST handlers of the generic registry (k8s.io/apiserver/pkg/endpoints/
+// handlers and pkg/registry/generic/registry/store.go), as resumable
+// operations: each waits on at most one etcd call at a time, and holds only
+// plain data, so an in-flight request survives a snapshot.
+import type { ActorId } from '../../sim/actor';
+import type { ActorContext } from '../../sim/kernel';
+import { registerClass } from '../../sim/serial';
+import type { CallRecord } from '../../etcd/client/client';
+import type { KeyValue, RangeRequest, RangeResponse, TxnResponse } from '../../etcd/api/rpc';
+import { prefixEnd } from '../../etcd/api/rpc';
+import type { EtcdError } from '../../etcd/api/errors';
+import type { KObject, Status } from '../../apimachinery/types';
+import { apiVersionOf } from '../../apimachinery/types';
+import { status } from '../../apimachinery/status';
+import { type ResourceInfo, storageKey, resourceFor } from '../registry/resources';
+import type { ApiRequest, ApiResponse, UserInfo } from '../types';
+import type { ResourceRequestInfo } from '../http/requestInfo';
+import { jsonResponse, queryValue } from '../http/messages';
+import { rfc3339 } from '../http/time';
+import { decodeObject, keyBytes, keyText } from '../storage/codec';
+import { decodeContinue, encodeContinue } from '../storage/continueToken';
+import type { ApiServer } from './apiserver';
+import { notFoundPage, stage, statusResponse } from './apiserver';
+import * as chain from './chain';
+import { createTxn, deleteTxn, getRequest, updateTxn } from './storageOps';
+
+type Phase = 'start' | 'read' | 'write' | 'list' | 'collectionList' | 'collectionDelete';
+
+/** One in-flight REST request. */
+export class RestOp {
+  phase: Phase = 'start';
+  /** Write attempts (GuaranteedUpdate retries on a stale read). */
+  attempts = 0;
+  key = '';
+  /** The object as stored when last read (null = absent). */
+  current: KObject | null = null;
+  currentRev = 0;
+  /** The object we are trying to write. */
+  next: KObject | null = null;
+  /** The decoded body, once. */
+  body: KObject | null = null;
+  warnings: string[] = [];
+  /** What the write does: put the object, or delete the key. */
+  writeKind: 'create' | 'put' | 'delete' = 'put';
+  /** deletecollection: keys still to delete and objects deleted so far. */
+  pending: string[] = [];
+  deleted: KObject[] = [];
+  /** A subresource write's answer differs from the stored object (Scale, Binding Status...). */
+  answer: 'object' | 'scale' | 'status' | 'deleted' = 'object';
+  etcdStartedAt = 0;
+
+  constructor(
+    readonly id: number,
+    readonly client: ActorId,
+    readonly reqId: number,
+    readonly req: ApiRequest,
+    readonly info: ResourceRequestInfo,
+    readonly r: ResourceInfo,
+    readonly user: UserInfo,
+    readonly recordId: number,
+    readonly seat: 'mutating' | 'readOnly' | 'none',
+  ) {}
+
+  get dryRun(): boolean {
+    return queryValue(this.req.query, 'dryRun') === 'All';
+  }
+}
+
+registerClass('RestOp', RestOp);
+
+const gr = (r: ResourceInfo) => ({ group: r.group, resource: r.resource });
+
+// ---- entry -----------------------------------------------------------------------
+
+export function startRest(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const { info, r } = op;
+  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st));
+  if (!r.storagePrefix && info.verb !== 'create') return fail(status.methodNotSupported(gr(r), info.verb));
+  if (r.namespaced && !info.namespace && !['list', 'watch', 'deletecollection', 'create'].includes(info.verb)) return s.complete(ctx, op, notFound404());
+  if (info.verb === 'create' && r.namespaced && !info.namespace) return s.complete(ctx, op, notFound404());
+  if (r.namespaced === false && info.namespace && r.resource !== 'namespaces') return s.complete(ctx, op, notFound404());
+  if (op.dryRun === false && queryValue(op.req.query, 'dryRun') !== undefined) {
+    const v = queryValue(op.req.query, 'dryRun')!;
+    return fail(status.badRequest(`Invalid dry run value: ${JSON.stringify(v)}`));
+  }
+  switch (info.verb) {
+    case 'get':
+      return startGet(s, ctx, op);
+    case 'list':
+      return startList(s, ctx, op);
+    case 'watch':
+      return s.watch.start(s, ctx, op);
+    case 'create':
+      return startCreate(s, ctx, op);
+    case 'update':
+    case 'patch':
+      return startRead(s, ctx, op);
+    case 'delete':
+      return startRead(s, ctx, op);
+    case 'deletecollection':
+      return startCollection(s, ctx, op);
+    default:
+      return fail(status.methodNotSupported(gr(r), info.verb));
+  }
+}
+
+export function onRestEtcd(s: ApiServer, ctx: ActorContext, op: RestOp, call: CallRecord): void {
+  const rec = s.record(op.recordId);
+  const outcome = call.outcome!;
+  stage(rec, 'storage', 'etcd', outcome.status === 'ok' ? 'ok' : 'error', op.etcdStartedAt, ctx.now, outcome.status === 'ok' ? `${call.type} ${op.key}` : outcome.error.message, {});
+  if (outcome.status !== 'ok') return s.complete(ctx, op, statusResponse(etcdErrorStatus(op, outcome.error)));
+  switch (op.phase) {
+    case 'read':
+      return afterRead(s, ctx, op, outcome.body as RangeResponse);
+    case 'write':
+      return afterWrite(s, ctx, op, outcome.body as TxnResponse);
+    case 'list':
+      return afterList(s, ctx, op, outcome.body as RangeResponse);
+    case 'collectionList':
+      return afterCollectionList(s, ctx, op, outcome.body as RangeResponse);
+    case 'collectionDelete':
+      return afterCollectionDelete(s, ctx, op, outcome.body as TxnResponse);
+    case 'start':
+      return;
+  }
+}
+
+function etcdCall(s: ApiServer, ctx: ActorContext, op: RestOp, type: 'RangeRequest' | 'TxnRequest', body: unknown): void {
+  op.etcdStartedAt = ctx.now;
+  s.etcdCall(ctx, op, type, body as never);
+}
+
+/** How the apiserver reports a storage failure (storage/errors.go, etcd3 store). */
+function etcdErrorStatus(op: RestOp, e: EtcdError): Status {
+  if (e.message.includes('request is too large')) return { ...status.internal(e.message), message: e.message, reason: undefined as never, details: undefined as never };
+  if (e.message.includes('required revision has been compacted')) {
+    return status.resourceExpired(
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+    );
+  }
+  if (e.code === 'DeadlineExceeded' || e.code === 'Unavailable') return status.timeout(`The ${op.info.verb} operation against ${op.r.resource}${op.r.group ? '.' + op.r.group : ''} could not be completed at this time, please try again.`, 2);
+  return status.internal(e.message);
+}
+
+function notFound404(): ApiResponse {
+  return notFoundPage();
+}
+
+// ---- reads -----------------------------------------------------------------------
+
+function keyOf(op: RestOp, name = op.info.name): string {
+  return storageKey(op.r.sharesStorageWith ? resourceFor(op.r.sharesStorageWith.group, op.r.sharesStorageWith.resource)! : op.r, op.info.namespace, name);
+}
+
+function startGet(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  op.key = keyOf(op);
+  const rv = queryValue(op.req.query, 'resourceVersion');
+  if (rv === '0') {
+    // Any version will do: served from the watch cache.
+    const obj = s.cluster.get(op.r.group, op.r.resource, op.info.namespace, op.info.name);
+    stage(s.record(op.recordId), 'storage', 'watch cache', 'ok', ctx.now, ctx.now, `get ${op.key}`);
+    return respondRead(s, ctx, op, obj ?? null);
+  }
+  op.phase = 'read';
+  etcdCall(s, ctx, op, 'RangeRequest', getRequest(op.key));
+}
+
+function startRead(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  op.key = keyOf(op);
+  op.phase = 'read';
+  etcdCall(s, ctx, op, 'RangeRequest', getRequest(op.key));
+}
+
+function afterRead(s: ApiServer, ctx: ActorContext, op: RestOp, res: RangeResponse): void {
+  const kv = res.kvs[0];
+  op.current = kv ? decodeObject(kv) : null;
+  op.currentRev = kv ? kv.modRevision : 0;
+  switch (op.info.verb) {
+    case 'get':
+      return respondRead(s, ctx, op, op.current);
+    case 'update':
+    case 'patch':
+      return computeUpdate(s, ctx, op);
+    case 'delete':
+      return computeDelete(s, ctx, op);
+    case 'create':
+      return computeSubresourceWrite(s, ctx, op);
+    default:
+      return;
+  }
+}
+
+function respondRead(s: ApiServer, ctx: ActorContext, op: RestOp, obj: KObject | null): void {
+  if (!obj) return s.complete(ctx, op, statusResponse(status.notFound(gr(op.r), op.info.name)));
+  const out = withTypeMeta(op.r, obj);
+  if (op.info.subresource === 'scale') return s.complete(ctx, op, jsonResponse(200, scaleOf(op.r, out)));
+  if (op.info.subresource === 'log') return s.complete(ctx, op, podLog(out, op));
+  return s.complete(ctx, op, jsonResponse(200, chain.render(op.r, op.req, [out], ctx.now, null)));
+}
+
+function withTypeMeta(r: ResourceInfo, obj: KObject): KObject {
+  return { ...obj, apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
+}
+
+function startList(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const sel = chain.parseSelectors(op.req, op.r);
+  if (!sel.ok) return s.complete(ctx, op, statusResponse(sel.status));
+  const rv = queryValue(op.req.query, 'resourceVersion');
+  const cont = queryValue(op.req.query, 'continue');
+  if (rv === '0' && !cont) {
+    const cache = s.cacheOf(op.r)!;
+    const items = s.cluster.list(op.r.group, op.r.resource, op.info.namespace || undefined).filter((o) => chain.matches(op.r, o, sel));
+    stage(s.record(op.recordId), 'storage', 'watch cache', 'ok', ctx.now, ctx.now, `list ${items.length} ${op.r.resource}`);
+    return respondList(s, ctx, op, items, { resourceVersion: String(cache.rv) });
+  }
+  const prefix = op.r.namespaced && op.info.namespace ? `${storagePrefix(op.r)}/${op.info.namespace}/` : `${storagePrefix(op.r)}/`;
+  const limit = Number(queryValue(op.req.query, 'limit') ?? '0');
+  if (!(Number.isInteger(limit) && limit >= 0)) return s.complete(ctx, op, statusResponse(status.badRequest(`limit: Invalid value: ${JSON.stringify(queryValue(op.req.query, 'limit'))}: must be a non-negative integer`)));
+  const req: RangeRequest = { key: keyBytes(prefix), rangeEnd: prefixEnd(keyBytes(prefix)) };
+  if (cont) {
+    if (rv && rv !== '') return s.complete(ctx, op, statusResponse(status.badRequest('specifying resource version is not allowed when using continue')));
+    const c = decodeContinue(cont);
+    if (!c.ok) return s.complete(ctx, op, statusResponse(status.badRequest(c.message)));
+    req.key = keyBytes(`${storagePrefix(op.r)}/${c.start}`);
+    req.revision = c.rv;
+  } else if (rv && rv !== '0') {
+    const n = Number(rv);
+    if (!/^\d+$/.test(rv)) return s.complete(ctx, op, statusResponse(status.badRequest(`Invalid value for resourceVersion: "${rv}"`)));
+    if (queryValue(op.req.query, 'resourceVersionMatch') === 'Exact') req.revision = n;
+  }
+  // Without selectors etcd does the paging; with them we read everything at one
+  // revision and page over the matches (upstream keeps fetching until it has `limit`).
+  if (limit > 0 && !sel.label && !sel.field) req.limit = limit;
+  op.key = prefix;
+  op.phase = 'list';
+  etcdCall(s, ctx, op, 'RangeRequest', req);
+}
+
+function storagePrefix(r: ResourceInfo): string {
+  return (r.sharesStorageWith ? resourceFor(r.sharesStorageWith.group, r.sharesStorageWith.resource)! : r).storagePrefix!;
+}
+
+function afterList(s: ApiServer, ctx: ActorContext, op: RestOp, res: RangeResponse): void {
+  const sel = chain.parseSelectors(op.req, op.r);
+  if (!sel.ok) return s.complete(ctx, op, statusResponse(sel.status));
+  const limit = Number(queryValue(op.req.query, 'limit') ?? '0');
+  const cont = queryValue(op.req.query, 'continue');
+  const listRv = cont ? decodeContinueRv(cont) ?? res.header.revision : res.header.revision;
+  const prefixLen = storagePrefix(op.r).length + 1;
+  let kvs: KeyValue[] = res.kvs;
+  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(listRv) };
+  let items: KObject[];
+  if (limit > 0 && !sel.label && !sel.field) {
+    items = kvs.map(decodeObject);
+    if (res.more && kvs.length > 0) {
+      const lastKey = keyText(kvs[kvs.length - 1]!.key);
+      meta.continue = encodeContinue(`${lastKey.slice(prefixLen)}\u0000`, listRv);
+      meta.remainingItemCount = res.count - kvs.length;
+    }
+  } else {
+    const matched: { kv: KeyValue; obj: KObject }[] = [];
+    for (const kv of kvs) {
+      const obj = decodeObject(kv);
+      if (chain.matches(op.r, obj, sel)) matched.push({ kv, obj });
+    }
+    if (limit > 0 && matched.length > limit) {
+      const last = matched[limit - 1]!;
+      meta.continue = encodeContinue(`${keyText(last.kv.key).slice(prefixLen)}\u0000`, listRv);
+      matched.length = limit;
+    }
+    items = matched.map((m) => m.obj);
+    kvs = [];
+  }
+  respondList(s, ctx, op, items, meta);
+}
+
+function decodeContinueRv(token: string): number | undefined {
+  const c = decodeContinue(token);
+  return c.ok ? c.rv : undefined;
+}
+
+function respondList(s: ApiServer, ctx: ActorContext, op: RestOp, items: KObject[], meta: { resourceVersion: string; continue?: string; remainingItemCount?: number }): void {
+  s.complete(ctx, op, jsonResponse(200, chain.render(op.r, op.req, items, ctx.now, meta)));
+}
+
+// ---- create ----------------------------------------------------------------------
+
+function startCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const { r, info } = op;
+  const rec = s.record(op.recordId);
+  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st, warningHeader(op.warnings)));
+  const t0 = ctx.now;
+  // Virtual resources (reviews, bindings, evictions, tokens) answer from memory or write elsewhere.
+  if (!r.storagePrefix || info.subresource) return createSubresource(s, ctx, op);
+  const dec = chain.decodeBody(op.req, r, 'create');
+  if (!dec.ok) {
+    stage(rec, 'decode', 'decode', 'error', t0, ctx.now, dec.status.message);
+    return fail(dec.status);
+  }
+  op.warnings.push(...dec.warnings);
+  const obj = dec.obj;
+  stage(rec, 'decode', 'decode', 'ok', t0, ctx.now, `${obj.kind} ${obj.metadata.name ?? obj.metadata.generateName ?? ''}`);
+  if (r.namespaced) {
+    if (obj.metadata.namespace && obj.metadata.namespace !== info.namespace) return fail(status.badRequest('the namespace of the provided object does not match the namespace sent on the request'));
+    obj.metadata.namespace = info.namespace;
+  } else delete obj.metadata.namespace;
+  op.body = obj;
+  // Mutating admission sees the object before the registry names it.
+  const mut = chain.admit(s, ctx, op, 'CREATE', obj, null, 'mutating');
+  if (mut) return fail(mut);
+  // BeforeCreate: strategy.PrepareForCreate, generateName, system fields, validation.
+  chain.prepareForCreate(r, obj);
+  if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = chain.generateName(obj.metadata.generateName, ctx.rng);
+  delete obj.metadata.resourceVersion;
+  obj.metadata.uid = chain.newUid(ctx.rng);
+  obj.metadata.creationTimestamp = rfc3339(ctx.now);
+  delete obj.metadata.deletionTimestamp;
+  delete obj.metadata.deletionGracePeriodSeconds;
+  chain.setManagedFields(obj, op, 'Update', ctx.now);
+  const invalid = chain.validate(s, ctx, op, 'create', obj, null);
+  if (invalid) return fail(invalid);
+  const val = chain.admit(s, ctx, op, 'CREATE', obj, null, 'validating');
+  if (val) return fail(val);
+  const tooBig = chain.checkSize(obj);
+  if (tooBig) return fail(tooBig);
+  op.next = obj;
+  op.key = storageKey(r, obj.metadata.namespace, obj.metadata.name!);
+  if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
+  op.writeKind = 'create';
+  op.phase = 'write';
+  etcdCall(s, ctx, op, 'TxnRequest', createTxn(r, obj));
+}
+
+// ---- update / patch (GuaranteedUpdate) --------------------------------------------
+
+function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const { r, info } = op;
+  const rec = s.record(op.recordId);
+  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st, warningHeader(op.warnings)));
+  if (info.subresource === 'scale') return computeScale(s, ctx, op);
+  if (!op.current) return fail(status.notFound(gr(r), info.name));
+  const current = op.current;
+  let obj: KObject;
+  const t0 = ctx.now;
+  if (info.verb === 'patch') {
+    const p = chain.applyPatch(op.req, r, withTypeMeta(r, current));
+    if (!p.ok) {
+      stage(rec, 'decode', 'patch', 'error', t0, ctx.now, p.status.message);
+      return fail(p.status);
+    }
+    stage(rec, 'decode', 'patch', 'ok', t0, ctx.now, p.patchType);
+    obj = p.obj;
+    op.warnings.push(...p.warnings);
+  } else {
+    if (!op.body) {
+      const dec = chain.decodeBody(op.req, r, 'update');
+      if (!dec.ok) {
+        stage(rec, 'decode', 'decode', 'error', t0, ctx.now, dec.status.message);
+        return fail(dec.status);
+      }
+      op.warnings.push(...dec.warnings);
+      op.body = dec.obj;
+      stage(rec, 'decode', 'decode', 'ok', t0, ctx.now, `${dec.obj.kind} ${dec.obj.metadata.name ?? ''}`);
+    }
+    obj = structuredClone(op.body);
+  }
+  if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) return fail(status.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`));
+  if (r.namespaced) {
+    if (obj.metadata.namespace && obj.metadata.namespace !== info.namespace) return fail(status.badRequest('the namespace of the provided object does not match the namespace sent on the request'));
+    obj.metadata.namespace = info.namespace;
+  }
+  obj.metadata.name = info.name;
+  // Optimistic concurrency: a resourceVersion the client sent must be current.
+  const sentRv = obj.metadata.resourceVersion;
+  if (sentRv !== undefined && sentRv !== '' && sentRv !== String(op.currentRev)) return fail(status.optimisticLock(gr(r), info.name));
+  if ((sentRv === undefined || sentRv === '') && !chain.allowUnconditionalUpdate(r)) {
+    return fail(status.invalid({ group: r.group, kind: r.kind }, info.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: 0, detail: 'must be specified for an update' }]));
+  }
+  obj.metadata.resourceVersion = String(op.currentRev);
+  // Strategy: the main resource cannot change status, /status cannot change spec; system fields stay.
+  chain.prepareForUpdate(r, info.subresource, obj, current);
+  const mut = chain.admit(s, ctx, op, 'UPDATE', obj, current, 'mutating');
+  if (mut) return fail(mut);
+  chain.setManagedFields(obj, op, 'Update', ctx.now);
+  const invalid = chain.validate(s, ctx, op, info.subresource === 'status' ? 'status' : 'update', obj, current);
+  if (invalid) return fail(invalid);
+  const val = chain.admit(s, ctx, op, 'UPDATE', obj, current, 'validating');
+  if (val) return fail(val);
+  const tooBig = chain.checkSize(obj);
+  if (tooBig) return fail(tooBig);
+  // Nothing changed: no write, the current object answers (GuaranteedUpdate's short cut).
+  if (chain.sameStored(obj, current)) return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [withTypeMeta(r, current)], ctx.now, null), warningHeader(op.warnings)));
+  // An object whose finalizers are gone after deletion was requested is removed.
+  const specFinalizers = r.resource === 'namespaces' ? ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
+  if (obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && specFinalizers.length === 0 && !(r.resource === 'pods' && (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0)) {
+    op.next = obj;
+    op.writeKind = 'delete';
+    if (op.dryRun) return s.complete(ctx, op, jsonResponse(200, withTypeMeta(r, obj)));
+    op.phase = 'write';
+    return etcdCall(s, ctx, op, 'TxnRequest', deleteTxn(op.key, op.currentRev));
+  }
+  op.next = obj;
+  if (op.dryRun) return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
+  op.writeKind = 'put';
+  op.phase = 'write';
+  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev));
+}
+
+function afterWrite(s: ApiServer, ctx: ActorContext, op: RestOp, res: TxnResponse): void {
+  const rec = s.record(op.recordId);
+  const { r } = op;
+  if (!res.succeeded) {
+    if (op.writeKind === 'create') return s.complete(ctx, op, statusResponse(status.alreadyExists(gr(r), op.next!.metadata.name!)));
+    // Someone wrote in between: GuaranteedUpdate retries on the fresh object,
+    // unless the client pinned a resourceVersion.
+    const kv = res.responses[0]?.responseRange?.kvs[0];
+    op.current = kv ? decodeObject(kv) : null;
+    op.currentRev = kv ? kv.modRevision : 0;
+    op.attempts++;
+    const pinned = op.info.verb === 'update' && op.body?.metadata.resourceVersion;
+    if (pinned && op.current) return s.complete(ctx, op, statusResponse(status.optimisticLock(gr(r), op.info.name)));
+    if (op.attempts > 20) return s.complete(ctx, op, statusResponse(status.optimisticLock(gr(r), op.info.name)));
+    if (op.info.verb === 'delete') return computeDelete(s, ctx, op);
+    return computeUpdate(s, ctx, op);
+  }
+  const rev = res.header.revision;
+  if (rec) {
+    rec.etcdKey = op.key;
+    rec.revision = rev;
+  }
+  const obj = op.next!;
+  if (op.writeKind === 'delete' && op.answer === 'status') return s.complete(ctx, op, jsonResponse(201, status.success()));
+  if (op.writeKind === 'delete') {
+    const out = withTypeMeta(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: String(op.currentRev) } });
+    return s.complete(ctx, op, deleteAnswer(r, out));
+  }
+  const stored = withTypeMeta(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } });
+  if (op.answer === 'scale') return s.complete(ctx, op, jsonResponse(200, scaleOf(r, stored)));
+  if (op.answer === 'status') return s.complete(ctx, op, jsonResponse(201, status.success()));
+  if (op.answer === 'deleted') return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [stored], ctx.now, null)));
+  const code = op.writeKind === 'create' ? 201 : 200;
+  s.complete(ctx, op, jsonResponse(code, chain.render(r, op.req, [stored], ctx.now, null), warningHeader(op.warnings)));
+}
+
+function warningHeader(warnings: string[]): Record<string, string> {
+  // Warning: 299 - "text" (RFC 7234), one per warning.
+  return warnings.length ? { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join('\n') } : {};
+}
+
+// ---- scale ----------------------------------------------------------------------
+
+function scaleOf(r: ResourceInfo, obj: KObject): unknown {
+  const spec = (obj.spec ?? {}) as { replicas?: number; selector?: { matchLabels?: Record<string, string> } };
+  const st = (obj.status ?? {}) as { replicas?: number };
+  const sel = spec.selector?.matchLabels ? Object.entries(spec.selector.matchLabels).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join(',') : '';
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: obj.metadata.name,
+      namespace: obj.metadata.namespace,
+      uid: obj.metadata.uid,
+      resourceVersion: obj.metadata.resourceVersion,
+      creationTimestamp: obj.metadata.creationTimestamp,
+    },
+    spec: { replicas: spec.replicas ?? 0 },
+    status: { replicas: st.replicas ?? 0, ...(sel ? { selector: sel } : {}) },
+  };
+}
+
+function computeScale(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st));
+  if (!op.current) return fail(status.notFound(gr(op.r), op.info.name));
+  const currentScale = scaleOf(op.r, withTypeMeta(op.r, op.current)) as KObject;
+  let scale: KObject;
+  if (op.info.verb === 'patch') {
+    const p = chain.applyPatch(op.req, { ...op.r, group: 'autoscaling', version: 'v1', kind: 'Scale' }, currentScale);
+    if (!p.ok) return fail(p.status);
+    scale = p.obj;
+  } else {
+    const dec = chain.decodeBody(op.req, { ...op.r, group: 'autoscaling', version: 'v1', kind: 'Scale' }, 'update');
+    if (!dec.ok) return fail(dec.status);
+    scale = dec.obj;
+  }
+  const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
+  if (typeof replicas !== 'number' || replicas < 0 || !Number.isInteger(replicas)) {
+    return fail(status.invalid({ group: 'autoscaling', kind: 'Scale' }, op.info.name, [{ type: 'FieldValueInvalid', field: 'spec.replicas', badValue: replicas ?? null, detail: 'must be greater than or equal to 0' }]));
+  }
+  const rv = scale.metadata?.resourceVersion;
+  if (rv && rv !== String(op.currentRev)) return fail(status.optimisticLock(gr(op.r), op.info.name));
+  const obj = structuredClone(op.current);
+  (obj.spec as { replicas?: number }).replicas = replicas;
+  if (chain.specChanged(obj, op.current)) obj.metadata.generation = (op.current.metadata.generation ?? 1) + 1;
+  op.next = obj;
+  op.answer = 'scale';
+  if (op.dryRun) return s.complete(ctx, op, jsonResponse(200, scaleOf(op.r, withTypeMeta(op.r, obj))));
+  if (chain.sameStored(obj, op.current)) return s.complete(ctx, op, jsonResponse(200, currentScale));
+  op.writeKind = 'put';
+  op.phase = 'write';
+  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev));
+}
+
+// ---- delete ---------------------------------------------------------------------
+
+/** Registries that answer a delete with the deleted object rather than a Status. */
+const RETURNS_DELETED_OBJECT = new Set(['pods', 'services', 'namespaces', 'persistentvolumes', 'persistentvolumeclaims', 'nodes']);
+
+function deleteAnswer(r: ResourceInfo, obj: KObject): ApiResponse {
+  if (RETURNS_DELETED_OBJECT.has(r.resource)) return jsonResponse(200, obj);
+  return jsonResponse(200, status.success({ gr: gr(r), name: obj.metadata.name, uid: obj.metadata.uid }));
+}
+
+function computeDelete(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const { r, info } = op;
+  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st));
+  if (!op.current) return fail(status.notFound(gr(r), info.name));
+  const opts = chain.deleteOptions(op.req);
+  if (!opts.ok) return fail(opts.status);
+  const current = op.current;
+  const pre = opts.options.preconditions;
+  if (pre?.uid && pre.uid !== current.metadata.uid) return fail(status.conflict(gr(r), info.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`));
+  if (pre?.resourceVersion && pre.resourceVersion !== String(op.currentRev)) return fail(status.conflict(gr(r), info.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${op.currentRev}`));
+  const val = chain.admit(s, ctx, op, 'DELETE', null, current, 'validating');
+  if (val) return fail(val);
+  const plan = chain.planDelete(r, current, opts.options, ctx.now);
+  if (plan.type === 'immediate') {
+    op.next = current;
+    op.writeKind = 'delete';
+    if (op.dryRun) return s.complete(ctx, op, deleteAnswer(r, withTypeMeta(r, current)));
+    op.phase = 'write';
+    return etcdCall(s, ctx, op, 'TxnRequest', deleteTxn(op.key, op.currentRev));
+  }
+  // Graceful deletion or finalizers: the object stays, marked for deletion.
+  op.next = plan.obj;
+  op.answer = 'deleted';
+  if (op.dryRun || chain.sameStored(plan.obj, current)) return s.complete(ctx, op, jsonResponse(200, withTypeMeta(r, plan.obj)));
+  op.writeKind = 'put';
+  op.phase = 'write';
+  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, plan.obj, op.currentRev));
+}
+
+function startCollection(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const sel = chain.parseSelectors(op.req, op.r);
+  if (!sel.ok) return s.complete(ctx, op, statusResponse(sel.status));
+  const prefix = op.r.namespaced && op.info.namespace ? `${storagePrefix(op.r)}/${op.info.namespace}/` : `${storagePrefix(op.r)}/`;
+  op.key = prefix;
+  op.phase = 'collectionList';
+  etcdCall(s, ctx, op, 'RangeRequest', { key: keyBytes(prefix), rangeEnd: prefixEnd(keyBytes(prefix)) });
+}
+
+function afterCollectionList(s: ApiServer, ctx: ActorContext, op: RestOp, res: RangeResponse): void {
+  const sel = chain.parseSelectors(op.req, op.r);
+  if (!sel.ok) return s.complete(ctx, op, statusResponse(sel.status));
+  op.pending = res.kvs.filter((kv) => chain.matches(op.r, decodeObject(kv), sel)).map((kv) => keyText(kv.key));
+  nextCollectionDelete(s, ctx, op, res.kvs);
+}
+
+function nextCollectionDelete(s: ApiServer, ctx: ActorContext, op: RestOp, kvs: KeyValue[] = []): void {
+  for (;;) {
+    const key = op.pending.shift();
+    if (key === undefined) {
+      const list = { kind: op.r.listKind, apiVersion: apiVersionOf(op.r.group, op.r.version), metadata: {}, items: op.deleted };
+      return s.complete(ctx, op, jsonResponse(200, list));
+    }
+    const kv = kvs.find((x) => keyText(x.key) === key);
+    const obj = kv ? decodeObject(kv) : null;
+    if (!obj) continue;
+    const opts = chain.deleteOptions(op.req);
+    if (!opts.ok) return s.complete(ctx, op, statusResponse(opts.status));
+    const val = chain.admit(s, ctx, op, 'DELETE', null, obj, 'validating');
+    if (val) return s.complete(ctx, op, statusResponse(val));
+    const plan = chain.planDelete(op.r, obj, opts.options, ctx.now);
+    op.key = key;
+    op.deleted.push(withTypeMeta(op.r, plan.type === 'immediate' ? obj : plan.obj));
+    if (op.dryRun) continue;
+    op.phase = 'collectionDelete';
+    const rev = Number(obj.metadata.resourceVersion);
+    return etcdCall(s, ctx, op, 'TxnRequest', plan.type === 'immediate' ? deleteTxn(key, rev) : updateTxn(key, plan.obj, rev));
+  }
+}
+
+function afterCollectionDelete(s: ApiServer, ctx: ActorContext, op: RestOp, _res: TxnResponse): void {
+  // A failed compare means someone changed the object meanwhile; like upstream's
+  // deletecollection workers we move on (the next list shows what is left).
+  op.phase = 'collectionList';
+  nextCollectionDelete(s, ctx, op);
+}
+
+// ---- subresources that create -------------------------------------------------------
+
+function createSubresource(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const res = chain.createVirtual(s, ctx, op);
+  if (res.type === 'answer') return s.complete(ctx, op, res.response);
+  // A write to the parent object (binding, eviction): read it, then update or delete.
+  op.key = keyOf(op);
+  op.phase = 'read';
+  etcdCall(s, ctx, op, 'RangeRequest', getRequest(op.key));
+}
+
+/** pods/binding and pods/eviction: change (or delete) the pod itself. */
+function computeSubresourceWrite(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st));
+  const podName = op.info.name;
+  if (!op.current) return fail(status.notFound({ group: '', resource: 'pods' }, podName));
+  const pod = structuredClone(op.current);
+  if (op.info.subresource === 'binding' || op.info.resource === 'bindings') {
+    // pkg/registry/core/pod/storage/storage.go assignPod/setPodHostAndAnnotations.
+    const target = (op.body as { target?: { name?: string } } | null)?.target?.name ?? '';
+    const spec = (pod.spec ??= {}) as { nodeName?: string };
+    if (pod.metadata.deletionTimestamp) return fail(status.conflict({ group: '', resource: 'pods' }, podName, `pod ${podName} is being deleted, cannot be assigned to a host`));
+    if (spec.nodeName) return fail(status.conflict({ group: '', resource: 'pods' }, podName, `pod ${podName} is already assigned to node ${JSON.stringify(spec.nodeName)}`));
+    spec.nodeName = target;
+    const st = (pod.status ??= {}) as { conditions?: { type: string; status: string; lastProbeTime?: null; lastTransitionTime?: string }[] };
+    const conds = (st.conditions ??= []);
+    const i = conds.findIndex((c) => c.type === 'PodScheduled');
+    const cond = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now) };
+    if (i >= 0) conds[i] = cond;
+    else conds.push(cond);
+    const ann = (op.body as { metadata?: { annotations?: Record<string, string> } } | null)?.metadata?.annotations;
+    if (ann) pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...ann };
+    op.next = pod;
+    op.answer = 'status';
+    op.writeKind = 'put';
+    if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, status.success()));
+    op.phase = 'write';
+    return etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, pod, op.currentRev));
+  }
+  // Eviction: the disruption budget decides (pkg/registry/core/pod/storage/eviction.go).
+  const block = chain.evictionBlocked(s, pod);
+  if (block) return fail(block);
+  const plan = chain.planDelete(op.r, pod, {}, ctx.now);
+  op.answer = 'status';
+  if (plan.type === 'immediate') {
+    op.next = pod;
+    op.writeKind = 'delete';
+    if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, status.success()));
+    op.phase = 'write';
+    return etcdCall(s, ctx, op, 'TxnRequest', deleteTxn(op.key, op.currentRev));
+  }
+  op.next = plan.obj;
+  op.writeKind = 'put';
+  if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, status.success()));
+  op.phase = 'write';
+  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, plan.obj, op.currentRev));
+}
+
+function podLog(pod: KObject, op: RestOp): ApiResponse {
+  const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+  if (!node) return statusResponse(status.badRequest(`pod ${op.info.name} does not have a host assigned`));
+  // No kubelet answers on this node (the node fleet comes later): the proxy to it fails as the real one does.
+  return statusResponse(status.internal(`Get "https://${node}:10250/containerLogs/${op.info.namespace}/${op.info.name}/": dial tcp: lookup ${node}: no such host`));
+}

@@ -1,0 +1,44 @@
+// The etcd requests behind the generic registry (k8s.io/apiserver/pkg/storage/
+// etcd3/store.go): create only if absent, update and delete only if the mod
+// revision is still the one we read (optimistic concurrency), reading the
+// current value back when the compare fails so the caller can retry.
+import type { RangeRequest, TxnRequest } from '../../etcd/api/rpc';
+import type { KObject } from '../../apimachinery/types';
+import type { ResourceInfo } from '../registry/resources';
+import { storageKey } from '../registry/resources';
+import { encodeObject, keyBytes } from '../storage/codec';
+
+export function objectKey(r: ResourceInfo, obj: KObject): string {
+  return storageKey(r, obj.metadata.namespace, obj.metadata.name!);
+}
+
+export function createTxn(r: ResourceInfo, obj: KObject): TxnRequest {
+  const key = keyBytes(objectKey(r, obj));
+  return {
+    compare: [{ key, target: 'MOD', result: 'EQUAL', modRevision: 0 }],
+    success: [{ requestPut: { key, value: encodeObject(obj) } }],
+    failure: [{ requestRange: { key } }],
+  };
+}
+
+export function updateTxn(key: string, obj: KObject, expectedModRevision: number): TxnRequest {
+  const k = keyBytes(key);
+  return {
+    compare: [{ key: k, target: 'MOD', result: 'EQUAL', modRevision: expectedModRevision }],
+    success: [{ requestPut: { key: k, value: encodeObject(obj) } }],
+    failure: [{ requestRange: { key: k } }],
+  };
+}
+
+export function deleteTxn(key: string, expectedModRevision: number): TxnRequest {
+  const k = keyBytes(key);
+  return {
+    compare: [{ key: k, target: 'MOD', result: 'EQUAL', modRevision: expectedModRevision }],
+    success: [{ requestDeleteRange: { key: k, prevKv: true } }],
+    failure: [{ requestRange: { key: k } }],
+  };
+}
+
+export function getRequest(key: string): RangeRequest {
+  return { key: keyBytes(key) };
+}

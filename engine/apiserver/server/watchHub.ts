@@ -1,0 +1,183 @@
+// Watches served from the watch cache (k8s.io/apiserver/pkg/storage/cacher):
+// each watcher gets the events of its resource that pass its namespace, label
+// and field selectors — an object moving out of a selector arrives as DELETED,
+// into it as ADDED — as one JSON event per chunk on a streaming response.
+import type { ActorId } from '../../sim/actor';
+import type { ActorContext } from '../../sim/kernel';
+import { registerClass } from '../../sim/serial';
+import type { KObject } from '../../apimachinery/types';
+import { apiVersionOf } from '../../apimachinery/types';
+import { status } from '../../apimachinery/status';
+import type { ResourceInfo } from '../registry/resources';
+import type { ApiRequest } from '../types';
+import { httpMsg, queryValue } from '../http/messages';
+import type { CacheEvent } from '../cache/watchCache';
+import type { ApiServer } from './apiserver';
+import { cacheKey, stage, statusResponse } from './apiserver';
+import type { RestOp } from './rest';
+import * as chain from './chain';
+
+/** How often a watcher that asked for bookmarks gets one (cacher's bookmarkFrequency). */
+export const BOOKMARK_EVERY_MS = 60_000;
+/** --min-request-timeout: watches end after a random time in [1, 2) × this. */
+export const MIN_REQUEST_TIMEOUT_MS = 1800_000;
+
+export class Watcher {
+  lastBookmark = 0;
+  /** Table watches print column definitions on the first event only. */
+  sentHeaders = false;
+  timer = 0;
+  constructor(
+    readonly id: number,
+    readonly client: ActorId,
+    readonly reqId: number,
+    readonly key: string,
+    readonly r: ResourceInfo,
+    readonly namespace: string,
+    readonly req: ApiRequest,
+    readonly bookmarks: boolean,
+    readonly recordId: number,
+  ) {}
+}
+
+export class WatchHub {
+  readonly watchers = new Map<number, Watcher>();
+  private nextId = 1;
+
+  start(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+    s.ops.delete(op.id);
+    const rec = s.record(op.recordId);
+    const answer = (st: ReturnType<typeof status.badRequest>) => s.finish(ctx, op.client, op.reqId, rec, statusResponse(st));
+    const sel = chain.parseSelectors(op.req, op.r);
+    if (!sel.ok) return answer(sel.status);
+    const cache = s.cacheOf(op.r);
+    if (!cache) return answer(status.methodNotSupported({ group: op.r.group, resource: op.r.resource }, 'watch'));
+    const rvText = queryValue(op.req.query, 'resourceVersion') ?? '';
+    if (rvText !== '' && !/^\d+$/.test(rvText)) return answer(status.badRequest(`Invalid value for resourceVersion: ${JSON.stringify(rvText)}`));
+    const timeoutS = queryValue(op.req.query, 'timeoutSeconds');
+    const w = new Watcher(this.nextId++, op.client, op.reqId, cacheKey(op.r.sharesStorageWith ? { ...op.r, ...op.r.sharesStorageWith } : op.r), op.r, op.info.namespace, op.req, queryValue(op.req.query, 'allowWatchBookmarks') === 'true', op.recordId);
+    w.lastBookmark = ctx.now;
+    if (rec) {
+      rec.code = 200;
+      stage(rec, 'storage', 'watch cache', 'ok', ctx.now, ctx.now, `watch ${op.r.resource} from ${rvText || 'now'}`);
+    }
+    ctx.send(op.client, httpMsg.response(op.reqId, { status: 200, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: '' }, true));
+    let initial: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject }[];
+    if (rvText === '' || rvText === '0') {
+      // "Start at most recent": the current state as ADDED events, then changes.
+      initial = s.cluster
+        .list(op.r.group, op.r.sharesStorageWith?.resource ?? op.r.resource, op.info.namespace || undefined)
+        .filter((o) => chain.matches(op.r, o, sel))
+        .map((o) => ({ type: 'ADDED' as const, object: o }));
+    } else {
+      const rv = Number(rvText);
+      const evs = cache.eventsSince(rv);
+      if (evs === 'expired') {
+        // Upstream answers 200 and an ERROR event carrying 410 Expired.
+        this.send(ctx, w, 'ERROR', status.resourceExpired(`too old resource version: ${rv} (${cache.oldestRv()})`) as unknown as KObject);
+        ctx.send(op.client, httpMsg.end(op.reqId));
+        return;
+      }
+      initial = [];
+      for (const ev of evs) {
+        const t = this.transition(op.r, w, ev, sel);
+        if (t) initial.push(t);
+      }
+    }
+    for (const e of initial) this.send(ctx, w, e.type, e.object);
+    if (queryValue(op.req.query, 'sendInitialEvents') === 'true' && w.bookmarks) {
+      this.send(ctx, w, 'BOOKMARK', this.bookmarkObject(op.r, cache.rv, true));
+    }
+    const ms = timeoutS !== undefined && /^\d+$/.test(timeoutS) ? Number(timeoutS) * 1000 : MIN_REQUEST_TIMEOUT_MS * (1 + ctx.rng.float());
+    w.timer = ctx.setTimer(ms, 'watchTimeout', w.id);
+    this.watchers.set(w.id, w);
+  }
+
+  /** A change in the cache: every interested watcher hears of it. */
+  dispatch(ctx: ActorContext, s: ApiServer, key: string, ev: CacheEvent): void {
+    for (const w of this.watchers.values()) {
+      if (w.key !== key) continue;
+      const sel = chain.parseSelectors(w.req, w.r);
+      if (!sel.ok) continue;
+      const t = this.transition(w.r, w, ev, sel);
+      if (t) this.send(ctx, w, t.type, t.object);
+    }
+    void s;
+  }
+
+  private transition(r: ResourceInfo, w: Watcher, ev: CacheEvent, sel: chain.Selectors): { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject } | null {
+    const inNs = (o: KObject | undefined) => !!o && (!w.namespace || o.metadata.namespace === w.namespace);
+    const cur = inNs(ev.object) && chain.matches(r, ev.object, sel);
+    const prev = inNs(ev.prevObject) && chain.matches(r, ev.prevObject!, sel);
+    if (ev.type === 'DELETED') return prev || cur ? { type: 'DELETED', object: ev.object } : null;
+    if (cur && prev) return { type: 'MODIFIED', object: ev.object };
+    if (cur) return { type: 'ADDED', object: ev.object };
+    if (prev) return { type: 'DELETED', object: ev.object };
+    return null;
+  }
+
+  private send(ctx: ActorContext, w: Watcher, type: string, object: KObject): void {
+    let out: unknown = object;
+    if (type !== 'ERROR' && type !== 'BOOKMARK') {
+      const typed = { ...object, apiVersion: apiVersionOf(w.r.group, w.r.version), kind: w.r.kind };
+      out = chain.renderWatchObject(w.r, w.req, typed, ctx.now, !w.sentHeaders);
+      w.sentHeaders = true;
+    }
+    ctx.send(w.client, httpMsg.chunk(w.reqId, `${JSON.stringify({ type, object: out })}\n`));
+  }
+
+  private bookmarkObject(r: ResourceInfo, rv: number, initialEnd: boolean): KObject {
+    const meta: KObject['metadata'] = { resourceVersion: String(rv) };
+    if (initialEnd) meta.annotations = { 'k8s.io/initial-events-end': 'true' };
+    return { kind: r.kind, apiVersion: apiVersionOf(r.group, r.version), metadata: meta };
+  }
+
+  /** Periodic bookmarks for watchers that asked for them. */
+  tick(ctx: ActorContext, s: ApiServer): void {
+    for (const w of this.watchers.values()) {
+      if (!w.bookmarks || ctx.now - w.lastBookmark < BOOKMARK_EVERY_MS) continue;
+      const cache = s.cacheOf(w.r);
+      if (!cache) continue;
+      w.lastBookmark = ctx.now;
+      this.send(ctx, w, 'BOOKMARK', this.bookmarkObject(w.r, cache.rv, false));
+    }
+  }
+
+  timeout(ctx: ActorContext, id: number): void {
+    const w = this.watchers.get(id);
+    if (!w) return;
+    this.watchers.delete(id);
+    ctx.send(w.client, httpMsg.end(w.reqId));
+  }
+
+  cancel(ctx: ActorContext, client: ActorId, reqId: number): void {
+    for (const w of this.watchers.values()) {
+      if (w.client === client && w.reqId === reqId) {
+        this.watchers.delete(w.id);
+        ctx.cancelTimer(w.timer);
+      }
+    }
+  }
+
+  dropClient(client: ActorId): void {
+    for (const w of [...this.watchers.values()]) if (w.client === client) this.watchers.delete(w.id);
+  }
+
+  /** The cache was rebuilt from a fresh list: its watchers end and must watch again (cacher.terminateAllWatchers). */
+  resync(ctx: ActorContext, s: ApiServer, key: string): void {
+    void s;
+    for (const w of [...this.watchers.values()]) {
+      if (w.key !== key) continue;
+      this.watchers.delete(w.id);
+      ctx.cancelTimer(w.timer);
+      ctx.send(w.client, httpMsg.end(w.reqId));
+    }
+  }
+
+  count(): number {
+    return this.watchers.size;
+  }
+}
+
+registerClass('Watcher', Watcher);
+registerClass('WatchHub', WatchHub);

@@ -1,0 +1,60 @@
+// List continuation tokens as k8s.io/apiserver/pkg/storage/continue.go makes
+// them: base64 of {"v":"meta.k8s.io/v1","rv":REV,"start":"KEY-SUFFIX"}, where
+// start is the key (below the resource prefix) to continue from.
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function b64encode(s: string): string {
+  const bytes = Array.from(new TextEncoder().encode(s));
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const [a, b, c] = [bytes[i]!, bytes[i + 1], bytes[i + 2]];
+    const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
+    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (b === undefined ? '=' : B64[(n >> 6) & 63]!) + (c === undefined ? '=' : B64[n & 63]!);
+  }
+  return out;
+}
+
+function b64decode(s: string): string | null {
+  const clean = s.replace(/=+$/, '');
+  if (!/^[A-Za-z0-9+/]*$/.test(clean)) return null;
+  const bytes: number[] = [];
+  let buf = 0;
+  let bits = 0;
+  for (const ch of clean) {
+    buf = (buf << 6) | B64.indexOf(ch);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((buf >> bits) & 0xff);
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array(bytes));
+  } catch {
+    return null;
+  }
+}
+
+export function encodeContinue(startKeySuffix: string, rv: number): string {
+  return b64encode(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: startKeySuffix }));
+}
+
+export type DecodedContinue = { ok: true; rv: number; start: string } | { ok: false; message: string };
+
+/** Decodes a token; messages as storage.DecodeContinue / the list handler report them. */
+export function decodeContinue(token: string): DecodedContinue {
+  const text = b64decode(token);
+  if (text === null) return { ok: false, message: `continue key is not valid: illegal base64 data at input byte 0` };
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return { ok: false, message: 'continue key is not valid: invalid character' };
+  }
+  const o = v as { v?: unknown; rv?: unknown; start?: unknown };
+  if (o.v !== 'meta.k8s.io/v1') return { ok: false, message: 'continue key is not valid: server does not recognize this encoded key' };
+  if (typeof o.rv !== 'number' || typeof o.start !== 'string' || o.start === '') return { ok: false, message: 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)' };
+  if (o.start.includes('..') || o.start.startsWith('/')) return { ok: false, message: 'continue key is not valid: path traversal attempt' };
+  return { ok: true, rv: o.rv, start: o.start };
+}

@@ -1,0 +1,274 @@
+// kube-controller-manager (`kube-controller-manager-0`), first controllers:
+// serviceaccount (every namespace gets its "default" ServiceAccount),
+// root-ca-cert-publisher (every namespace gets the kube-root-ca.crt ConfigMap)
+// and namespace (a terminating namespace is emptied, then finalized). It sees
+// the cluster only through list+watch and writes only through REST calls to
+// kube-apiserver, authenticated by its client certificate.
+import type { Actor, ActorId, Payload } from '../sim/actor';
+import type { ActorContext } from '../sim/kernel';
+import { registerActorKind } from '../sim/kernel';
+import { registerClass } from '../sim/serial';
+import type { KObject } from '../apimachinery/types';
+import type { ApiRequest } from '../apiserver/types';
+import { httpMsg, type HttpChunkMsg, type HttpEndMsg, type HttpResponseMsg } from '../apiserver/http/messages';
+import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
+import { RESOURCES } from '../apiserver/registry/resources';
+import { apiVersionOf } from '../apimachinery/types';
+import { Reflector } from '../client/reflector';
+
+export const CONTROLLER_MANAGER_KIND = 'kube-controller-manager';
+
+export interface ControllerManagerConfig {
+  server: ActorId;
+}
+
+/** The cluster CA bundle the root-ca-cert-publisher copies into every namespace (a stand-in certificate). */
+export const ROOT_CA_CRT = '-----BEGIN CERTIFICATE-----\nMIIDBTCCAe2gAwIBAgIIKubeglassCAwDQYJKoZIhvcNAQELBQAwFTETMBEGA1UE\nAxMKa3ViZXJuZXRlczAeFw0yNTAxMDEwMDAwMDBaFw0zNTAxMDEwMDAwMDBaMBUx\nEzARBgNVBAMTCmt1YmVybmV0ZXMwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEK\n-----END CERTIFICATE-----\n';
+
+const ROOT_CA_DESCRIPTION =
+  'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
+
+type Purpose =
+  | { kind: 'list' | 'watch'; reflector: string }
+  | { kind: 'write'; key: string }
+  | { kind: 'nsDelete'; ns: string; step: number }
+  | { kind: 'nsFinalize'; ns: string }
+  | { kind: 'credentialsSA' | 'credentialsToken'; controller: string }
+  | { kind: 'ready' };
+
+/**
+ * Each controller acts as its own ServiceAccount in kube-system
+ * (--use-service-account-credentials, as kubeadm runs it): the manager makes
+ * sure the account exists and asks for a token for it (SAControllerClientBuilder).
+ */
+const CONTROLLERS = ['service-account-controller', 'root-ca-cert-publisher', 'namespace-controller'] as const;
+type ControllerName = (typeof CONTROLLERS)[number];
+
+export class ControllerManager implements Actor {
+  readonly reflectors = new Map<string, Reflector>([
+    ['namespaces', new Reflector('/api/v1/namespaces')],
+    ['serviceaccounts', new Reflector('/api/v1/serviceaccounts')],
+    ['configmaps', new Reflector('/api/v1/configmaps')],
+  ]);
+  private readonly requests = new Map<number, Purpose>();
+  /** Writes in flight, by a key naming what they create (avoids duplicates). */
+  private readonly inFlight = new Set<string>();
+  /** Namespaces being emptied, and the resources (index into NAMESPACED) reached. */
+  private readonly terminating = new Map<string, number>();
+  /** Bearer tokens of the controllers' service accounts. */
+  private readonly tokens = new Map<string, string>();
+  private nextReq = 1;
+
+  constructor(
+    readonly id: ActorId,
+    readonly config: ControllerManagerConfig,
+  ) {}
+
+  start(ctx: ActorContext): void {
+    for (const name of this.reflectors.keys()) this.list(ctx, name);
+    // Like the real manager, wait for the API server to be healthy before acting (controllermanager.go WaitForAPIServer).
+    this.send(ctx, { method: 'GET', path: '/readyz', query: {} }, { kind: 'ready' });
+    ctx.setTimer(5000, 'resync');
+  }
+
+  private ensureCredentials(ctx: ActorContext, controller: ControllerName): void {
+    const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: controller, namespace: 'kube-system' } };
+    this.send(ctx, { method: 'POST', path: '/api/v1/namespaces/kube-system/serviceaccounts', query: {}, body: JSON.stringify(sa) }, { kind: 'credentialsSA', controller });
+  }
+
+  private requestToken(ctx: ActorContext, controller: string): void {
+    const tr = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } };
+    this.send(ctx, { method: 'POST', path: `/api/v1/namespaces/kube-system/serviceaccounts/${controller}/token`, query: {}, body: JSON.stringify(tr) }, { kind: 'credentialsToken', controller });
+  }
+
+  private send(ctx: ActorContext, req: Omit<ApiRequest, 'headers'> & { headers?: Record<string, string> }, purpose: Purpose, as?: ControllerName): number {
+    const reqId = this.nextReq++;
+    this.requests.set(reqId, purpose);
+    const token = as ? this.tokens.get(as) : undefined;
+    const identity: Record<string, string> = token ? { authorization: `Bearer ${token}` } : { [CLIENT_CERT_HEADER]: 'CN=system:kube-controller-manager' };
+    const full: ApiRequest = {
+      ...req,
+      headers: { ...identity, accept: 'application/json', 'user-agent': `kube-controller-manager/v1.32.0${as ? ` ${as}` : ''}`, ...(req.body ? { 'content-type': 'application/json' } : {}), ...(req.headers ?? {}) },
+    };
+    ctx.send(this.config.server, httpMsg.request(reqId, full));
+    return reqId;
+  }
+
+  private list(ctx: ActorContext, name: string): void {
+    const r = this.reflectors.get(name)!;
+    const q = r.listRequest();
+    r.reqId = this.send(ctx, { method: 'GET', path: q.path, query: q.query }, { kind: 'list', reflector: name });
+  }
+
+  private watch(ctx: ActorContext, name: string): void {
+    const r = this.reflectors.get(name)!;
+    const q = r.watchRequest();
+    r.reqId = this.send(ctx, { method: 'GET', path: q.path, query: q.query }, { kind: 'watch', reflector: name });
+  }
+
+  receive(ctx: ActorContext, _from: ActorId, p: Payload): void {
+    const reqId = (p as { reqId?: number }).reqId ?? 0;
+    const purpose = this.requests.get(reqId);
+    if (!purpose) return;
+    if (p.type === 'HttpResponse') {
+      const res = (p as unknown as HttpResponseMsg).response;
+      if (!(p as unknown as HttpResponseMsg).streaming) this.requests.delete(reqId);
+      switch (purpose.kind) {
+        case 'list': {
+          const r = this.reflectors.get(purpose.reflector)!;
+          const out = r.onList(res.status, res.body);
+          if (out === 'retry') ctx.setTimer(1000, 'relist', purpose.reflector);
+          else {
+            this.watch(ctx, purpose.reflector);
+            this.reconcile(ctx);
+          }
+          return;
+        }
+        case 'watch':
+          if (res.status !== 200) ctx.setTimer(1000, 'relist', purpose.reflector);
+          return;
+        case 'write':
+          // Keep the key until the watch shows the object, so a resync does not create it twice.
+          if (res.status >= 300) this.inFlight.delete(purpose.key);
+          return;
+        case 'ready':
+          if (res.status === 200) for (const c of CONTROLLERS) this.ensureCredentials(ctx, c);
+          else ctx.setTimer(1000, 'ready');
+          return;
+        case 'credentialsSA':
+          if (res.status === 201 || res.status === 409) this.requestToken(ctx, purpose.controller);
+          else ctx.setTimer(1000, 'credentials', purpose.controller);
+          return;
+        case 'credentialsToken':
+          if (res.status === 201) {
+            this.tokens.set(purpose.controller, (JSON.parse(res.body) as { status: { token: string } }).status.token);
+            this.reconcile(ctx);
+          } else ctx.setTimer(1000, 'credentials', purpose.controller);
+          return;
+        case 'nsDelete':
+          return this.continueNamespaceDeletion(ctx, purpose.ns, purpose.step + 1);
+        case 'nsFinalize':
+          this.terminating.delete(purpose.ns);
+          return;
+      }
+    }
+    if (p.type === 'HttpChunk' && purpose.kind === 'watch') {
+      const r = this.reflectors.get(purpose.reflector)!;
+      const out = r.onChunk((p as unknown as HttpChunkMsg).chunk);
+      if (out === 'relist') {
+        this.requests.delete(reqId);
+        this.list(ctx, purpose.reflector);
+      } else if (out.length) this.reconcile(ctx);
+      return;
+    }
+    if (p.type === 'HttpEnd' && purpose.kind === 'watch') {
+      void (p as unknown as HttpEndMsg);
+      this.requests.delete(reqId);
+      this.watch(ctx, purpose.reflector);
+    }
+  }
+
+  timer(ctx: ActorContext, tag: string, data: unknown): void {
+    if (tag === 'relist') return this.list(ctx, data as string);
+    if (tag === 'credentials') return this.ensureCredentials(ctx, data as ControllerName);
+    if (tag === 'ready') {
+      this.send(ctx, { method: 'GET', path: '/readyz', query: {} }, { kind: 'ready' });
+      return;
+    }
+    if (tag === 'resync') {
+      ctx.setTimer(5000, 'resync');
+      this.reconcile(ctx);
+    }
+  }
+
+  persisted(): void {}
+
+  refused(ctx: ActorContext, _to: ActorId, p: Payload): void {
+    const reqId = (p as { reqId?: number }).reqId ?? 0;
+    const purpose = this.requests.get(reqId);
+    this.requests.delete(reqId);
+    if (purpose && (purpose.kind === 'list' || purpose.kind === 'watch')) ctx.setTimer(1000, 'relist', purpose.reflector);
+    if (purpose?.kind === 'write') this.inFlight.delete(purpose.key);
+  }
+
+  peerReset(ctx: ActorContext, peer: ActorId): void {
+    if (peer !== this.config.server) return;
+    for (const [reqId, purpose] of [...this.requests]) {
+      this.requests.delete(reqId);
+      if (purpose.kind === 'list' || purpose.kind === 'watch') ctx.setTimer(1000, 'relist', purpose.reflector);
+      if (purpose.kind === 'write') this.inFlight.delete(purpose.key);
+    }
+  }
+
+  // ---- controllers -----------------------------------------------------------------
+
+  private reconcile(ctx: ActorContext): void {
+    const ns = this.reflectors.get('namespaces')!;
+    const sas = this.reflectors.get('serviceaccounts')!;
+    const cms = this.reflectors.get('configmaps')!;
+    if (!ns.synced || !sas.synced || !cms.synced) return;
+    for (const n of ns.list()) {
+      const name = n.metadata.name!;
+      const phase = (n.status as { phase?: string } | undefined)?.phase;
+      if (n.metadata.deletionTimestamp || phase === 'Terminating') {
+        if (!this.terminating.has(name) && this.tokens.has('namespace-controller')) {
+          this.terminating.set(name, 0);
+          this.continueNamespaceDeletion(ctx, name, 0);
+        }
+        continue;
+      }
+      if (sas.store.has(`${name}/default`)) this.inFlight.delete(`sa/${name}`);
+      if (cms.store.has(`${name}/kube-root-ca.crt`)) this.inFlight.delete(`cm/${name}`);
+      // serviceaccounts-controller (pkg/controller/serviceaccount/serviceaccounts_controller.go)
+      if (!sas.store.has(`${name}/default`)) this.create(ctx, 'service-account-controller', `sa/${name}`, `/api/v1/namespaces/${name}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
+      // root-ca-cert-publisher (pkg/controller/certificates/rootcacertpublisher/publisher.go)
+      if (!cms.store.has(`${name}/kube-root-ca.crt`)) {
+        this.create(ctx, 'root-ca-cert-publisher', `cm/${name}`, `/api/v1/namespaces/${name}/configmaps`, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'kube-root-ca.crt', namespace: name, annotations: { 'kubernetes.io/description': ROOT_CA_DESCRIPTION } },
+          data: { 'ca.crt': ROOT_CA_CRT },
+        });
+      }
+    }
+  }
+
+  private create(ctx: ActorContext, as: ControllerName, key: string, path: string, obj: KObject): void {
+    if (this.inFlight.has(key) || !this.tokens.has(as)) return;
+    this.inFlight.add(key);
+    this.send(ctx, { method: 'POST', path, query: {}, body: JSON.stringify(obj) }, { kind: 'write', key }, as);
+  }
+
+  /**
+   * The namespace controller's deletion (pkg/controller/namespace/deletion):
+   * delete every namespaced collection, then remove the `kubernetes` finalizer
+   * through /finalize, after which the registry removes the namespace.
+   */
+  private continueNamespaceDeletion(ctx: ActorContext, ns: string, step: number): void {
+    const targets = NAMESPACED.filter((r) => r.verbs.includes('deletecollection'));
+    if (step < targets.length) {
+      const r = targets[step]!;
+      const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+      this.terminating.set(ns, step);
+      this.send(ctx, { method: 'DELETE', path: `${base}/namespaces/${ns}/${r.resource}`, query: {} }, { kind: 'nsDelete', ns, step }, 'namespace-controller');
+      return;
+    }
+    const nsObj = this.reflectors.get('namespaces')!.store.get(ns);
+    if (!nsObj) {
+      this.terminating.delete(ns);
+      return;
+    }
+    const spec = (nsObj.spec ?? {}) as { finalizers?: string[] };
+    const finalized: KObject = { ...nsObj, apiVersion: apiVersionOf('', 'v1'), kind: 'Namespace', spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== 'kubernetes') } };
+    this.send(ctx, { method: 'PUT', path: `/api/v1/namespaces/${ns}/finalize`, query: {}, body: JSON.stringify(finalized) }, { kind: 'nsFinalize', ns }, 'namespace-controller');
+  }
+}
+
+const NAMESPACED = RESOURCES.filter((r) => r.namespaced && r.storagePrefix && !r.sharesStorageWith);
+
+registerClass('ControllerManager', ControllerManager);
+registerActorKind<ControllerManagerConfig, null>({
+  kind: CONTROLLER_MANAGER_KIND,
+  initDurable: () => null,
+  create: (id, config) => new ControllerManager(id, config),
+});

@@ -1,0 +1,124 @@
+// Kubernetes API calls from a host into the running simulation: each request
+// is an engine command (recorded), answered when the simulated apiserver's
+// reply reaches kubectl-0 in virtual time. Hosts call poll() after advancing.
+// This is the transport the in-page kubectl uses.
+import type { ApiRequest, ApiResponse } from '../apiserver/types';
+import type { Command } from '../facade/types';
+import type { ExecResult } from '../facade/engine';
+import type { ApiCall } from '../apiserver/client/apiClient';
+
+export interface BridgeEngine {
+  exec(cmd: Command): ExecResult;
+  apiCall(id: number): ApiCall | undefined;
+  apiDrain(id: number): { lines: string[]; ended: boolean };
+  apiForget(id: number): void;
+}
+
+interface Pending {
+  resolve: (r: ApiResponse) => void;
+  reject: (e: Error) => void;
+}
+interface Stream {
+  onLine: (line: string) => void;
+  resolveDone: (r: ApiResponse | null) => void;
+  head?: ApiResponse;
+}
+
+/** kubectl's words for a server that does not answer. */
+export function connectionError(kind: string, server = '10.0.0.10:6443'): string {
+  if (kind === 'refused') return `The connection to the server ${server} was refused - did you specify the right host or port?`;
+  if (kind === 'timeout') return `Unable to connect to the server: net/http: request canceled (Client.Timeout exceeded while awaiting headers)`;
+  return `Unable to connect to the server: read tcp: connection reset by peer`;
+}
+
+export class ApiBridge {
+  private readonly pending = new Map<number, Pending>();
+  private readonly streams = new Map<number, Stream>();
+
+  constructor(private engine: BridgeEngine) {}
+
+  replace(engine: BridgeEngine): void {
+    for (const p of this.pending.values()) p.reject(new Error('the simulation was restarted'));
+    for (const s of this.streams.values()) s.resolveDone(null);
+    this.pending.clear();
+    this.streams.clear();
+    this.engine = engine;
+  }
+
+  get waiting(): number {
+    return this.pending.size + this.streams.size;
+  }
+
+  request(req: ApiRequest): Promise<ApiResponse> {
+    const r = this.engine.exec({ type: 'api', request: req });
+    if (!r.ok) return Promise.reject(new Error(r.error));
+    const id = r.result as number;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.poll();
+    });
+  }
+
+  watch(req: ApiRequest, onLine: (line: string) => void): { cancel(): void; done: Promise<ApiResponse | null> } {
+    const r = this.engine.exec({ type: 'api', request: req });
+    if (!r.ok) return { cancel() {}, done: Promise.reject(new Error(r.error)) };
+    const id = r.result as number;
+    let resolveDone!: (x: ApiResponse | null) => void;
+    const done = new Promise<ApiResponse | null>((res) => (resolveDone = res));
+    this.streams.set(id, { onLine, resolveDone });
+    this.poll();
+    return {
+      cancel: () => {
+        const s = this.streams.get(id);
+        if (!s) return;
+        this.streams.delete(id);
+        this.engine.exec({ type: 'apiCancel', call: id });
+        this.engine.apiForget(id);
+        s.resolveDone(s.head ?? null);
+      },
+      done,
+    };
+  }
+
+  poll(): void {
+    for (const [id, p] of [...this.pending]) {
+      const c = this.engine.apiCall(id);
+      if (!c) {
+        this.pending.delete(id);
+        p.reject(new Error(connectionError('reset')));
+        continue;
+      }
+      if (c.error) {
+        this.pending.delete(id);
+        this.engine.apiForget(id);
+        p.reject(new Error(connectionError(c.error)));
+      } else if (c.response) {
+        this.pending.delete(id);
+        this.engine.apiForget(id);
+        p.resolve(c.response);
+      }
+    }
+    for (const [id, s] of [...this.streams]) {
+      const c = this.engine.apiCall(id);
+      if (!c) {
+        this.streams.delete(id);
+        s.resolveDone(s.head ?? null);
+        continue;
+      }
+      if (c.response && !s.head) s.head = c.response;
+      if (c.error && !s.head) {
+        this.streams.delete(id);
+        this.engine.apiForget(id);
+        s.resolveDone(null);
+        continue;
+      }
+      const { lines, ended } = this.engine.apiDrain(id);
+      for (const l of lines) s.onLine(l);
+      if (ended) {
+        this.streams.delete(id);
+        this.engine.apiForget(id);
+        s.resolveDone(s.head ?? null);
+      }
+    }
+  }
+}

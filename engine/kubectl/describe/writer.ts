@@ -1,0 +1,148 @@
+// describe's output plumbing (staging/src/k8s.io/kubectl/pkg/describe/describe.go:
+// tabbedString, PrefixWriter, printLabelsMultiline, printAnnotationsMultiline,
+// tolerations/taints, DescribeEvents) over Go's text/tabwriter(0, 8, 2, ' ', 0).
+import { DESCRIBE_TABWRITER, TabWriter } from '../printers/tabWriter';
+import { parseTime, rfc1123z, timestampSince } from '../util/duration';
+
+type Obj = Record<string, any>;
+
+export class PrefixWriter {
+  readonly tw = new TabWriter(DESCRIBE_TABWRITER);
+
+  /** w.Write(level, text): two spaces per level, ESC/CR made visible. */
+  write(level: number, text: string): void {
+    this.tw.write(('  '.repeat(level) + text).replace(/\x1b/g, '^[').replace(/\r/g, '\\r'));
+  }
+  /** w.WriteLine(a): the value and a newline. */
+  writeLine(text: string): void {
+    this.write(0, `${text}\n`);
+  }
+  flush(): void {
+    this.tw.flush();
+  }
+  /** tabbedString's result. */
+  done(): string {
+    this.tw.flush();
+    return this.tw.take();
+  }
+}
+
+export function printLabelsMultiline(w: PrefixWriter, title: string, labels: Record<string, string> | undefined, initialIndent = '', innerIndent = '\t', skip: Set<string> = new Set()): void {
+  w.write(0, `${initialIndent}${title}:${innerIndent}`);
+  const keys = Object.keys(labels ?? {})
+    .filter((k) => !skip.has(k))
+    .sort();
+  if (keys.length === 0) {
+    w.writeLine('<none>');
+    return;
+  }
+  keys.forEach((k, i) => {
+    if (i !== 0) {
+      w.write(0, initialIndent);
+      w.write(0, innerIndent);
+    }
+    w.write(0, `${k}=${labels![k]}\n`);
+  });
+}
+
+const MAX_ANNOTATION_LEN = 140;
+const SKIP_ANNOTATIONS = new Set(['kubectl.kubernetes.io/last-applied-configuration']);
+
+function shorten(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}...` : s;
+}
+
+export function printAnnotationsMultiline(w: PrefixWriter, title: string, annotations: Record<string, string> | undefined): void {
+  w.write(0, `${title}:\t`);
+  const keys = Object.keys(annotations ?? {})
+    .filter((k) => !SKIP_ANNOTATIONS.has(k))
+    .sort();
+  if (keys.length === 0) {
+    w.writeLine('<none>');
+    return;
+  }
+  const indent = '\t';
+  keys.forEach((k, i) => {
+    if (i !== 0) w.write(0, indent);
+    const value = annotations![k]!.replace(/\n$/, '');
+    if (value.length + k.length + 2 > MAX_ANNOTATION_LEN || value.includes('\n')) {
+      w.write(0, `${k}:\n`);
+      for (const s of value.split('\n')) w.write(0, `${indent}  ${shorten(s, MAX_ANNOTATION_LEN - 2)}\n`);
+    } else w.write(0, `${k}: ${value}\n`);
+  });
+}
+
+export function printTolerationsMultiline(w: PrefixWriter, title: string, tolerations: Obj[] | undefined, initialIndent = '', innerIndent = '\t'): void {
+  w.write(0, `${initialIndent}${title}:${innerIndent}`);
+  const ts = [...(tolerations ?? [])];
+  if (ts.length === 0) {
+    w.writeLine('<none>');
+    return;
+  }
+  ts.sort((a, b) => (String(a.key ?? '') < String(b.key ?? '') ? -1 : String(a.key ?? '') > String(b.key ?? '') ? 1 : 0));
+  ts.forEach((t, i) => {
+    if (i !== 0) {
+      w.write(0, initialIndent);
+      w.write(0, innerIndent);
+    }
+    let s = String(t.key ?? '');
+    if (t.value) s += `=${t.value}`;
+    if (t.effect) s += `:${t.effect}`;
+    if (t.operator === 'Exists' && !t.value) s += t.key || t.effect ? ' op=Exists' : 'op=Exists';
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null) s += ` for ${t.tolerationSeconds}s`;
+    w.write(0, `${s}\n`);
+  });
+}
+
+export function printTaintsMultiline(w: PrefixWriter, title: string, taints: Obj[] | undefined): void {
+  w.write(0, `${title}:\t`);
+  const ts = taints ?? [];
+  if (ts.length === 0) {
+    w.writeLine('<none>');
+    return;
+  }
+  const k = (t: Obj) => `${t.effect ?? ''},${t.key ?? ''}`;
+  const sorted = [...ts].sort((a, b) => (k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0));
+  sorted.forEach((t, i) => {
+    if (i !== 0) w.write(0, '\t');
+    w.write(0, `${taintString(t)}\n`);
+  });
+}
+
+export function taintString(t: Obj): string {
+  if (t.value) return `${t.key}=${t.value}:${t.effect}`;
+  return `${t.key}:${t.effect}`;
+}
+
+/** metav1.Time.Format(time.RFC1123Z); Go's zero time for a missing value. */
+export function timeRfc1123z(ts: unknown): string {
+  const t = parseTime(ts);
+  return t === undefined ? 'Mon, 01 Jan 0001 00:00:00 +0000' : rfc1123z(t);
+}
+
+/** kubectl/pkg/util/event SortableEvents: by series time, last timestamp, else event time. */
+function eventSortTime(e: Obj): number {
+  return parseTime(e.series?.lastObservedTime) ?? parseTime(e.lastTimestamp) ?? parseTime(e.eventTime) ?? -62135596800000;
+}
+
+export function describeEvents(events: Obj[] | null | undefined, w: PrefixWriter, now: number): void {
+  if (!events) return;
+  if (events.length === 0) {
+    w.write(0, 'Events:\t<none>\n');
+    return;
+  }
+  w.flush();
+  const sorted = [...events].sort((a, b) => eventSortTime(a) - eventSortTime(b));
+  w.write(0, 'Events:\n  Type\tReason\tAge\tFrom\tMessage\n');
+  w.write(1, '----\t------\t----\t----\t-------\n');
+  for (const e of sorted) {
+    let first = timestampSince(e.eventTime, now);
+    if (!parseTime(e.eventTime)) first = timestampSince(e.firstTimestamp, now);
+    let interval: string;
+    if (e.series) interval = `${timestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`;
+    else if ((e.count ?? 0) > 1) interval = `${timestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})`;
+    else interval = first;
+    const source = e.source?.component || e.reportingComponent || '';
+    w.write(1, `${e.type ?? ''}\t${e.reason ?? ''}\t${interval}\t${source}\t${String(e.message ?? '').trim()}\n`);
+  }
+}

@@ -1,0 +1,12 @@
+// kubectl v1.32 for the simulation: same commands, flags, output and errors,
+// speaking REST to the simulated kube-apiserver through a host transport.
+import { dispatch } from './cli/root';
+import { buildRoot } from './cmd/registry';
+import type { KubectlEnv, KubectlResult } from './types';
+
+export type { KubectlEnv, KubectlResult, KubectlTransport, EditRequest } from './types';
+
+/** Runs one kubectl command line (arguments after `kubectl`; a leading "kubectl" is dropped). */
+export function runKubectl(args: string[], env: KubectlEnv): Promise<KubectlResult> {
+  return dispatch(args, env, buildRoot());
+}

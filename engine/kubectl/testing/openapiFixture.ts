@@ -1,0 +1,2 @@
+// Placeholder; filled in when explain is written.
+export const OPENAPI: Record<string, unknown> = {};

@@ -1,0 +1,44 @@
+// kubectl's contract with its host: a transport to the API server, the files
+// `-f` can name, the virtual clock, and what a run produces.
+import type { ApiRequest, ApiResponse } from '../apiserver/types';
+
+export interface KubectlTransport {
+  request(req: ApiRequest): Promise<ApiResponse>;
+  /** A watch: each JSON event line is passed to onLine; done settles when the server ends the stream (null) or refuses it (the response). */
+  watch(req: ApiRequest, onLine: (line: string) => void): { cancel(): void; done: Promise<ApiResponse | null> };
+}
+
+export interface KubectlEnv {
+  transport: KubectlTransport;
+  /** What `-f NAME` can read: bundled examples and the editor buffer. A key `dir/x.yaml` makes `-f dir` a directory. */
+  files: Record<string, string>;
+  /** Virtual time in ms (ages, timestamps). */
+  now(): number;
+  /** The context's namespace (default "default"). */
+  namespace?: string;
+  /** The context's user, shown in messages; the server decides who we are. */
+  user?: string;
+  /** The API server URL the kubeconfig names (cluster-info prints it). */
+  server?: string;
+  /** What `-f -` reads. */
+  stdin?: string;
+  /** Streaming output (watches): called with each chunk as it is produced; the result still carries the whole text. */
+  onOutput?(stream: 'stdout' | 'stderr', text: string): void;
+  /** Settles when the user interrupts (Ctrl-C): ends a watch. */
+  interrupt?: Promise<void>;
+}
+
+/** kubectl edit hands the UI a buffer; resume() continues with the edited text (or the same text to cancel). */
+export interface EditRequest {
+  /** The temp file name kubectl would use (`/tmp/kubectl-edit-xxxx.yaml`). */
+  path: string;
+  content: string;
+  resume(edited: string): Promise<KubectlResult>;
+}
+
+export interface KubectlResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  edit?: EditRequest;
+}

@@ -1,0 +1,129 @@
+// Our kubectl (engine/kubectl, what the in-page terminal runs) and the real
+// kubectl v1.32, on the same cluster state, print the same bytes. Ages are the
+// only thing normalised: both read the virtual clock at slightly different moments.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKubectl, type KubectlTransport } from '../../engine/kubectl';
+import type { ApiRequest, ApiResponse } from '../../engine/apiserver/types';
+import { ADMIN_TOKEN } from '../../engine/apiserver/server/scenario';
+import { startServer, type RunningServer } from '../server';
+import { writeKubeconfig } from './kubeconfig';
+
+const KUBECTL = process.env.KUBECTL_PATH ?? '/usr/bin/kubectl';
+const have = spawnSync(KUBECTL, ['version', '--client'], { encoding: 'utf8' }).status === 0;
+if (!have) {
+  if (process.env.CI) throw new Error(`real kubectl not found at ${KUBECTL}: CI must have it`);
+  console.warn(`SKIPPED: the kubectl parity tests need kubectl at ${KUBECTL} (set KUBECTL_PATH)`);
+}
+
+let server: RunningServer;
+let kubeconfig = '';
+let dir = '';
+
+/** Our kubectl's transport: real HTTP to the same server, as the admin. */
+function httpTransport(base: string): KubectlTransport {
+  const toUrl = (req: ApiRequest) => {
+    const u = new URL(req.path, base);
+    for (const [k, v] of Object.entries(req.query)) for (const x of Array.isArray(v) ? v : [v]) u.searchParams.append(k, x);
+    return u;
+  };
+  const headers = (req: ApiRequest) => ({ ...req.headers, authorization: `Bearer ${ADMIN_TOKEN}` });
+  return {
+    async request(req: ApiRequest): Promise<ApiResponse> {
+      const r = await fetch(toUrl(req), { method: req.method, headers: headers(req), body: req.body });
+      const h: Record<string, string> = {};
+      r.headers.forEach((v, k) => (h[k] = v));
+      return { status: r.status, headers: h, body: await r.text() };
+    },
+    watch(req: ApiRequest, onLine: (line: string) => void) {
+      const ac = new AbortController();
+      const done = (async () => {
+        try {
+          const r = await fetch(toUrl(req), { method: req.method, headers: headers(req), signal: ac.signal });
+          const reader = r.body!.getReader();
+          let buf = '';
+          for (;;) {
+            const { value, done: end } = await reader.read();
+            if (end) break;
+            buf += new TextDecoder().decode(value);
+            let i;
+            while ((i = buf.indexOf('\n')) >= 0) {
+              onLine(buf.slice(0, i + 1));
+              buf = buf.slice(i + 1);
+            }
+          }
+        } catch {
+          /* cancelled */
+        }
+        return null;
+      })();
+      return { cancel: () => ac.abort(), done };
+    },
+  };
+}
+
+/** Real kubectl, without blocking the event loop (the server lives in this process). */
+function real(args: string[]): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(KUBECTL, args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('close', (code) => resolve(out + (err ? `\n[stderr]\n${err}` : '') + `\n[exit ${code}]`));
+  });
+}
+
+async function ours(args: string[], files: Record<string, string> = {}): Promise<string> {
+  const r = await runKubectl(args, { transport: httpTransport(server.url), files, now: () => server.host.engine.sim.now, namespace: 'default' });
+  return r.stdout + (r.stderr ? `\n[stderr]\n${r.stderr}` : '') + `\n[exit ${r.exitCode}]`;
+}
+
+/** Ages ("5s", "2m3s", "<unknown>") are the one thing allowed to differ. */
+function normalise(s: string): string {
+  return s.replace(/\b\d+(?:d|h|m|s)(?:\d+(?:h|m|s))?\b/g, 'AGE');
+}
+
+const CASES: string[][] = [
+  ['get', 'ns'],
+  ['get', 'ns', '-o', 'wide'],
+  ['get', 'ns', 'default', '-o', 'yaml'],
+  ['get', 'ns', 'default', '-o', 'json'],
+  ['get', 'ns', '-o', 'name'],
+  ['get', 'svc', '-A'],
+  ['get', 'cm', '-n', 'kube-system', '--show-labels'],
+  ['get', 'cm', 'nope'],
+  ['get', 'foos'],
+  ['get', 'clusterroles', 'view', '-o', 'jsonpath={.metadata.name}'],
+  ['describe', 'ns', 'default'],
+  ['describe', 'svc', 'kubernetes'],
+  ['api-versions'],
+  ['api-resources'],
+  ['auth', 'can-i', 'create', 'pods'],
+  ['auth', 'can-i', 'list', 'secrets', '--as', 'alice'],
+  ['get', 'secrets', '--as', 'alice'],
+];
+
+describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kg-parity-'));
+    server = await startServer({ port: 0, seed: 11, etcdMembers: 1, speed: 1, tlsPort: 0 });
+    kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), server.tls!.url, undefined, server.tls!.caPem);
+    for (let i = 0; i < 300 && !server.host.engine.apiReady(); i++) await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(join(dir, 'x'), '');
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  for (const args of CASES) {
+    it(`kubectl ${args.join(' ')}`, async () => {
+      const mine = await ours(args);
+      const theirs = await real(args);
+      expect(normalise(mine)).toBe(normalise(theirs));
+    });
+  }
+});
