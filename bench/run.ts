@@ -1,10 +1,11 @@
-// `npm run bench`: figures for the kernel and the simulated etcd cluster.
+// `npm run bench [kernel|etcd|harness|apiserver]`: figures for the kernel, the simulated etcd cluster and kube-apiserver.
 // Prints each figure and its ratio to the goal in the issue; record notable
 // results in bench/RESULTS.md with the command that produced them.
 import { performance } from 'node:perf_hooks';
 import { Engine } from '../engine/index';
 import { Simulation } from '../engine/sim/kernel';
 import '../engine/sim/testActors';
+import { apiserverBench } from './apiserver';
 
 interface Figure {
   name: string;
@@ -86,3 +87,4 @@ async function harnessSeeds(): Promise<void> {
 if (!only || only === 'kernel') kernelEvents();
 if (!only || only === 'etcd') etcdThroughput();
 if (!only || only === 'harness') await harnessSeeds();
+if (!only || only === 'apiserver') apiserverBench(report);

@@ -7,7 +7,12 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export class BodyTooLarge extends Error {}
 
 /** Reads a whole request body as UTF-8 text; rejects bodies over `limit` bytes. */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString('utf8');
+}
+
+/** Reads a whole request body as bytes; rejects bodies over `limit` bytes. */
+export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -23,7 +28,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       chunks.push(c);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (!failed) resolve(Buffer.concat(chunks));
     });
     req.on('error', (e) => {
       if (!failed) {

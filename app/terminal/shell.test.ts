@@ -61,6 +61,7 @@ function harness(opts: { playing?: boolean; history?: string[]; complete?: strin
     },
     loadHistory: () => saved,
     saveHistory: (h) => (saved = [...h]),
+    pauseNoticeDelayMs: 0,
   };
   const shell = new Shell(deps);
   shell.attach({ write: (s) => (written += s), cols: () => 80 });
@@ -115,6 +116,8 @@ describe('Shell', () => {
   it('says when a command waits on a paused simulation, and when it pauses later', async () => {
     const h = harness({ playing: false });
     h.shell.input('kubectl get ns\r');
+    expect(h.out()).not.toContain(PAUSED_NOTICE);
+    await tick();
     expect(h.out()).toContain(PAUSED_NOTICE);
     h.answer({ stdout: 'ok\n', stderr: '', exitCode: 0 });
     await tick();

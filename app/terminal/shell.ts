@@ -32,6 +32,8 @@ export interface ShellDeps {
   onPlayingChange(cb: (playing: boolean) => void): () => void;
   loadHistory(): string[];
   saveHistory(history: readonly string[]): void;
+  /** How long a command may wait on a paused simulation before the shell says so (ms; default 400). */
+  pauseNoticeDelayMs?: number;
 }
 
 export const PROMPT = '\x1b[1;34m$\x1b[0m ';
@@ -264,7 +266,10 @@ export class Shell {
         }
       }
     })();
-    if (!this.deps.isPlaying()) notePause();
+    // Right after loading, the clock may not have started yet: only a wait that lasts is worth a word.
+    setTimeout(() => {
+      if (!this.deps.isPlaying()) notePause();
+    }, this.deps.pauseNoticeDelayMs ?? 400);
   }
 
   private printOutput(out: KubectlOutput): void {

@@ -21,7 +21,9 @@ export interface ApiRequest {
   query: Record<string, string | string[]>;
   /** Lower-case header names. */
   headers: Record<string, string>;
+  /** Text (JSON or YAML); base64 when `binaryBody` is set (protobuf). */
   body?: string;
+  binaryBody?: boolean;
 }
 
 export interface ApiResponse {

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRequest } from '../../engine/apiserver/types';
 import { CLIENT_CERT_HEADER } from '../../engine/apiserver/auth/authn';
-import { readBody, BodyTooLarge } from '../httpUtil';
+import { readBodyBytes, BodyTooLarge } from '../httpUtil';
 import type { ApiCalls } from './apiCalls';
 
 const KUBE_PREFIXES = ['/api', '/apis', '/version', '/openapi', '/healthz', '/livez', '/readyz'];
@@ -15,9 +15,9 @@ export function isKubePath(path: string): boolean {
 }
 
 export async function serveKube(calls: ApiCalls, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  let body: string;
+  let raw: Buffer;
   try {
-    body = await readBody(req, 4 * 1024 * 1024);
+    raw = await readBodyBytes(req, 4 * 1024 * 1024);
   } catch (e) {
     const status = e instanceof BodyTooLarge ? 413 : 400;
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -33,7 +33,13 @@ export async function serveKube(calls: ApiCalls, req: IncomingMessage, res: Serv
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   // Client certificates exist only inside the simulation: a real client cannot claim one.
   delete headers[CLIENT_CERT_HEADER];
-  const request: ApiRequest = { method: (req.method ?? 'GET') as ApiRequest['method'], path: url.pathname, query, headers, body: body === '' ? undefined : body };
+  // Protobuf bodies (typed clients) travel as base64 text inside the simulation.
+  const binary = (headers['content-type'] ?? '').includes('protobuf');
+  const request: ApiRequest = { method: (req.method ?? 'GET') as ApiRequest['method'], path: url.pathname, query, headers };
+  if (raw.length > 0) {
+    request.body = binary ? raw.toString('base64') : raw.toString('utf8');
+    if (binary) request.binaryBody = true;
+  }
   const out = await calls.request(request);
   if (!out.ok) {
     res.writeHead(503, { 'content-type': 'application/json' });

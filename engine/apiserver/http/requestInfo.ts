@@ -24,6 +24,15 @@ export interface NonResourceRequestInfo {
 }
 export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
+/** A path segment's %-escapes decoded; a malformed escape is kept as written (Go's mux does not decode it either). */
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 const METHOD_VERB: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
@@ -31,7 +40,7 @@ const METHOD_VERB: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 
 export function requestInfo(req: ApiRequest): RequestInfo {
   const path = req.path;
   const nonResource = (): NonResourceRequestInfo => ({ isResourceRequest: false, path, verb: (METHOD_VERB[req.method] ?? req.method.toLowerCase()) });
-  let parts = path.replace(/^\/+|\/+$/g, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
+  let parts = path.replace(/^\/+|\/+$/g, '').split('/').filter((p) => p !== '').map(safeDecode);
   if (parts.length < 2 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource();
   const apiPrefix = parts[0] as 'api' | 'apis';
   parts = parts.slice(1);

@@ -112,7 +112,17 @@ export class ApiServer implements Actor {
   // ---- messages ----------------------------------------------------------------
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
-    if (p.type === 'HttpRequest') return this.onRequest(ctx, from, p as HttpRequestMsg);
+    if (p.type === 'HttpRequest') {
+      // WithPanicRecovery: a handler bug answers 500 and the server keeps serving.
+      try {
+        return this.onRequest(ctx, from, p as HttpRequestMsg);
+      } catch (e) {
+        const msg = p as HttpRequestMsg;
+        const rec = this.records[this.records.length - 1];
+        this.finish(ctx, from, msg.reqId, rec?.client === from ? rec : undefined, statusResponse(status.internal(e instanceof Error ? e.message : String(e))));
+        return;
+      }
+    }
     if (p.type === 'HttpCancel') return this.watch.cancel(ctx, from, (p as HttpCancelMsg).reqId);
     this.etcd.receive(ctx, from, p);
     this.drainEtcd(ctx);
@@ -318,7 +328,12 @@ export class ApiServer implements Actor {
     switch (w.purpose) {
       case 'rest': {
         const op = w.op === undefined ? undefined : this.ops.get(w.op);
-        if (op) onRestEtcd(this, ctx, op, call);
+        if (!op) return;
+        try {
+          onRestEtcd(this, ctx, op, call);
+        } catch (e) {
+          this.complete(ctx, op, statusResponse(status.internal(e instanceof Error ? e.message : String(e))));
+        }
         return;
       }
       case 'cacheList':

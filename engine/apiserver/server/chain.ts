@@ -17,7 +17,7 @@ import { rfc3339 } from '../http/time';
 import { encodedSize } from '../storage/codec';
 import * as auth from '../auth';
 import { RANDOM_SUFFIX_OPTION, runMutating, runValidating } from '../admission';
-import { applyDefaults } from '../defaults';
+import { allocateServiceFields, applyDefaults } from '../defaults';
 import { validateCreate, validateStatusUpdate, validateUpdate } from '../validation';
 import { prepareForCreate as strategyCreate, prepareForUpdate as strategyUpdate, prepareForStatusUpdate } from '../validation/strategy';
 import { canonicaliseQuantities } from '../validation/quantity';
@@ -29,7 +29,7 @@ import type { ApiServer } from './apiserver';
 import { stage } from './apiserver';
 import type { RestOp } from './rest';
 import { generateName as genName, newUid as genUid } from './ids';
-import { parseBody } from './decode';
+import { parseBody, parseJson } from './decode';
 
 export type AuthnConfig = auth.AuthnConfig;
 
@@ -153,8 +153,12 @@ export function decodeBody(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   }
   const obj = value as unknown as KObject;
   const gvk = { group: r.group, version: r.version, kind: r.kind };
-  if (typeof obj.kind !== 'string' || obj.kind === '') return { ok: false, status: status.badRequest(`Object 'Kind' is missing in '${parsed.text.slice(0, 200)}'`) };
-  if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') return { ok: false, status: status.badRequest(`Object 'apiVersion' is missing in '${parsed.text.slice(0, 200)}'`) };
+  // A body without type meta is decoded as the endpoint's kind (the request scope's default GVK).
+  if (obj.kind === undefined || obj.kind === '') obj.kind = r.kind;
+  if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = apiVersionOf(r.group, r.version);
+  if (typeof obj.kind !== 'string' || typeof obj.apiVersion !== 'string') {
+    return { ok: false, status: status.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(typeof obj.kind !== 'string' ? obj.kind : obj.apiVersion)} into Go struct field .${typeof obj.kind !== 'string' ? 'kind' : 'apiVersion'} of type string`) };
+  }
   const sent = parseApiVersion(obj.apiVersion);
   if (sent.group !== r.group || sent.version !== r.version || obj.kind !== r.kind) {
     if (sent.group === r.group && obj.kind === r.kind) {
@@ -169,8 +173,16 @@ export function decodeBody(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   const out = checked.obj;
   out.metadata ??= {};
   applyDefaults(gvk, out);
-  canonicaliseQuantities(gvk, out);
+  const qErr = canonicaliseQuantities(gvk, out);
+  if (qErr) return { ok: false, status: status.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${qErr}`) };
   return { ok: true, obj: out, warnings: checked.warnings };
+}
+
+function goTypeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return 'object';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
 export function checkSize(obj: KObject): Status | null {
@@ -184,13 +196,10 @@ export function checkSize(obj: KObject): Status | null {
 export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'version' | 'kind'>, current: KObject): { ok: true; obj: KObject; warnings: string[]; patchType: string } | { ok: false; status: Status } {
   const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
   const text = req.body ?? '';
-  let patch: unknown;
-  try {
-    patch = JSON.parse(text);
-  } catch (e) {
-    if (ct === 'application/apply-patch+yaml') return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage(ct)) };
-    return { ok: false, status: status.badRequest(`error decoding patch: ${(e as Error).message}`) };
-  }
+  if (ct === 'application/apply-patch+yaml') return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage(ct)) };
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, status: status.badRequest(parsed.status.message!.replace("couldn't get version/kind; json parse error: ", 'error decoding patch: ')) };
+  const patch = parsed.value;
   if (ct !== 'application/json-patch+json' && ct !== 'application/merge-patch+json' && ct !== 'application/strategic-merge-patch+json') {
     return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage(ct)) };
   }
@@ -203,7 +212,8 @@ export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   const checked = checkFields({ group: r.group, version: r.version, kind: r.kind }, obj, mode, []);
   if (!checked.ok) return { ok: false, status: checked.status };
   applyDefaults({ group: r.group, version: r.version, kind: r.kind }, checked.obj);
-  canonicaliseQuantities({ group: r.group, version: r.version, kind: r.kind }, checked.obj);
+  const qErr = canonicaliseQuantities({ group: r.group, version: r.version, kind: r.kind }, checked.obj);
+  if (qErr) return { ok: false, status: status.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${qErr}`) };
   return { ok: true, obj: checked.obj, warnings: checked.warnings, patchType: ct };
 }
 
@@ -314,6 +324,72 @@ function fieldSet(obj: KObject): Record<string, JsonValue> {
   };
   const { apiVersion: _a, kind: _k, status: _s, ...rest } = obj;
   return walk(rest);
+}
+
+// ---- Service IP and node port allocation (pkg/registry/core/service/ipallocator, portallocator) ----
+
+/** --service-cluster-ip-range default of kubeadm. */
+const SERVICE_CIDR_BASE = (10 << 24) | (96 << 16); // 10.96.0.0/12
+const SERVICE_CIDR_SIZE = 1 << 20;
+/** --service-node-port-range. */
+const NODE_PORT_MIN = 30000;
+const NODE_PORT_MAX = 32767;
+
+function ipString(n: number): string {
+  return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+}
+
+/**
+ * Gives a new Service its ClusterIP(s) and node ports. Dynamic IPs come from the
+ * upper band of the range (the first min(max(16, size/16), 256) addresses are kept
+ * for static assignment), at a random offset as the bitmap allocator picks them.
+ */
+export function allocateService(s: ApiServer, obj: KObject, rng: Rng): Status | null {
+  if (obj.kind !== 'Service') return null;
+  const usedIps = new Set<string>();
+  const usedPorts = new Set<number>();
+  for (const svc of s.cluster.list('', 'services')) {
+    const spec = (svc.spec ?? {}) as { clusterIPs?: string[]; ports?: { nodePort?: number }[]; healthCheckNodePort?: number };
+    for (const ip of spec.clusterIPs ?? []) usedIps.add(ip);
+    for (const p of spec.ports ?? []) if (p.nodePort) usedPorts.add(p.nodePort);
+    if (spec.healthCheckNodePort) usedPorts.add(spec.healthCheckNodePort);
+  }
+  const staticBand = Math.min(Math.max(16, Math.floor(SERVICE_CIDR_SIZE / 16)), 256);
+  const r = allocateServiceFields(obj, {
+    families: ['IPv4'],
+    allocateIP: (_family, wanted) => {
+      if (wanted) {
+        if (usedIps.has(wanted)) return null;
+        usedIps.add(wanted);
+        return wanted;
+      }
+      for (let i = 0; i < 64; i++) {
+        const ip = ipString(SERVICE_CIDR_BASE + rng.int(staticBand, SERVICE_CIDR_SIZE - 1));
+        if (!usedIps.has(ip)) {
+          usedIps.add(ip);
+          return ip;
+        }
+      }
+      return null;
+    },
+    allocateNodePort: (wanted) => {
+      if (wanted) {
+        if (usedPorts.has(wanted)) return null;
+        usedPorts.add(wanted);
+        return wanted;
+      }
+      for (let i = 0; i < 64; i++) {
+        const p = rng.int(NODE_PORT_MIN, NODE_PORT_MAX + 1);
+        if (!usedPorts.has(p)) {
+          usedPorts.add(p);
+          return p;
+        }
+      }
+      return null;
+    },
+  });
+  if (r.ok) return null;
+  return status.invalid({ group: '', kind: 'Service' }, obj.metadata.name ?? '', [{ type: 'FieldValueInvalid', field: r.field, badValue: r.value, detail: r.detail }]);
 }
 
 // ---- validation and admission -----------------------------------------------------------

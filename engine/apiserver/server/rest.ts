@@ -319,6 +319,8 @@ function startCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   chain.setManagedFields(obj, op, 'Update', ctx.now);
   const invalid = chain.validate(s, ctx, op, 'create', obj, null);
   if (invalid) return fail(invalid);
+  const alloc = chain.allocateService(s, obj, ctx.rng);
+  if (alloc) return fail(alloc);
   const val = chain.admit(s, ctx, op, 'CREATE', obj, null, 'validating');
   if (val) return fail(val);
   const tooBig = chain.checkSize(obj);

@@ -8,6 +8,8 @@ export function controlPlane(seed = 1, extra: Partial<Parameters<typeof Engine.c
   const e = Engine.create({ seed, etcdMembers: 3, controlPlane: true, ...extra });
   for (let i = 0; i < 200 && !e.apiReady(); i++) e.advance(100);
   if (!e.apiReady()) throw new Error('the API server did not become ready');
+  // kube-controller-manager gives each namespace its default ServiceAccount (pods need it).
+  for (let i = 0; i < 100 && call(e, 'GET', '/api/v1/namespaces/default/serviceaccounts/default').status !== 200; i++) e.advance(100);
   return e;
 }
 

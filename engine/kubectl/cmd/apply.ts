@@ -93,8 +93,9 @@ export async function runApply(ctx: Ctx): Promise<void> {
   const dryRun = dryRunStrategy(ctx);
   const validation = validationDirective(ctx);
   const printer = new ResultPrinter(ctx, dryRun);
-  const objs = await readFileObjects(ctx, files, { recursive: getBool(f, 'recursive') });
   const errors: KubectlErr[] = [];
+  const objs = await readFileObjects(ctx, files, { recursive: getBool(f, 'recursive'), errors });
+  const fileErrors = errors.splice(0);
   const printed: Obj[] = [];
   for (const fo of objs) {
     try {
@@ -109,7 +110,7 @@ export async function runApply(ctx: Ctx): Promise<void> {
   if (printer.printsObjects && printed.length > 0) {
     printer.print(printed.length === 1 ? printed[0]! : { apiVersion: 'v1', items: printed, kind: 'List', metadata: {} }, '');
   }
-  const e = aggregate(errors);
+  const e = aggregate([...fileErrors, ...errors]);
   if (e) fail(e);
 }
 

@@ -28,7 +28,9 @@ export async function runCreateFiles(ctx: Ctx, args: string[]): Promise<void> {
   const query = { fieldManager: getString(ctx.flags, 'field-manager') || 'kubectl-create', fieldValidation: validationDirective(ctx), ...dryRunQuery(dryRun) };
   const errors: KubectlErr[] = [];
   let count = 0;
-  for (const fo of await readFileObjects(ctx, files, { recursive: getBool(ctx.flags, 'recursive') })) {
+  const objs = await readFileObjects(ctx, files, { recursive: getBool(ctx.flags, 'recursive'), errors });
+  const fileErrors = errors.splice(0);
+  for (const fo of objs) {
     const ns = namespaceForObject(ctx, fo);
     const obj = fo.object as Obj;
     if (ns) obj.metadata.namespace = ns;
@@ -45,8 +47,8 @@ export async function runCreateFiles(ctx: Ctx, args: string[]): Promise<void> {
     }
     printer.print(r.value, 'created');
   }
-  if (count === 0 && errors.length === 0) fail(errs.plain('no objects passed to create'));
-  const e = aggregate(errors);
+  if (count === 0 && errors.length === 0 && fileErrors.length === 0) fail(errs.plain('no objects passed to create'));
+  const e = aggregate([...fileErrors, ...errors]);
   if (e) fail(e);
 }
 

@@ -4,6 +4,7 @@ import { errs, fail } from '../client/errors';
 import { GET_FLAGS, runGet } from './get';
 import { DESCRIBE_FLAGS, runDescribe } from './describe';
 import { EDIT_FLAGS, runEdit } from './edit';
+import { EXPLAIN_FLAGS, runExplain } from './explain';
 import { APPLY_FLAGS, runApply } from './apply';
 import { CREATE_FLAGS, createSubcommands, runCreateFiles } from './create';
 import { API_RESOURCES_FLAGS, CANI_FLAGS, EVENTS_FLAGS, VERSION_FLAGS, runApiResources, runApiVersions, runCanI, runClusterInfo, runEvents, runVersion, runWhoAmI } from './info';
@@ -17,7 +18,7 @@ export function buildRoot(): CommandSpec {
     { name: 'expose', group: 'Basic Commands (Beginner)', short: 'Take a replication controller, service, deployment or pod and expose it as a new Kubernetes service', use: '(-f FILENAME | TYPE NAME) [--port=port] [--protocol=TCP|UDP|SCTP] [--target-port=number-or-name] [--name=name] [--external-ip=external-ip-of-service] [--type=type] [options]', run: notHere('expose') },
     { name: 'run', group: 'Basic Commands (Beginner)', short: 'Run a particular image on the cluster', use: 'NAME --image=image [--env="key=value"] [--port=port] [--dry-run=server|client] [--overrides=inline-json] [--command] -- [COMMAND] [args...] [options]', run: notHere('run') },
     { name: 'set', group: 'Basic Commands (Beginner)', short: 'Set specific features on objects', use: 'SUBCOMMAND [options]', run: notHere('set') },
-    { name: 'explain', group: 'Basic Commands (Intermediate)', short: 'Get documentation for a resource', use: 'TYPE [--recursive=FALSE|TRUE] [--api-version=api-version-group] [--output=plaintext|plaintext-openapiv2] [options]', run: notHere('explain') },
+    { name: 'explain', group: 'Basic Commands (Intermediate)', short: 'Get documentation for a resource', use: 'TYPE [--recursive=FALSE|TRUE] [--api-version=api-version-group] [--output=plaintext|plaintext-openapiv2] [options]', flags: EXPLAIN_FLAGS, run: runExplain },
     { name: 'get', group: 'Basic Commands (Intermediate)', short: 'Display one or many resources', use: '[(-o|--output=)json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file|custom-columns|custom-columns-file|wide] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags] [options]', flags: GET_FLAGS, run: runGet, suggestFor: ['list', 'ps'] },
     { name: 'edit', group: 'Basic Commands (Intermediate)', short: 'Edit a resource on the server', use: '(RESOURCE/NAME | -f FILENAME) [options]', flags: EDIT_FLAGS, run: runEdit, suggestFor: ['update'] },
     { name: 'delete', group: 'Basic Commands (Intermediate)', short: 'Delete resources by file names, stdin, resources and names, or by resources and label selector', use: '([-f FILENAME] | [-k DIRECTORY] | TYPE [(NAME | -l label | --all)]) [options]', flags: DELETE_FLAGS, run: runDelete },

@@ -9,6 +9,7 @@ import type { Ctx } from '../cli/context';
 import { errs, fail, type KubectlErr } from '../client/errors';
 import { gvString, partialResource, type Mapping } from '../client/discovery';
 import { parseManifests } from '../yaml/parse';
+import { goJsonCompact } from '../printers/goJson';
 
 export interface Ref {
   mapping: Mapping;
@@ -132,12 +133,20 @@ function expandFilename(ctx: Ctx, name: string, recursive: boolean): string[] | 
 
 export interface ReadOptions {
   recursive?: boolean;
-  /** Resolve mappings (false for create/apply client-side dry runs that never touch the API? they still need kinds). */
+  /** Collects per-file failures and goes on (the builder's ContinueOnError); without it the first failure throws. */
+  errors?: KubectlErr[];
+  /** --validate=false: decoding errors instead of validation errors. */
+  validate?: boolean;
 }
 
-/** Reads -f sources into objects with their mappings; the first failure stops (kubectl stops at it too). */
+/** Reads -f sources into objects with their mappings. */
 export async function readFileObjects(ctx: Ctx, filenames: string[], opts: ReadOptions = {}): Promise<FileObject[]> {
   const out: FileObject[] = [];
+  const report = (e: KubectlErr) => {
+    if (!opts.errors) fail(e);
+    opts.errors.push(e);
+  };
+  const validate = opts.validate ?? !['false', 'ignore'].includes(String(ctx.flags.values.get('validate') ?? 'strict').toLowerCase());
   for (const fname of filenames) {
     const files = expandFilename(ctx, fname, opts.recursive ?? false);
     if (!files) fail(errs.plain(`the path "${fname}" does not exist`));
@@ -145,18 +154,27 @@ export async function readFileObjects(ctx: Ctx, filenames: string[], opts: ReadO
       const text = f === '-' ? (ctx.env.stdin ?? '') : ctx.env.files[f]!;
       const label = f === '-' ? 'STDIN' : f;
       const parsed = parseManifests(text);
-      if (!parsed.ok) fail(errs.plain(`error parsing ${label}: ${parsed.message}`));
+      if (!parsed.ok) {
+        report(errs.plain(`error parsing ${label}: ${parsed.message}`));
+        continue;
+      }
       for (const doc of parsed.docs) {
         for (const obj of flattenList(doc)) {
           const problems = validateBasic(obj);
-          if (problems) fail(errs.plain(`error validating "${label}": error validating data: ${problems}; if you choose to ignore these errors, turn validation off with --validate=false`));
+          if (problems) {
+            if (validate) report(errs.plain(`error validating "${label}": error validating data: ${problems}; if you choose to ignore these errors, turn validation off with --validate=false`));
+            else if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) report(errs.plain(`unable to decode "${label}": json: cannot unmarshal ${Array.isArray(obj) ? 'array' : typeof obj === 'string' ? 'string' : 'number'} into Go value of type unstructured.detector`));
+            else report(errs.plain(`unable to decode "${label}": Object 'Kind' is missing in '${goJsonCompact(obj)}'`));
+            continue;
+          }
           const o = obj as KObject;
           o.metadata ??= {};
           await ctx.discovery.load();
           const { group, version } = parseApiVersion(o.apiVersion);
           const mapping = ctx.discovery.mappingForKind(group, version, o.kind);
           if (!mapping) {
-            fail(errs.plain(`resource mapping not found for name: "${o.metadata.name ?? ''}" namespace: "${o.metadata.namespace ?? ''}" from "${label}": no matches for kind "${o.kind}" in version "${gvString(group, version)}"\nensure CRDs are installed first`));
+            report(errs.plain(`resource mapping not found for name: "${o.metadata.name ?? ''}" namespace: "${o.metadata.namespace ?? ''}" from "${label}": no matches for kind "${o.kind}" in version "${gvString(group, version)}"\nensure CRDs are installed first`));
+            continue;
           }
           out.push({ source: label, object: o, mapping });
         }
