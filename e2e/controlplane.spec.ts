@@ -145,7 +145,7 @@ test('PodSecurity refuses a privileged Pod: the error sits at the Pod, the Names
 test('the editor keeps its text across a reload', async ({ page }) => {
   await page.goto('/?speed=10');
   await openEditor(page);
-  await page.locator('.monaco-el .view-line').first().click();
+  await page.locator('.monaco-el .view-line').first().getByText('#').first().click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.type('# marker-7f3a');
   await page.keyboard.press('Enter');
@@ -186,9 +186,10 @@ test('kubectl edit opens the object in the editor; Save sends it back', async ({
   const bar = page.getByRole('toolbar', { name: 'kubectl edit' });
   await expect(bar).toBeVisible();
   await expect(bar).toContainText('editing');
-  const line = page.locator('.monaco-el .view-line', { hasText: /^\s*player\.lives: "3"$/ });
+  const line = page.locator('.monaco-el .view-line', { hasText: /player\.lives:\s"3"/ });
   await expect(line).toBeVisible();
-  await line.click();
+  // Click the text itself: a view line is as wide as the longest line.
+  await line.getByText('player.lives').click();
   await page.keyboard.press('End');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('Backspace');

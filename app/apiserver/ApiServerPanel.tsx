@@ -58,7 +58,7 @@ export function ApiServerPanel() {
         <FilterSelect label="User" value={filters.user} options={choices.users} onChange={(v) => setRequestFilter('user', v)} />
         <FilterSelect label="Verb" value={filters.verb} options={choices.verbs} onChange={(v) => setRequestFilter('verb', v)} />
         <FilterSelect label="Resource" value={filters.resource} options={choices.resources} onChange={(v) => setRequestFilter('resource', v)} />
-        <label className="inline">
+        <label className="inline f-code">
           <span className="muted">Code</span>
           <select
             aria-label="Status code class"
@@ -149,7 +149,7 @@ function FilterSelect({ label, value, options, onChange }: { label: string; valu
   // Keep a chosen value listed even when it has scrolled out of the records.
   const all = value && !options.includes(value) ? [value, ...options] : options;
   return (
-    <label className="inline">
+    <label className={`inline f-${label.toLowerCase()}`}>
       <span className="muted">{label}</span>
       <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">all</option>

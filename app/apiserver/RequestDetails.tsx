@@ -5,7 +5,7 @@
 import type { RequestRecord, StageRecord } from '../../engine/apiserver/records/types';
 import { formatT } from '../lib/format';
 import { select } from '../store/uiStore';
-import { DECISION_ICON, STAGE_LABEL, codeClass, formatLatency, statusLine } from './format';
+import { DECISION_ICON, STAGE_LABEL, codeClass, formatLatency, groupStages, statusLine } from './format';
 import { describePatch } from './patch';
 import { failingStage, latencyOf, objectOf, outcomeOf, resourceOf, useRequests } from './requestStore';
 
@@ -127,42 +127,27 @@ function BackButton() {
   );
 }
 
-/** The chain at a glance: one chip per stage, left to right. */
+/** The chain at a glance, left to right; runs of admission plugins fold into one chip. */
 function PipelineStrip({ r, failing }: { r: RequestRecord; failing: StageRecord | undefined }) {
+  const groups = groupStages(r.stages, failing);
   return (
     <div className="pipeline-strip" aria-hidden="true">
-      {r.stages.map((s, i) => (
-        <span key={i} className={`strip-chip d-${s.decision}${s === failing ? ' failing' : ''}`} title={`${STAGE_LABEL[s.kind]}: ${s.name} — ${s.decision}`}>
-          {DECISION_ICON[s.decision]} {shortName(s)}
+      {groups.map((g, i) => (
+        <span key={i} className="strip-step">
+          {i > 0 && <span className="strip-arrow">→</span>}
+          <span className={`strip-chip d-${g.decision}${g.failing ? ' failing' : ''}`} title={`${STAGE_LABEL[g.kind]}: ${g.names.join(', ')} — ${g.decision}`}>
+            {DECISION_ICON[g.decision]} {g.label}
+          </span>
         </span>
       ))}
-      {r.code === 0 && <span className="strip-chip d-pending">…</span>}
+      {r.code === 0 && (
+        <span className="strip-step">
+          <span className="strip-arrow">→</span>
+          <span className="strip-chip d-pending">…</span>
+        </span>
+      )}
     </div>
   );
-}
-
-function shortName(s: StageRecord): string {
-  switch (s.kind) {
-    case 'authentication':
-      return 'authn';
-    case 'authorization':
-      return 'authz';
-    case 'impersonation':
-      return 'impersonate';
-    case 'limit':
-      return 'limit';
-    case 'decode':
-      return s.name === 'patch' ? 'patch' : 'decode';
-    case 'validation':
-      return 'validate';
-    case 'storage':
-      return s.name === 'etcd' ? 'etcd' : s.name;
-    case 'response':
-      return 'response';
-    case 'mutating':
-    case 'validating':
-      return s.name;
-  }
 }
 
 function Stage({ s, r, failing }: { s: StageRecord; r: RequestRecord; failing: boolean }) {

@@ -68,3 +68,57 @@ export function codeClass(code: number): 'inflight' | 'ok' | 'client' | 'server'
   if (code < 500) return 'client';
   return 'server';
 }
+
+/** A chip of the pipeline overview: one stage, or a run of admission plugins. */
+export interface StageGroup {
+  kind: StageRecord['kind'];
+  label: string;
+  decision: StageRecord['decision'];
+  /** Plugin names in the group. */
+  names: string[];
+  failing: boolean;
+}
+
+const RANK: Record<StageRecord['decision'], number> = { skipped: 0, allowed: 1, ok: 1, error: 2, denied: 3 };
+
+function shortName(s: StageRecord): string {
+  switch (s.kind) {
+    case 'authentication':
+      return 'authn';
+    case 'authorization':
+      return 'authz';
+    case 'impersonation':
+      return 'impersonate';
+    case 'limit':
+      return 'inflight limit';
+    case 'decode':
+      return s.name === 'patch' ? 'patch' : 'decode';
+    case 'validation':
+      return 'validate';
+    case 'storage':
+      return s.name;
+    case 'response':
+      return 'response';
+    case 'mutating':
+    case 'validating':
+      return s.name;
+  }
+}
+
+/** The pipeline at a glance: runs of mutating or validating plugins fold into one chip, unless one failed. */
+export function groupStages(stages: readonly StageRecord[], failing?: StageRecord): StageGroup[] {
+  const out: StageGroup[] = [];
+  for (const s of stages) {
+    const last = out[out.length - 1];
+    const foldable = s.kind === 'mutating' || s.kind === 'validating';
+    if (foldable && last && last.kind === s.kind && !last.failing) {
+      last.names.push(s.name);
+      if (RANK[s.decision] > RANK[last.decision]) last.decision = s.decision;
+      last.failing = s === failing;
+      last.label = last.failing ? `${s.kind}: ${s.name}` : `${s.kind} ×${last.names.length}`;
+      continue;
+    }
+    out.push({ kind: s.kind, label: shortName(s), decision: s.decision, names: [s.name], failing: s === failing });
+  }
+  return out;
+}

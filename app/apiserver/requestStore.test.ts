@@ -143,3 +143,19 @@ describe('format', async () => {
     expect([0, 200, 422, 503].map(codeClass)).toEqual(['inflight', 'ok', 'client', 'server']);
   });
 });
+
+describe('groupStages', async () => {
+  const { groupStages } = await import('./format');
+  const st = (kind: RequestRecord['stages'][number]['kind'], name: string, decision: RequestRecord['stages'][number]['decision'] = 'allowed') => ({ kind, name, decision, startedAt: 0, endedAt: 0 });
+  it('folds runs of admission plugins, keeping a failing one visible', () => {
+    const stages = [st('authentication', 'x509'), st('mutating', 'A'), st('mutating', 'B', 'skipped'), st('validation', 'validation', 'ok'), st('validating', 'C'), st('validating', 'PodSecurity', 'denied')];
+    const groups = groupStages(stages, stages[5]);
+    expect(groups.map((g) => [g.label, g.decision, g.failing])).toEqual([
+      ['authn', 'allowed', false],
+      ['mutating ×2', 'allowed', false],
+      ['validate', 'ok', false],
+      ['validating: PodSecurity', 'denied', true],
+    ]);
+    expect(groups[3]!.names).toEqual(['C', 'PodSecurity']);
+  });
+});

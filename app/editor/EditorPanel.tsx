@@ -69,7 +69,6 @@ function EditBar({ path }: { path: string }) {
       <span className="edit-label" title={path}>
         <span className="edit-dot" aria-hidden="true" /> editing <span className="mono">{path}</span>
       </span>
-      <span className="spacer" />
       <button type="button" onClick={cancelEdit}>
         Cancel
       </button>

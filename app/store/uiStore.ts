@@ -51,7 +51,7 @@ export const DOCK_MIN = 300;
 export const DOCK_MAX_FRACTION = 0.55;
 
 export function defaultDockWidth(windowWidth: number): number {
-  return Math.round(Math.min(560, Math.max(DOCK_MIN + 40, windowWidth * 0.32)));
+  return Math.round(Math.min(560, Math.max(DOCK_MIN + 40, windowWidth * 0.3)));
 }
 
 export function clampDockWidth(w: number, windowWidth: number): number {

@@ -95,7 +95,7 @@ export class Shell {
   /** Connects a terminal: greets it and shows the prompt (and any half-typed line). */
   attach(io: ShellIo): void {
     this.io = io;
-    io.write(`${BOLD}Kubeglass terminal${RESET} ${DIM}— kubectl talks to kube-apiserver-0 inside the simulation. Type ${RESET}help${DIM} for more.${RESET}\r\n`);
+    io.write(`${BOLD}Kubeglass terminal${RESET}${DIM}: kubectl runs inside the simulation.${RESET}\r\n${DIM}Type ${RESET}help${DIM} for commands and keys.${RESET}\r\n`);
     if (this.running) io.write(`${DIM}(a command is still running)${RESET}\r\n`);
     else this.showPrompt();
   }

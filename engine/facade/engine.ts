@@ -72,12 +72,15 @@ export class Engine {
   private constructor(options: EngineOptions) {
     const n = options.etcdMembers;
     if (![1, 3, 5].includes(n)) throw new RangeError(`etcdMembers must be 1, 3 or 5 (got ${n})`);
+    const a = options.apiServers ?? 1;
+    if (!(Number.isInteger(a) && a >= 1 && a <= 5)) throw new RangeError(`apiServers must be 1 to 5 (got ${a})`);
     this.options = {
       snapshotCount: 100_000,
       snapshotCatchUpEntries: 5_000,
       unsafeCommitPreviousTermEntries: false,
       extraClients: 0,
       controlPlane: false,
+      apiServers: 1,
       users: [],
       maxRequestsInflight: DEFAULT_APISERVER.maxRequestsInflight,
       maxMutatingRequestsInflight: DEFAULT_APISERVER.maxMutatingRequestsInflight,
@@ -88,13 +91,16 @@ export class Engine {
     for (const raftId of peers) this.sim.spawn(memberName(raftId), ETCD_KIND, this.memberConfig(raftId, peers));
     this.sim.spawn(PLAYGROUND_CLIENT, 'etcd-client', { ...DEFAULT_CLIENT, endpoints: this.memberNames() });
     if (this.options.controlPlane) {
-      this.sim.spawn(APISERVER, APISERVER_KIND, {
-        ...DEFAULT_APISERVER,
-        etcdEndpoints: this.memberNames(),
-        authn: authnConfigFor(this.options.users),
-        maxRequestsInflight: this.options.maxRequestsInflight,
-        maxMutatingRequestsInflight: this.options.maxMutatingRequestsInflight,
-      } satisfies ApiServerConfig);
+      for (let i = 0; i < this.options.apiServers; i++) {
+        this.sim.spawn(`kube-apiserver-${i}`, APISERVER_KIND, {
+          ...DEFAULT_APISERVER,
+          serverAddress: `10.0.0.${10 + i}:6443`,
+          etcdEndpoints: this.memberNames(),
+          authn: authnConfigFor(this.options.users),
+          maxRequestsInflight: this.options.maxRequestsInflight,
+          maxMutatingRequestsInflight: this.options.maxMutatingRequestsInflight,
+        } satisfies ApiServerConfig);
+      }
       this.sim.spawn(KUBECTL_CLIENT, API_CLIENT_KIND, { server: APISERVER, timeoutMs: 60_000 } satisfies ApiClientConfig);
       this.sim.spawn(CONTROLLER_MANAGER, CONTROLLER_MANAGER_KIND, { server: APISERVER } satisfies ControllerManagerConfig);
     }
@@ -315,6 +321,7 @@ export class Engine {
       if (command.keySpace !== undefined && !(Number.isInteger(command.keySpace) && command.keySpace >= 1)) return 'keySpace must be a positive integer';
       if (command.valueSize !== undefined && !(Number.isInteger(command.valueSize) && command.valueSize >= 0 && command.valueSize <= 1_048_576)) return 'valueSize must be between 0 and 1048576 bytes';
     }
+    if (command.type === 'api' && command.client === undefined && !this.sim.has(KUBECTL_CLIENT)) return 'the control plane is not running (start the engine with controlPlane: true)';
     if (command.type === 'etcdOp' && command.op.op === 'transferLeader' && this.kindOf(command.op.to) !== ETCD_KIND) return `no etcd member named "${command.op.to}"`;
     if (command.type === 'etcdOp' && command.op.op === 'memberRemove' && !this.memberNames().includes(command.op.name)) return `no etcd member named "${command.op.name}"`;
     if (command.type === 'etcdOp' && command.op.op === 'memberAdd' && this.memberNames().length >= MAX_MEMBERS) return `a cluster of more than ${MAX_MEMBERS} members is not supported (etcd recommends at most 7)`;

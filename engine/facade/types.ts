@@ -20,6 +20,8 @@ export interface EngineOptions {
   unsafeCommitPreviousTermEntries?: boolean;
   /** Run the Kubernetes control plane on top of etcd (kube-apiserver-0 and an API client `kubectl-0`). */
   controlPlane?: boolean;
+  /** kube-apiserver replicas (kube-apiserver-0..N-1), all on the same etcd; default 1. */
+  apiServers?: number;
   /** The scenario's users: bearer tokens or client-certificate CNs, and their groups. */
   users?: ScenarioUser[];
   /** --max-requests-inflight / --max-mutating-requests-inflight (400 / 200; small for demos). */

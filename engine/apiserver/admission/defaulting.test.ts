@@ -72,7 +72,7 @@ describe('Priority', () => {
     const b = attrs({ resource: 'pods', object: pod('web', 'default') });
     priority.admit!(b, new FakeCluster());
     expect(b.object!['spec']).toMatchObject({ priority: 0 });
-    expect((b.object!['spec'] as Spec).preemptionPolicy).toBeUndefined();
+    expect((b.object!['spec'] as Spec).preemptionPolicy).toBe('PreemptLowerPriority'); // getDefaultPriority without a default class
     const c = attrs({ resource: 'pods', object: pod('web', 'default') });
     priority.admit!(c, new FakeCluster([pc('low', 10, { globalDefault: true }), pc('lower', 5, { globalDefault: true })]));
     expect(c.object!['spec']).toMatchObject({ priority: 5, priorityClassName: 'lower', preemptionPolicy: 'PreemptLowerPriority' });

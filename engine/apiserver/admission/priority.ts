@@ -59,7 +59,7 @@ function admitPod(a: AdmissionAttributes, cluster: ClusterReader) {
   const className = str(s['priorityClassName']) ?? '';
   if (className === '') {
     const def = getDefaultPriorityClass(cluster);
-    resolved = def ? fromClass(def) : { name: '', value: DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS, preemptionPolicy: undefined };
+    resolved = def ? fromClass(def) : { name: '', value: DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS, preemptionPolicy: 'PreemptLowerPriority' }; // getDefaultPriority: PreemptLowerPriority when no default class exists
     if (resolved.name) s['priorityClassName'] = resolved.name;
   } else {
     const r = resolve(cluster, className);

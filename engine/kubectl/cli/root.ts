@@ -142,7 +142,7 @@ export async function dispatch(argsIn: string[], env: KubectlEnv, root: CommandS
         const typed = rest[i]!;
         const sugg = suggestionsFor(typed, root.subcommands ?? []);
         let text = `error: unknown command "${typed}" for "kubectl"\n`;
-        if (sugg.length > 0) text += `\nDid you mean this?\n${sugg.map((s) => `\t${s}\n`).join('')}\n`;
+        if (sugg.length > 0) text += `\nDid you mean this?\n${sugg.map((s) => `\t${s}\n`).join('')}`;
         io.err(text);
         return { stdout: io.stdout, stderr: io.stderr, exitCode: 1 };
       }

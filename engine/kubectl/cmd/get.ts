@@ -161,6 +161,11 @@ export async function runGet(ctx: Ctx, args: string[]): Promise<void> {
   }
 
   if (!humanReadable) {
+    if (infos.length === 0 && ignoreNotFound) {
+      const e0 = aggregate(errors);
+      if (e0) fail(e0);
+      return;
+    }
     printGeneric(ctx, format as Exclude<OutputFormat, { type: 'table' }>, infos, singleItemImplied, sortBy);
     const e = aggregate(errors);
     if (e) fail(e);

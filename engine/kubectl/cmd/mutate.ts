@@ -261,8 +261,8 @@ async function runMeta(ctx: Ctx, args: string[], field: 'labels' | 'annotations'
     else fail(errs.plain(`all resources must be specified before ${word} changes: ${a}`));
   }
   const list = getBool(f, 'list');
-  if (pairs.length === 0 && !list) fail(errs.plain(`at least one ${word} update is required`));
   if (resources.length === 0 && getStrings(f, 'filename').length === 0) fail(errs.plain(`one or more resources must be specified as <resource> <name> or <resource>/<name>`));
+  if (pairs.length === 0 && !list) fail(errs.plain(`at least one ${word} update is required`));
   const adds: Record<string, string> = {};
   const removes: string[] = [];
   for (const p of pairs) {

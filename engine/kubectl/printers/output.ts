@@ -4,6 +4,7 @@
 import { errs, fail } from '../client/errors';
 import { JsonPath, JsonPathError, relaxedJsonPathExpression } from '../jsonpath/jsonpath';
 import { toYaml } from '../yaml/emit';
+import { executeGoTemplate, TemplateError } from './goTemplate';
 import { goFmtV, goJsonIndent, goSharpV } from './goJson';
 import { KUBECTL_TABWRITER, TabWriter } from './tabWriter';
 
@@ -112,7 +113,12 @@ export class GenericPrinter {
       case 'custom-columns':
         return this.customColumns(obj, this.format.spec);
       case 'go-template':
-        return fail(errs.plain('go-template output is not supported in this simulation; use -o jsonpath'));
+        try {
+          return executeGoTemplate(this.format.template, obj);
+        } catch (e) {
+          if (e instanceof TemplateError) return fail(errs.plain(`error executing template ${JSON.stringify(this.format.template)}: template: output:1: ${e.message}`));
+          throw e;
+        }
     }
   }
 

@@ -63,7 +63,7 @@ export function readDescriptors(bin: Uint8Array): ProtoFile[] {
     let raw: Buffer;
     try {
       // A member ends where its trailer says; trailing bytes are the next data.
-      raw = gunzipSync(buf.subarray(i, i + 4_000_000), { finishFlush: 2 /* Z_SYNC_FLUSH */ });
+      raw = gunzipSync(buf.subarray(i, i + 1_000_000), { finishFlush: 2 /* Z_SYNC_FLUSH */ });
     } catch {
       continue;
     }
