@@ -1,10 +1,10 @@
 // React shell around the D3 ring: it owns nothing but the <svg> ref. Drawing
 // happens in a requestAnimationFrame loop that reads the stores directly, so
 // frame-rate motion never goes through React renders.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { estimateVirtualTime, useView, type ViewState } from '../store/viewStore';
 import { select, useUi, type UiState } from '../store/uiStore';
-import { RaftRingView, pairKey, type RingModel } from './ringView';
+import { RaftRingView, pairKey, ringBoxHeight, type RingModel } from './ringView';
 
 export function cutPairs(partition: ViewState['partition']): Set<string> {
   const cut = new Set<string>();
@@ -43,6 +43,8 @@ export function RaftRing() {
   const count = useView((s) => s.memberOrder.length);
   const svgRef = useRef<SVGSVGElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
+  // A narrow panel stacks the labels above and below the members: the ring needs more height.
+  const [width, setWidth] = useState(0);
 
   useEffect(() => {
     const svg = svgRef.current;
@@ -64,6 +66,7 @@ export function RaftRing() {
     let cut = new Set<string>();
     const ro = new ResizeObserver(() => {
       view.resize(box.clientWidth, box.clientHeight);
+      setWidth(box.clientWidth);
       uiDirty = true;
     });
     ro.observe(box);
@@ -106,7 +109,7 @@ export function RaftRing() {
   }, []);
 
   return (
-    <div className="ring-box" ref={boxRef} style={{ height: count >= 5 ? 440 : 330 }}>
+    <div className="ring-box" ref={boxRef} style={{ height: ringBoxHeight(count, width || 1000) }}>
       <svg ref={svgRef} className="raft-ring" />
     </div>
   );

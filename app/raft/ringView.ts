@@ -47,6 +47,87 @@ const FLASH_MS = 700;
 const LANE = 7;
 /** Room for the two label lines beside a node (they sit on its outer side). */
 const LABEL_W = 150;
+/** In a narrow panel the labels stack above or below their node instead: their height. */
+const LABEL_STACK_H = 34;
+
+/** The radius under which neighbouring members (with their timer rings) would touch. */
+export function minRingRadius(n: number): number {
+  return n < 2 ? 0 : (NODE_R + 20) / Math.sin(Math.PI / n);
+}
+
+/** The client boxes sit at the ring's centre, up to two side by side: half their extent. */
+const CLIENTS_HALF_W = 75;
+const CLIENTS_HALF_H = 16;
+
+/** The smallest radius at which no member touches the client boxes in the middle. */
+export function clientClearance(n: number): number {
+  if (n < 2) return 0;
+  const angles = Array.from({ length: n }, (_, i) => -Math.PI / 2 + (i * 2 * Math.PI) / n);
+  const clear = (r: number) =>
+    angles.every((a) => Math.hypot(Math.max(0, Math.abs(r * Math.cos(a)) - CLIENTS_HALF_W), Math.max(0, Math.abs(r * Math.sin(a)) - CLIENTS_HALF_H)) >= NODE_R + 12);
+  let r = minRingRadius(n);
+  while (!clear(r) && r < 400) r += 2;
+  return r;
+}
+
+export type LabelPlace = 'left' | 'right' | 'above' | 'below';
+
+/** The smallest radius at which stacked labels touch neither other members nor each other. */
+export function stackedLabelClearance(n: number): number {
+  if (n < 2) return 0;
+  const at = (r: number) =>
+    Array.from({ length: n }, (_, i) => {
+      const a = -Math.PI / 2 + (i * 2 * Math.PI) / n;
+      const x = r * Math.cos(a);
+      const y = r * Math.sin(a);
+      const above = Math.sin(a) < -0.2;
+      const top = above ? y - (NODE_R + 10 + LABEL_STACK_H) : y + NODE_R + 8;
+      return { x, y, box: { l: x - LABEL_W / 2, r: x + LABEL_W / 2, t: top, b: top + LABEL_STACK_H } };
+    });
+  type Box = { l: number; r: number; t: number; b: number };
+  const dist = (px: number, py: number, b: Box) => Math.hypot(Math.max(0, b.l - px, px - b.r), Math.max(0, b.t - py, py - b.b));
+  const overlap = (a: Box, b: Box) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+  const clear = (r: number) => {
+    const ns = at(r);
+    return ns.every((p, i) => ns.every((q, j) => i === j || (dist(q.x, q.y, p.box) >= NODE_R + 10 && (j < i || !overlap(p.box, q.box)))));
+  };
+  let r = minRingRadius(n);
+  while (!clear(r) && r < 400) r += 2;
+  return r;
+}
+
+/**
+ * Where members go: on a circle as large as the panel allows, labels beside
+ * each node when there is room, else stacked above (top half) or below it.
+ */
+export function ringLayout(
+  n: number,
+  width: number,
+  height: number,
+): { radius: number; cx: number; cy: number; angles: number[]; places: LabelPlace[]; neededHeight: number } {
+  const angles = Array.from({ length: n }, (_, i) => -Math.PI / 2 + (i * 2 * Math.PI) / Math.max(1, n));
+  const cos = angles.map(Math.cos);
+  const sin = angles.map(Math.sin);
+  const spanX = Math.max(1e-6, Math.max(...cos) - Math.min(...cos));
+  const spanY = Math.max(1e-6, Math.max(...sin) - Math.min(...sin));
+  const fit = (padX: number, padY: number) => Math.min((width - 2 * padX) / spanX, (height - 2 * padY) / spanY, 240);
+  const floor = Math.max(70, minRingRadius(n), clientClearance(n));
+  const side = fit(NODE_R + 22 + LABEL_W, NODE_R + 14);
+  const stacked = n >= 2 && side < floor;
+  const padY = stacked ? NODE_R + 14 + LABEL_STACK_H : NODE_R + 14;
+  const radius = n <= 1 ? 0 : stacked ? Math.max(floor, stackedLabelClearance(n), fit(NODE_R + 10 + LABEL_W / 2, padY)) : side;
+  const neededHeight = n <= 1 ? height : Math.ceil(spanY * radius + 2 * padY);
+  const cx = width / 2 - (radius * (Math.max(...cos) + Math.min(...cos))) / 2;
+  const cy = height / 2 - (radius * (Math.max(...sin) + Math.min(...sin))) / 2;
+  const places = angles.map((_, i): LabelPlace => (stacked ? (sin[i]! < -0.2 ? 'above' : 'below') : cos[i]! < -0.2 ? 'left' : 'right'));
+  return { radius, cx, cy, angles, places, neededHeight };
+}
+
+/** The ring box's height: room for five members or three, more when labels stack in a narrow panel. */
+export function ringBoxHeight(n: number, width: number): number {
+  const base = n >= 5 ? 440 : 330;
+  return Math.max(base, ringLayout(n, width, base).neededHeight);
+}
 
 export function pairKey(a: string, b: string): string {
   return a < b ? `${a}|${b}` : `${b}|${a}`;
@@ -62,7 +143,7 @@ export class RaftRingView {
   private width = 600;
   private height = 380;
   private pos = new Map<string, Pt>();
-  private labelsLeft = new Set<string>();
+  private labelPlace = new Map<string, LabelPlace>();
   private flashes: Flash[] = [];
   private lastTraceN = -1;
   private readonly timerArc = d3arc<{ frac: number }>()
@@ -127,22 +208,13 @@ export class RaftRingView {
 
   private layout(model: RingModel): void {
     const n = model.members.length;
-    const angles = model.members.map((_, i) => -Math.PI / 2 + (i * 2 * Math.PI) / Math.max(1, n));
     // Fit the ring's bounding box (nodes plus their labels) into the panel, centred.
-    const cos = angles.map(Math.cos);
-    const sin = angles.map(Math.sin);
-    const spanX = Math.max(1e-6, Math.max(...cos) - Math.min(...cos));
-    const spanY = Math.max(1e-6, Math.max(...sin) - Math.min(...sin));
-    const padX = NODE_R + 22 + LABEL_W;
-    const padY = NODE_R + 14;
-    const radius = n <= 1 ? 0 : Math.max(70, Math.min((this.width - 2 * padX) / spanX, (this.height - 2 * padY) / spanY, 240));
-    const cx = this.width / 2 - (radius * (Math.max(...cos) + Math.min(...cos))) / 2;
-    const cy = this.height / 2 - (radius * (Math.max(...sin) + Math.min(...sin))) / 2;
+    const { radius, cx, cy, angles, places } = ringLayout(n, this.width, this.height);
     this.pos.clear();
-    this.labelsLeft.clear();
+    this.labelPlace.clear();
     model.members.forEach((m, i) => {
-      this.pos.set(m.name, { x: cx + radius * cos[i]!, y: cy + radius * sin[i]! });
-      if (cos[i]! < -0.2) this.labelsLeft.add(m.name);
+      this.pos.set(m.name, { x: cx + radius * Math.cos(angles[i]!), y: cy + radius * Math.sin(angles[i]!) });
+      this.labelPlace.set(m.name, places[i]!);
     });
     const center = n === 1 ? { x: cx, y: cy + NODE_R + 40 } : { x: cx, y: cy };
     model.clients.forEach((c, i) => this.pos.set(c, { x: center.x + (i - (model.clients.length - 1) / 2) * 90, y: center.y }));
@@ -310,20 +382,25 @@ export class RaftRingView {
     sel.select<SVGTextElement>('text.m-role').text((d) => `${ROLE_LOOK[d.role].icon} ${ROLE_LOOK[d.role].label}`);
     sel.select<SVGTextElement>('text.m-term').text((d) => `term ${d.term}`);
     // Labels sit on the outer side of the ring, clear of links and the client.
-    const left = (d: EtcdMemberView) => this.labelsLeft.has(d.name);
-    const lx = (d: EtcdMemberView) => (left(d) ? -(NODE_R + 22) : NODE_R + 22);
-    const anchor = (d: EtcdMemberView) => (left(d) ? 'end' : 'start');
-    sel.select<SVGRectElement>('rect.hit').attr('x', (d) => (left(d) ? -(NODE_R + 22) - LABEL_W : NODE_R + 16));
+    const place = (d: EtcdMemberView): LabelPlace => this.labelPlace.get(d.name) ?? 'right';
+    const lx = (d: EtcdMemberView) => ({ left: -(NODE_R + 22), right: NODE_R + 22, above: 0, below: 0 })[place(d)];
+    const ly = (d: EtcdMemberView, line: 0 | 1) =>
+      ({ left: -4, right: -4, above: -(NODE_R + 30), below: NODE_R + 22 })[place(d)] + line * 16;
+    const anchor = (d: EtcdMemberView) => ({ left: 'end', right: 'start', above: 'middle', below: 'middle' })[place(d)];
+    sel
+      .select<SVGRectElement>('rect.hit')
+      .attr('x', (d) => ({ left: -(NODE_R + 22) - LABEL_W, right: NODE_R + 16, above: -LABEL_W / 2, below: -LABEL_W / 2 })[place(d)])
+      .attr('y', (d) => ({ left: -20, right: -20, above: -(NODE_R + 44), below: NODE_R + 8 })[place(d)]);
     sel
       .select<SVGTextElement>('text.m-vote')
       .attr('x', lx)
-      .attr('y', -4)
+      .attr('y', (d) => ly(d, 0))
       .attr('text-anchor', anchor)
       .text((d) => (d.up ? `vote ${d.vote ?? '—'}` : 'crashed (log kept)'));
     sel
       .select<SVGTextElement>('text.m-index')
       .attr('x', lx)
-      .attr('y', 12)
+      .attr('y', (d) => ly(d, 1))
       .attr('text-anchor', anchor)
       .text((d) => `commit ${d.commitIndex} · applied ${d.appliedIndex}`);
     sel

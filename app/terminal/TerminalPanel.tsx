@@ -91,7 +91,7 @@ export function TerminalPanel({ visible }: { visible: boolean }) {
         const t = new XTerm({
           theme: THEMES[useUi.getState().theme],
           fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Mono', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
-          fontSize: 13,
+          fontSize: 12.5,
           lineHeight: 1.2,
           cursorBlink: true,
           scrollback: 5000,

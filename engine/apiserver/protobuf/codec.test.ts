@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeK8sProtobuf, decodeMessage, encodeK8sProtobuf, encodeMessage, isK8sProtobuf, protobufMessageFor, type Json } from './codec';
+import { decodeK8sProtobuf, decodeMessage, encodeK8sProtobuf, encodeMessage, isK8sProtobuf, protobufMessageFor } from './codec';
 import { base64Decode } from './wire';
 import { KUBECTL_CAPTURES } from './testdata/kubectlCaptures';
 
@@ -384,12 +384,14 @@ describe('kind lookup', () => {
     expect(protobufMessageFor('example.com/v1', 'Widget')).toBeUndefined();
   });
 
+  it('decodes the Eviction kubectl drain posts', () => {
+    const eviction = { kind: 'Eviction', apiVersion: 'policy/v1', metadata: { name: 'web-1', namespace: 'default', creationTimestamp: null }, deleteOptions: { gracePeriodSeconds: 30 } };
+    expect(roundTrip(eviction)).toEqual(eviction);
+  });
+
   it('decodes a DeleteOptions body sent to an apps endpoint', () => {
     const body = encodeK8sProtobuf({ apiVersion: 'apps/v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground', gracePeriodSeconds: 0, preconditions: { uid: 'u1' } });
     expect(decodeK8sProtobuf(body)).toEqual({ ok: true, object: { kind: 'DeleteOptions', apiVersion: 'apps/v1', gracePeriodSeconds: 0, preconditions: { uid: 'u1' }, propagationPolicy: 'Foreground' } });
   });
 });
 
-// keep the Json type import used
-const _typecheck: Json = null;
-void _typecheck;

@@ -1,6 +1,6 @@
 // The message table the codec walks: every message of the API groups the
 // server serves, extracted from kubectl v1.32.4 (see README.md and
-// tools/extract.ts). Read-only data; nothing here holds state.
+// scripts/protobuf/extract.ts). Read-only data; nothing here holds state.
 import data from './schema.generated.json';
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'double' | 'float' | 'bytes';

@@ -6,6 +6,14 @@ import { parseDocument } from 'yaml';
 import type { Status } from '../../apimachinery/types';
 import { status } from '../../apimachinery/status';
 import type { ApiRequest } from '../types';
+import { decodeK8sProtobuf, PROTOBUF_CONTENT_TYPE } from '../protobuf/codec';
+
+function base64ToBytes(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
 
 /**
  * Nesting limit. Upstream's JSON decoder stops at 10,000 levels with
@@ -24,6 +32,13 @@ export function parseBody(req: ApiRequest): Parsed {
   if (text.length > MAX_BODY_BYTES) return { ok: false, status: status.requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`) };
   const ct = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
   if (ct === 'application/yaml') return parseYaml(text);
+  if (ct === PROTOBUF_CONTENT_TYPE) {
+    // Typed clients (kubectl create, auth can-i) send Kubernetes protobuf.
+    const bytes = req.binaryBody ? base64ToBytes(text) : new TextEncoder().encode(text);
+    const d = decodeK8sProtobuf(bytes);
+    if (!d.ok) return { ok: false, status: status.badRequest(d.error) };
+    return { ok: true, value: d.object, text: JSON.stringify(d.object), duplicates: [] };
+  }
   if (ct !== 'application/json' && ct !== '' && !ct.endsWith('+json')) {
     return { ok: false, status: status.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor`) };
   }

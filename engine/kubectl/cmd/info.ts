@@ -174,8 +174,9 @@ function printRules(ctx: Ctx, status: Obj): void {
     if (r.apiGroups.length === 1 && r.resources.length === 1 && r.nonResourceURLs.length === 0 && r.resourceNames.length <= 1) {
       const k = `${r.apiGroups[0]}\u0000${r.resources[0]}\u0000${r.resourceNames[0] ?? ''}`;
       const e = simple.get(k);
-      if (e) for (const v of r.verbs) if (!e.verbs.includes(v)) e.verbs.push(v);
-      else simple.set(k, { ...r, verbs: [...r.verbs] });
+      if (e) {
+        for (const v of r.verbs) if (!e.verbs.includes(v)) e.verbs.push(v);
+      } else simple.set(k, { ...r, verbs: [...r.verbs] });
     } else compact.push(r);
   }
   compact.push(...simple.values());
