@@ -9,7 +9,7 @@ import { Timeline } from './panels/Timeline';
 import { TopBar } from './panels/TopBar';
 import { RaftPanel } from './raft/RaftPanel';
 import { engine } from './engineClient';
-import { clampDockWidth, setActionError, setCentreTab, useUi, type CentreTab } from './store/uiStore';
+import { clampDockWidth, defaultDockWidth, setActionError, setCentreTab, useUi, type CentreTab } from './store/uiStore';
 import { useView } from './store/viewStore';
 
 export function App() {
@@ -37,9 +37,10 @@ export function App() {
   }, []);
   const dockWidth = useUi((s) => s.dockWidth);
   useEffect(() => {
-    // Keep the dock inside its bounds when the window shrinks.
+    // The dock follows the window until the user sizes it; then it stays within bounds.
     const onResize = () => {
-      const w = clampDockWidth(useUi.getState().dockWidth, window.innerWidth);
+      const chosen = window.localStorage?.getItem('kubeglass.dockWidth') !== null;
+      const w = chosen ? clampDockWidth(useUi.getState().dockWidth, window.innerWidth) : defaultDockWidth(window.innerWidth);
       if (w !== useUi.getState().dockWidth) useUi.setState({ dockWidth: w });
     };
     window.addEventListener('resize', onResize);

@@ -32,6 +32,8 @@ export function startOptionsFromUrl(search: string): StartOptions {
 }
 
 let remote: Comlink.Remote<WorkerApi> | null = null;
+/** Settles once init() has answered: kubectl and apply wait for it (a command typed while the page loads). */
+let started: Promise<unknown> = Promise.resolve();
 
 export function startEngine(opts: StartOptions): void {
   performance.mark('kubeglass:worker-start');
@@ -39,7 +41,7 @@ export function startEngine(opts: StartOptions): void {
   worker.addEventListener('error', (e) => useView.setState({ fatal: `engine worker failed: ${e.message || 'load error'}` }));
   remote = Comlink.wrap<WorkerApi>(worker);
   const r = remote;
-  void (async () => {
+  started = (async () => {
     try {
       await r.subscribe(
         Comlink.proxy((u: ViewUpdate) => {
@@ -56,6 +58,12 @@ export function startEngine(opts: StartOptions): void {
       useView.setState({ fatal: `engine failed to start: ${String(err)}` });
     }
   })();
+}
+
+/** The worker, once the engine has been created. */
+async function ready(): Promise<Comlink.Remote<WorkerApi>> {
+  await started;
+  return api();
 }
 
 function api(): Comlink.Remote<WorkerApi> {
@@ -88,10 +96,10 @@ export const engine = {
     }
   },
   /** One kubectl command line (without the leading `kubectl`); resolves when the simulated apiserver answers. */
-  kubectl: (args: string[], files?: Record<string, string>): Promise<KubectlOutput> => api().kubectl(args, files),
+  kubectl: async (args: string[], files?: Record<string, string>): Promise<KubectlOutput> => (await ready()).kubectl(args, files),
   /** Ends a `kubectl edit` with the edited text (the unchanged text cancels it). */
-  kubectlEditDone: (editId: number, text: string): Promise<KubectlOutput> => api().kubectlEditDone(editId, text),
-  kubectlComplete: (line: string): Promise<string[]> => api().kubectlComplete(line),
+  kubectlEditDone: async (editId: number, text: string): Promise<KubectlOutput> => (await ready()).kubectlEditDone(editId, text),
+  kubectlComplete: async (line: string): Promise<string[]> => (await ready()).kubectlComplete(line),
   /** Applies every document of a YAML buffer, one result per document. */
-  apply: (yaml: string): Promise<ApplyDocResult[]> => api().apply(yaml),
+  apply: async (yaml: string): Promise<ApplyDocResult[]> => (await ready()).apply(yaml),
 };

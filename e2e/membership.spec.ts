@@ -1,12 +1,14 @@
 // Membership changes from the UI: etcdctl member add / member remove.
 import { expect, test } from '@playwright/test';
-import { FAST, memberButton, members, shot, waitForLeader } from './helpers';
+import { FAST, etcdClient, memberButton, members, shot, waitForLeader } from './helpers';
 
 const names = async (page: Parameters<typeof members>[0]) => (await members(page)).map((m) => m.name).join(',');
 
 test('a member added through the UI joins and catches up; a removed one leaves the cluster', async ({ page }) => {
   await page.goto('/?speed=10');
   await waitForLeader(page);
+  // etcdctl's answers print in the dock's etcd client tab.
+  await etcdClient(page);
   await page.getByRole('button', { name: 'Add a member' }).click();
   await expect.poll(() => names(page), { intervals: FAST }).toBe('etcd-0,etcd-1,etcd-2,etcd-3');
   await expect

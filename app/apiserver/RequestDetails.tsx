@@ -98,7 +98,7 @@ export function RequestDetails({ id }: { id: number }) {
           </li>
         )}
       </ol>
-      {r.message && r.code >= 400 && (
+      {r.message && r.code >= 400 && r.message !== failing?.message && (
         <>
           <h3>Response</h3>
           <p className="mono req-message">{r.message}</p>
@@ -184,8 +184,12 @@ function Stage({ s, r, failing }: { s: StageRecord; r: RequestRecord; failing: b
                 </span>
                 <span className="patch-verb">{p.op}</span>
                 <span className="patch-path mono">
-                  {p.from ? `${p.from} → ` : ''}
-                  {p.path}
+                  {p.from ? (
+                    <>
+                      <Pointer path={p.from} /> →{' '}
+                    </>
+                  ) : null}
+                  <Pointer path={p.path} />
                 </span>
                 {p.value !== undefined && <pre className={`patch-value${p.multiline ? ' multi' : ''}`}>{p.value}</pre>}
               </div>
@@ -201,5 +205,21 @@ function Stage({ s, r, failing }: { s: StageRecord; r: RequestRecord; failing: b
         )}
       </div>
     </li>
+  );
+}
+
+/** A JSON pointer that may wrap after each slash. */
+function Pointer({ path }: { path: string }) {
+  const parts = path.split('/');
+  return (
+    <>
+      {parts.map((part, i) => (
+        <span key={i}>
+          {i > 0 && '/'}
+          {part}
+          {i < parts.length - 1 && <wbr />}
+        </span>
+      ))}
+    </>
   );
 }

@@ -51,15 +51,18 @@ export const PAUSED_NOTICE = 'waiting — the simulation is paused; press Play';
 
 const HELP = [
   `${BOLD}Commands${RESET}`,
-  `  kubectl ARGS            run kubectl against kube-apiserver-0 in the simulation (alias: k)`,
-  `  kubectl apply -f editor apply what is in the Editor tab`,
-  `  clear                   clear the screen (Ctrl-L)`,
-  `  history                 list earlier commands`,
-  `  help                    this text`,
-  `${BOLD}Keys${RESET}`,
-  `  Tab completes · ↑/↓ history · ←/→ Home/End move · Ctrl-C cancels · Ctrl-U/K/W delete`,
-  `${BOLD}Quoting${RESET} works as in a shell: 'single', "double", back\\ slash. No pipes or redirections.`,
-  `${BOLD}Try${RESET}  kubectl get ns · kubectl get pods -A · kubectl --as alice get secrets`,
+  `  kubectl ARGS    run kubectl in the simulation (alias: k)`,
+  `  kubectl apply -f editor    apply the Editor's buffer`,
+  `  clear           clear the screen (Ctrl-L)`,
+  `  history         earlier commands`,
+  `  help            this text`,
+  `${BOLD}Keys${RESET}      Tab completes · ↑/↓ history · Ctrl-C cancels`,
+  `          Ctrl-A/E start/end · Ctrl-U/K/W delete`,
+  `${BOLD}Quoting${RESET}   as in a shell: 'single', "double", back\\ slash`,
+  `          (no pipes or redirections)`,
+  `${BOLD}Try${RESET}       kubectl get ns`,
+  `          kubectl get pods -A`,
+  `          kubectl --as alice get secrets`,
 ];
 
 /** Terminal line endings, and a final newline so the prompt starts on its own row. */
@@ -95,7 +98,7 @@ export class Shell {
   /** Connects a terminal: greets it and shows the prompt (and any half-typed line). */
   attach(io: ShellIo): void {
     this.io = io;
-    io.write(`${BOLD}Kubeglass terminal${RESET}${DIM}: kubectl runs inside the simulation.${RESET}\r\n${DIM}Type ${RESET}help${DIM} for commands and keys.${RESET}\r\n`);
+    io.write(`${BOLD}Kubeglass terminal${RESET}${DIM}: kubectl in the simulation.${RESET}\r\n${DIM}Type ${RESET}help${DIM} for commands and keys.${RESET}\r\n`);
     if (this.running) io.write(`${DIM}(a command is still running)${RESET}\r\n`);
     else this.showPrompt();
   }

@@ -6,6 +6,7 @@ import type { ApiRequest, ApiResponse } from '../apiserver/types';
 import type { Command } from '../facade/types';
 import type { ExecResult } from '../facade/engine';
 import type { ApiCall } from '../apiserver/client/apiClient';
+import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
 
 export interface BridgeEngine {
   exec(cmd: Command): ExecResult;
@@ -31,6 +32,17 @@ export function connectionError(kind: string, server = '10.0.0.10:6443'): string
   return `Unable to connect to the server: read tcp: connection reset by peer`;
 }
 
+/**
+ * The in-page kubectl is the cluster admin, as kubeadm's admin.conf makes it: it
+ * presents the kubernetes-admin client certificate (CN=kubernetes-admin, O=system:masters).
+ */
+export const ADMIN_CERT_SUBJECT = 'CN=kubernetes-admin,O=system:masters';
+
+function withCredentials(req: ApiRequest): ApiRequest {
+  if (req.headers['authorization'] || req.headers[CLIENT_CERT_HEADER]) return req;
+  return { ...req, headers: { ...req.headers, [CLIENT_CERT_HEADER]: ADMIN_CERT_SUBJECT } };
+}
+
 export class ApiBridge {
   private readonly pending = new Map<number, Pending>();
   private readonly streams = new Map<number, Stream>();
@@ -50,7 +62,7 @@ export class ApiBridge {
   }
 
   request(req: ApiRequest): Promise<ApiResponse> {
-    const r = this.engine.exec({ type: 'api', request: req });
+    const r = this.engine.exec({ type: 'api', request: withCredentials(req) });
     if (!r.ok) return Promise.reject(new Error(r.error));
     const id = r.result as number;
     return new Promise((resolve, reject) => {
@@ -60,7 +72,7 @@ export class ApiBridge {
   }
 
   watch(req: ApiRequest, onLine: (line: string) => void): { cancel(): void; done: Promise<ApiResponse | null> } {
-    const r = this.engine.exec({ type: 'api', request: req });
+    const r = this.engine.exec({ type: 'api', request: withCredentials(req) });
     if (!r.ok) return { cancel() {}, done: Promise.reject(new Error(r.error)) };
     const id = r.result as number;
     let resolveDone!: (x: ApiResponse | null) => void;

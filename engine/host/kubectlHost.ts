@@ -2,22 +2,23 @@
 // the API bridge, keeps `kubectl edit` sessions waiting for the editor, and
 // applies a multi-document YAML buffer one document at a time.
 import { parseAllDocuments } from 'yaml';
-import { runKubectl, type EditRequest, type KubectlResult } from '../kubectl';
-import { completeKubectl } from '../kubectl/complete';
+import { completeKubectl, runKubectl, type EditRequest, type KubectlEnv, type KubectlResult } from '../kubectl';
 import type { ApiBridge } from './apiBridge';
 import type { ApplyDocResult, KubectlOutput } from './protocol';
 
 export class KubectlHost {
   private readonly edits = new Map<number, EditRequest>();
   private nextEdit = 1;
+  /** The context's namespace (`kubectl config set-context --current --namespace=x` changes it). */
+  private namespace = 'default';
 
   constructor(
     private readonly bridge: ApiBridge,
     private readonly now: () => number,
   ) {}
 
-  private env(files: Record<string, string>) {
-    return { transport: this.bridge, files, now: this.now, namespace: 'default' };
+  private env(files: Record<string, string>): KubectlEnv {
+    return { transport: this.bridge, files, now: this.now, namespace: this.namespace, server: 'https://10.0.0.10:6443' };
   }
 
   async run(args: string[], files: Record<string, string> = {}): Promise<KubectlOutput> {
@@ -33,10 +34,11 @@ export class KubectlHost {
   }
 
   complete(line: string): Promise<string[]> {
-    return Promise.resolve(completeKubectl(line, this.env({}))).then((r) => r as string[]);
+    return completeKubectl(line, this.env({}));
   }
 
   private output(r: KubectlResult): KubectlOutput {
+    if (r.context?.namespace) this.namespace = r.context.namespace;
     const out: KubectlOutput = { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
     if (r.edit) {
       const id = this.nextEdit++;

@@ -190,3 +190,15 @@ describe('completeKubectl', () => {
     expect(await completeKubectl('kubectl create ', env)).toContain('deployment');
   });
 });
+
+describe('determinism', () => {
+  it('is a function of its arguments and the server: two runs give the same bytes and requests', async () => {
+    const a = setup();
+    const b = setup();
+    for (const line of ['get all -A', 'describe node node-1', 'apply -f x.yaml', 'get deploy web -o yaml']) {
+      const files = { 'x.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n' };
+      expect(await a.run(line, { files })).toEqual(await b.run(line, { files }));
+    }
+    expect(a.fake.requests).toEqual(b.fake.requests);
+  });
+});

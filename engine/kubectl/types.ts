@@ -41,4 +41,6 @@ export interface KubectlResult {
   stderr: string;
   exitCode: number;
   edit?: EditRequest;
+  /** The kubeconfig context changed (`config set-context --current --namespace=x`): use this namespace from now on. */
+  context?: { namespace: string };
 }

@@ -13,7 +13,7 @@ export interface CommandSpec {
   flags?: FlagDef[];
   subcommands?: CommandSpec[];
   /** Runs the command; may return an edit request (kubectl edit). */
-  run?(ctx: Ctx, args: string[]): Promise<void | Pick<KubectlResult, 'edit'>>;
+  run?(ctx: Ctx, args: string[]): Promise<void | Pick<KubectlResult, 'edit' | 'context'>>;
   suggestFor?: string[];
   hidden?: boolean;
   /** Shown in root help under this heading. */
@@ -175,7 +175,7 @@ export async function dispatch(argsIn: string[], env: KubectlEnv, root: CommandS
   const ctx = makeCtx(env, io, parsed, commandPath);
   try {
     const r = await cmd.run(ctx, parsed.args);
-    return { stdout: io.stdout, stderr: io.stderr, exitCode: 0, ...(r && r.edit ? { edit: r.edit } : {}) };
+    return { stdout: io.stdout, stderr: io.stderr, exitCode: 0, ...(r && r.edit ? { edit: r.edit } : {}), ...(r && r.context ? { context: r.context } : {}) };
   } catch (e) {
     if (e instanceof KubectlFailure) {
       const { text, exitCode } = formatError(e.err);

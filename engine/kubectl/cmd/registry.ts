@@ -5,6 +5,9 @@ import { GET_FLAGS, runGet } from './get';
 import { DESCRIBE_FLAGS, runDescribe } from './describe';
 import { EDIT_FLAGS, runEdit } from './edit';
 import { EXPLAIN_FLAGS, runExplain } from './explain';
+import { CORDON_FLAGS, EXPOSE_FLAGS, LOGS_FLAGS, RUN_FLAGS, rolloutSubcommands, runCordon, runExpose, runLogs, runRun, runSetImage, runTaint, runTop } from './workloads';
+import { configSubcommands } from './config';
+import { DRY_RUN_FLAG, OUTPUT_FLAGS } from './common';
 import { APPLY_FLAGS, runApply } from './apply';
 import { CREATE_FLAGS, createSubcommands, runCreateFiles } from './create';
 import { API_RESOURCES_FLAGS, CANI_FLAGS, EVENTS_FLAGS, VERSION_FLAGS, runApiResources, runApiVersions, runCanI, runClusterInfo, runEvents, runVersion, runWhoAmI } from './info';
@@ -15,25 +18,25 @@ const notHere = (name: string) => async (): Promise<void> => fail(errs.plain(`"k
 export function buildRoot(): CommandSpec {
   const cmds: CommandSpec[] = [
     { name: 'create', group: 'Basic Commands (Beginner)', short: 'Create a resource from a file or from stdin', use: '-f FILENAME [options]', flags: CREATE_FLAGS, run: runCreateFiles, subcommands: createSubcommands() },
-    { name: 'expose', group: 'Basic Commands (Beginner)', short: 'Take a replication controller, service, deployment or pod and expose it as a new Kubernetes service', use: '(-f FILENAME | TYPE NAME) [--port=port] [--protocol=TCP|UDP|SCTP] [--target-port=number-or-name] [--name=name] [--external-ip=external-ip-of-service] [--type=type] [options]', run: notHere('expose') },
-    { name: 'run', group: 'Basic Commands (Beginner)', short: 'Run a particular image on the cluster', use: 'NAME --image=image [--env="key=value"] [--port=port] [--dry-run=server|client] [--overrides=inline-json] [--command] -- [COMMAND] [args...] [options]', run: notHere('run') },
-    { name: 'set', group: 'Basic Commands (Beginner)', short: 'Set specific features on objects', use: 'SUBCOMMAND [options]', run: notHere('set') },
+    { name: 'expose', group: 'Basic Commands (Beginner)', short: 'Take a replication controller, service, deployment or pod and expose it as a new Kubernetes service', use: '(-f FILENAME | TYPE NAME) [--port=port] [--protocol=TCP|UDP|SCTP] [--target-port=number-or-name] [--name=name] [--external-ip=external-ip-of-service] [--type=type] [options]', flags: EXPOSE_FLAGS, run: runExpose },
+    { name: 'run', group: 'Basic Commands (Beginner)', short: 'Run a particular image on the cluster', use: 'NAME --image=image [--env="key=value"] [--port=port] [--dry-run=server|client] [--overrides=inline-json] [--command] -- [COMMAND] [args...] [options]', flags: RUN_FLAGS, run: runRun },
+    { name: 'set', group: 'Basic Commands (Beginner)', short: 'Set specific features on objects', use: 'SUBCOMMAND [options]', subcommands: [{ name: 'image', short: 'Update the image of a pod template', use: '(-f FILENAME | TYPE NAME) CONTAINER_NAME_1=CONTAINER_IMAGE_1 ... CONTAINER_NAME_N=CONTAINER_IMAGE_N [options]', flags: [...OUTPUT_FLAGS, DRY_RUN_FLAG, { name: 'all', kind: 'bool' }, { name: 'selector', shorthand: 'l', kind: 'string' }, { name: 'local', kind: 'bool' }, { name: 'field-manager', kind: 'string' }, { name: 'filename', shorthand: 'f', kind: 'stringSlice' }], run: runSetImage }] },
     { name: 'explain', group: 'Basic Commands (Intermediate)', short: 'Get documentation for a resource', use: 'TYPE [--recursive=FALSE|TRUE] [--api-version=api-version-group] [--output=plaintext|plaintext-openapiv2] [options]', flags: EXPLAIN_FLAGS, run: runExplain },
     { name: 'get', group: 'Basic Commands (Intermediate)', short: 'Display one or many resources', use: '[(-o|--output=)json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file|custom-columns|custom-columns-file|wide] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags] [options]', flags: GET_FLAGS, run: runGet, suggestFor: ['list', 'ps'] },
     { name: 'edit', group: 'Basic Commands (Intermediate)', short: 'Edit a resource on the server', use: '(RESOURCE/NAME | -f FILENAME) [options]', flags: EDIT_FLAGS, run: runEdit, suggestFor: ['update'] },
     { name: 'delete', group: 'Basic Commands (Intermediate)', short: 'Delete resources by file names, stdin, resources and names, or by resources and label selector', use: '([-f FILENAME] | [-k DIRECTORY] | TYPE [(NAME | -l label | --all)]) [options]', flags: DELETE_FLAGS, run: runDelete },
-    { name: 'rollout', group: 'Deploy Commands', short: 'Manage the rollout of a resource', use: 'SUBCOMMAND [options]', run: notHere('rollout') },
+    { name: 'rollout', group: 'Deploy Commands', short: 'Manage the rollout of a resource', use: 'SUBCOMMAND [options]', subcommands: rolloutSubcommands() },
     { name: 'scale', group: 'Deploy Commands', short: 'Set a new size for a deployment, replica set, or replication controller', use: '[--resource-version=version] [--current-replicas=count] --replicas=COUNT (-f FILENAME | TYPE NAME) [options]', flags: SCALE_FLAGS, run: runScale },
     { name: 'autoscale', group: 'Deploy Commands', short: 'Auto-scale a deployment, replica set, stateful set, or replication controller', use: '(-f FILENAME | TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS [--cpu-percent=CPU] [options]', run: notHere('autoscale') },
     { name: 'certificate', group: 'Cluster Management Commands', short: 'Modify certificate resources', use: 'SUBCOMMAND [options]', run: notHere('certificate') },
     { name: 'cluster-info', group: 'Cluster Management Commands', short: 'Display cluster information', use: '[flags] [options]', run: runClusterInfo },
-    { name: 'top', group: 'Cluster Management Commands', short: 'Display resource (CPU/memory) usage', use: '[flags] [options]', run: notHere('top') },
-    { name: 'cordon', group: 'Cluster Management Commands', short: 'Mark node as unschedulable', use: 'NODE [options]', run: notHere('cordon') },
-    { name: 'uncordon', group: 'Cluster Management Commands', short: 'Mark node as schedulable', use: 'NODE [options]', run: notHere('uncordon') },
+    { name: 'top', group: 'Cluster Management Commands', short: 'Display resource (CPU/memory) usage', use: '[flags] [options]', subcommands: [{ name: 'pod', aliases: ['pods', 'po'], short: 'Display resource (CPU/memory) usage of pods', use: '[NAME | -l label] [options]', flags: [{ name: 'all-namespaces', shorthand: 'A', kind: 'bool' }, { name: 'selector', shorthand: 'l', kind: 'string' }], run: (ctx) => runTop(ctx) }, { name: 'node', aliases: ['nodes', 'no'], short: 'Display resource (CPU/memory) usage of nodes', use: '[NAME | -l label] [options]', flags: [{ name: 'selector', shorthand: 'l', kind: 'string' }], run: (ctx) => runTop(ctx) }] },
+    { name: 'cordon', group: 'Cluster Management Commands', short: 'Mark node as unschedulable', use: 'NODE [options]', flags: CORDON_FLAGS, run: (ctx, a) => runCordon(ctx, a, true) },
+    { name: 'uncordon', group: 'Cluster Management Commands', short: 'Mark node as schedulable', use: 'NODE [options]', flags: CORDON_FLAGS, run: (ctx, a) => runCordon(ctx, a, false) },
     { name: 'drain', group: 'Cluster Management Commands', short: 'Drain node in preparation for maintenance', use: 'NODE [options]', run: notHere('drain') },
-    { name: 'taint', group: 'Cluster Management Commands', short: 'Update the taints on one or more nodes', use: 'NODE NAME KEY_1=VAL_1:TAINT_EFFECT_1 ... KEY_N=VAL_N:TAINT_EFFECT_N [options]', run: notHere('taint') },
+    { name: 'taint', group: 'Cluster Management Commands', short: 'Update the taints on one or more nodes', use: 'NODE NAME KEY_1=VAL_1:TAINT_EFFECT_1 ... KEY_N=VAL_N:TAINT_EFFECT_N [options]', flags: [...OUTPUT_FLAGS, DRY_RUN_FLAG, { name: 'overwrite', kind: 'bool' }, { name: 'all', kind: 'bool' }, { name: 'selector', shorthand: 'l', kind: 'string' }, { name: 'validate', kind: 'string', default: 'strict', noOptDefVal: 'strict' }, { name: 'field-manager', kind: 'string' }], run: runTaint },
     { name: 'describe', group: 'Troubleshooting and Debugging Commands', short: 'Show details of a specific resource or group of resources', use: '(-f FILENAME | TYPE [NAME_PREFIX | -l label] | TYPE/NAME) [options]', flags: DESCRIBE_FLAGS, run: runDescribe },
-    { name: 'logs', group: 'Troubleshooting and Debugging Commands', short: 'Print the logs for a container in a pod', use: '[-f] [-p] (POD | TYPE/NAME) [-c CONTAINER] [options]', run: notHere('logs') },
+    { name: 'logs', group: 'Troubleshooting and Debugging Commands', short: 'Print the logs for a container in a pod', use: '[-f] [-p] (POD | TYPE/NAME) [-c CONTAINER] [options]', flags: LOGS_FLAGS, run: runLogs },
     { name: 'attach', group: 'Troubleshooting and Debugging Commands', short: 'Attach to a running container', use: '(POD | TYPE/NAME) -c CONTAINER [options]', run: notHere('attach') },
     { name: 'exec', group: 'Troubleshooting and Debugging Commands', short: 'Execute a command in a container', use: '(POD | TYPE/NAME) [-c CONTAINER] [flags] -- COMMAND [args...] [options]', run: notHere('exec') },
     { name: 'port-forward', group: 'Troubleshooting and Debugging Commands', short: 'Forward one or more local ports to a pod', use: 'TYPE/NAME [options] [LOCAL_PORT:]REMOTE_PORT [...[LOCAL_PORT_N:]REMOTE_PORT_N]', run: notHere('port-forward') },
@@ -62,7 +65,7 @@ export function buildRoot(): CommandSpec {
     { name: 'completion', group: 'Settings Commands', short: 'Output shell completion code for the specified shell (bash, zsh, fish, or powershell)', use: 'SHELL [options]', run: notHere('completion') },
     { name: 'api-resources', group: 'Other Commands', short: 'Print the supported API resources on the server', use: '[flags] [options]', flags: API_RESOURCES_FLAGS, run: runApiResources },
     { name: 'api-versions', group: 'Other Commands', short: 'Print the supported API versions on the server, in the form of "group/version"', use: '[options]', run: runApiVersions },
-    { name: 'config', group: 'Other Commands', short: 'Modify kubeconfig files', use: 'SUBCOMMAND [options]', run: notHere('config') },
+    { name: 'config', group: 'Other Commands', short: 'Modify kubeconfig files', use: 'SUBCOMMAND [options]', subcommands: configSubcommands() },
     { name: 'plugin', group: 'Other Commands', short: 'Provides utilities for interacting with plugins', use: '[flags] [options]', run: notHere('plugin') },
     { name: 'version', group: 'Other Commands', short: 'Print the client and server version information', use: '[flags] [options]', flags: VERSION_FLAGS, run: (ctx) => runVersion(ctx) },
     { name: 'options', short: 'Print the list of flags inherited by all commands', use: '[flags] [options]', hidden: true, run: notHere('options') },

@@ -340,6 +340,13 @@ function podQos(pod: Obj): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
+/** DescribePodTemplate into a plain buffer (rollout history --revision). */
+export function describePodTemplateRaw(template: Obj | undefined): string {
+  const w = new PrefixWriter(true);
+  describePodTemplate(template, w);
+  return w.done();
+}
+
 // ---------- kinds
 
 function describePod(pod: Obj, events: Obj[] | null, now: number): string {

@@ -8,20 +8,27 @@ type Obj = Record<string, any>;
 
 export class PrefixWriter {
   readonly tw = new TabWriter(DESCRIBE_TABWRITER);
+  private raw = '';
+
+  /** `direct`: no tab alignment (describers writing into a plain buffer, as rollout history does). */
+  constructor(private readonly direct = false) {}
 
   /** w.Write(level, text): two spaces per level, ESC/CR made visible. */
   write(level: number, text: string): void {
-    this.tw.write(('  '.repeat(level) + text).replace(/\x1b/g, '^[').replace(/\r/g, '\\r'));
+    const s = ('  '.repeat(level) + text).replace(/\x1b/g, '^[').replace(/\r/g, '\\r');
+    if (this.direct) this.raw += s;
+    else this.tw.write(s);
   }
   /** w.WriteLine(a): the value and a newline. */
   writeLine(text: string): void {
     this.write(0, `${text}\n`);
   }
   flush(): void {
-    this.tw.flush();
+    if (!this.direct) this.tw.flush();
   }
   /** tabbedString's result. */
   done(): string {
+    if (this.direct) return this.raw;
     this.tw.flush();
     return this.tw.take();
   }

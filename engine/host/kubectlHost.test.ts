@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { controlPlane } from '../apiserver/testing/harness';
+import { ApiBridge } from './apiBridge';
+import { KubectlHost } from './kubectlHost';
+
+/** Runs the simulation (as the worker's frames do) until the promise settles. */
+async function settle<T>(e: ReturnType<typeof controlPlane>, bridge: ApiBridge, p: Promise<T>): Promise<T> {
+  let done = false;
+  let value!: T;
+  let error: unknown;
+  p.then(
+    (v) => ((done = true), (value = v)),
+    (err) => ((done = true), (error = err)),
+  );
+  for (let i = 0; i < 5000 && !done; i++) {
+    e.advance(5);
+    bridge.poll();
+    await new Promise((r) => setImmediate(r));
+  }
+  if (!done) throw new Error('kubectl did not finish');
+  if (error) throw error;
+  return value;
+}
+
+describe('kubectl in the worker (KubectlHost over the API bridge)', () => {
+  const e = controlPlane(4);
+  const bridge = new ApiBridge(e);
+  const host = new KubectlHost(bridge, () => e.sim.now);
+
+  it('runs kubectl get against the simulated apiserver', async () => {
+    const out = await settle(e, bridge, host.run(['kubectl', 'get', 'ns']));
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toMatch(/^NAME\s+STATUS\s+AGE\ndefault\s+Active\s+\d+s\n/);
+  });
+
+  it('applies a multi-document buffer with one result per document, at each first line', async () => {
+    const yaml = [
+      '# two config maps and a broken one',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: one',
+      '---',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: Bad_Name',
+      '---',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata: [',
+    ].join('\n');
+    const res = await settle(e, bridge, host.apply(yaml));
+    expect(res.map((r) => [r.line, r.ok])).toEqual([
+      [2, true],
+      [7, false],
+      [12, false],
+    ]);
+    expect(res[0]!.message).toBe('configmap/one created');
+    expect(res[1]!.message).toContain('ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"');
+    expect(res[2]!.errorLine).toBeGreaterThanOrEqual(14);
+  });
+
+  it('completes resource types and names', async () => {
+    const c = await settle(e, bridge, host.complete('kubectl get config'));
+    expect(c).toContain('configmaps');
+  });
+
+  it('hands kubectl edit to the editor and applies the edited text', async () => {
+    const out = await settle(e, bridge, host.run(['edit', 'configmap', 'one']));
+    expect(out.edit?.content).toContain('name: one');
+    const edited = out.edit!.content.replace('metadata:\n', 'data:\n  k: v\nmetadata:\n');
+    const done = await settle(e, bridge, host.editDone(out.edit!.editId, edited));
+    expect(done.stdout).toBe('configmap/one edited\n');
+    const got = await settle(e, bridge, host.run(['get', 'cm', 'one', '-o', 'jsonpath={.data.k}']));
+    expect(got.stdout).toBe('v');
+  });
+});

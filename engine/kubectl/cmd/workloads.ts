@@ -1,0 +1,510 @@
+// kubectl run, expose, set image, rollout, cordon/uncordon, taint, logs, top
+// (staging/src/k8s.io/kubectl/pkg/cmd/{run,expose,set/set_image.go,rollout,drain,taint,logs,top}).
+import type { JsonObject } from '../../apimachinery/types';
+import { createTwoWayMergePatch, patchMetaFor } from '../../apimachinery/patch';
+import type { Ctx } from '../cli/context';
+import type { CommandSpec } from '../cli/root';
+import type { FlagDef } from '../cli/flags';
+import { getBool, getInt, getString, getStrings } from '../cli/flags';
+import { errs, fail, type KubectlErr } from '../client/errors';
+import type { Mapping } from '../client/discovery';
+import { goJsonCompact } from '../printers/goJson';
+import { nameLine } from '../printers/output';
+import { DESCRIBE_TABWRITER, TabWriter } from '../printers/tabWriter';
+import { aggregate, kindString, resolveArgs, resourcePath, type Ref } from '../resource/builder';
+import { rfc3339 } from '../util/duration';
+import { statusFromResponse } from '../client/rest';
+import { describePodTemplateRaw } from '../describe/describers';
+import { DRY_RUN_FLAG, dryRunQuery, dryRunStrategy, OUTPUT_FLAGS, ResultPrinter, VALIDATE_FLAG, validationDirective } from './common';
+
+type Obj = Record<string, any>;
+
+const GEN: FlagDef[] = [...OUTPUT_FLAGS, DRY_RUN_FLAG, VALIDATE_FLAG, { name: 'field-manager', kind: 'string' }];
+
+async function fetchTargets(ctx: Ctx, args: string[]): Promise<{ ref: Ref; ns?: string; obj: Obj }[]> {
+  const r = await resolveArgs(ctx, args);
+  const out: { ref: Ref; ns?: string; obj: Obj }[] = [];
+  const errors: KubectlErr[] = [];
+  for (const ref of r.refs) {
+    const ns = ref.mapping.namespaced ? ctx.namespace : undefined;
+    const g = await ctx.client.tryJson<Obj>('GET', resourcePath(ref.mapping, ns, ref.name));
+    if (!g.ok) {
+      errors.push(errs.status(g.status));
+      continue;
+    }
+    if (ref.name === undefined) for (const i of (g.value.items as Obj[]) ?? []) out.push({ ref: { mapping: ref.mapping, name: i.metadata.name }, ns, obj: { apiVersion: g.value.apiVersion, kind: ref.mapping.kind, ...i } });
+    else out.push({ ref, ns, obj: g.value });
+  }
+  const e = aggregate(errors);
+  if (e) fail(e);
+  return out;
+}
+
+async function patchObject(ctx: Ctx, m: Mapping, ns: string | undefined, name: string, body: string, contentType: string, query: Record<string, string>): Promise<Obj> {
+  const r = await ctx.client.tryJson<Obj>('PATCH', resourcePath(m, ns, name), { body, contentType, query });
+  if (!r.ok) fail(errs.status(r.status));
+  return r.value;
+}
+
+function twoWay(m: Mapping, before: Obj, after: Obj): string {
+  const meta = patchMetaFor(m.group, m.version, m.kind);
+  const p = createTwoWayMergePatch(before as JsonObject, after as JsonObject, meta);
+  if (!p.ok) fail(errs.plain(p.error));
+  return goJsonCompact(p.value);
+}
+
+// ---------- run
+
+function parseEnvPairs(pairs: string[]): Obj[] {
+  return pairs.map((p) => {
+    const i = p.indexOf('=');
+    if (i <= 0) fail(errs.plain(`invalid env: ${p}`));
+    return { name: p.slice(0, i), value: p.slice(i + 1) };
+  });
+}
+
+function parseLabelPairs(s: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of s.split(',').filter(Boolean)) {
+    const i = kv.indexOf('=');
+    if (i <= 0) fail(errs.plain(`invalid label spec: ${kv}`));
+    out[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return out;
+}
+
+export const RUN_FLAGS: FlagDef[] = [
+  ...GEN,
+  { name: 'image', kind: 'string' },
+  { name: 'port', kind: 'string' },
+  { name: 'labels', shorthand: 'l', kind: 'string' },
+  { name: 'env', kind: 'stringArray' },
+  { name: 'restart', kind: 'string', default: 'Always' },
+  { name: 'command', kind: 'bool' },
+  { name: 'image-pull-policy', kind: 'string' },
+  { name: 'annotations', kind: 'stringArray' },
+  { name: 'rm', kind: 'bool' },
+  { name: 'stdin', shorthand: 'i', kind: 'bool' },
+  { name: 'tty', shorthand: 't', kind: 'bool' },
+  { name: 'attach', kind: 'bool' },
+  { name: 'privileged', kind: 'bool' },
+  { name: 'overrides', kind: 'string' },
+  { name: 'expose', kind: 'bool' },
+];
+
+export async function runRun(ctx: Ctx, args: string[]): Promise<void> {
+  const f = ctx.flags;
+  const dash = f.argsLenAtDash;
+  const names = dash >= 0 ? args.slice(0, dash) : args.slice(0, 1);
+  const rest = dash >= 0 ? args.slice(dash) : args.slice(1);
+  const name = names[0];
+  if (!name) fail(errs.usage('NAME is required for run', ctx.commandPath));
+  const image = getString(f, 'image');
+  if (!image) fail(errs.plain('--image is required'));
+  if (getBool(f, 'stdin') || getBool(f, 'tty') || getBool(f, 'rm') || getBool(f, 'attach')) fail(errs.plain('interactive sessions (-i, -t, --rm, --attach) are not available in this simulation'));
+  const restart = getString(f, 'restart');
+  if (!['Always', 'OnFailure', 'Never'].includes(restart)) fail(errs.plain(`invalid restart policy: ${restart}`));
+  const labels = getString(f, 'labels') ? parseLabelPairs(getString(f, 'labels')) : { run: name };
+  const c: Obj = { image, name };
+  if (rest.length > 0) {
+    if (getBool(f, 'command')) c.command = rest;
+    else c.args = rest;
+  }
+  const env = getStrings(f, 'env');
+  if (env.length > 0) c.env = parseEnvPairs(env);
+  const pull = getString(f, 'image-pull-policy');
+  if (pull) c.imagePullPolicy = pull;
+  const port = getString(f, 'port');
+  if (port) c.ports = [{ containerPort: Number(port) }];
+  c.resources = {};
+  const meta: Obj = { creationTimestamp: null, labels, name };
+  const annotations = getStrings(f, 'annotations');
+  if (annotations.length > 0) meta.annotations = parseLabelPairs(annotations.join(','));
+  const pod: Obj = { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: { containers: [c], dnsPolicy: 'ClusterFirst', restartPolicy: restart }, status: {} };
+  const dryRun = dryRunStrategy(ctx);
+  const printer = new ResultPrinter(ctx, dryRun);
+  if (dryRun === 'client') return printer.print(pod, 'created');
+  const r = await ctx.client.tryJson<Obj>('POST', `/api/v1/namespaces/${ctx.namespace}/pods`, { body: `${goJsonCompact(pod)}\n`, query: { fieldManager: getString(f, 'field-manager') || 'kubectl-run', ...dryRunQuery(dryRun) } });
+  if (!r.ok) fail(errs.status(r.status));
+  printer.print(r.value, 'created');
+}
+
+// ---------- expose
+
+export const EXPOSE_FLAGS: FlagDef[] = [
+  ...GEN,
+  { name: 'port', kind: 'string' },
+  { name: 'target-port', kind: 'string' },
+  { name: 'protocol', kind: 'string' },
+  { name: 'name', kind: 'string' },
+  { name: 'type', kind: 'string' },
+  { name: 'selector', kind: 'string' },
+  { name: 'labels', shorthand: 'l', kind: 'string' },
+  { name: 'external-ip', kind: 'string' },
+  { name: 'cluster-ip', kind: 'string' },
+  { name: 'session-affinity', kind: 'string' },
+  { name: 'filename', shorthand: 'f', kind: 'stringSlice' },
+];
+
+export async function runExpose(ctx: Ctx, args: string[]): Promise<void> {
+  const f = ctx.flags;
+  if (args.length === 0) fail(errs.plain("You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'"));
+  const dryRun = dryRunStrategy(ctx);
+  const printer = new ResultPrinter(ctx, dryRun);
+  for (const { ref, ns, obj } of await fetchTargets(ctx, args)) {
+    const kind = ref.mapping.kind;
+    let selector: Record<string, string> | undefined;
+    if (getString(f, 'selector')) selector = parseLabelPairs(getString(f, 'selector'));
+    else if (kind === 'Pod') selector = obj.metadata?.labels;
+    else if (kind === 'Service') selector = obj.spec?.selector;
+    else if (kind === 'ReplicationController') selector = obj.spec?.selector;
+    else if (['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'].includes(kind)) {
+      if ((obj.spec?.selector?.matchExpressions ?? []).length > 0) fail(errs.plain(`couldn't convert expressions - "${JSON.stringify(obj.spec.selector.matchExpressions)}" to map-based selector format`));
+      selector = obj.spec?.selector?.matchLabels;
+    } else fail(errs.plain(`cannot expose a ${kind}.${ref.mapping.group || ''}`.replace(/\.$/, '')));
+    if (!selector || Object.keys(selector).length === 0) fail(errs.plain(`couldn't retrieve selectors via --selector flag or introspection: the ${kind.toLowerCase()} has no labels`));
+    const protocol = getString(f, 'protocol') || 'TCP';
+    let ports: Obj[];
+    const port = getString(f, 'port');
+    if (port) ports = [{ port: Number(port), protocol }];
+    else {
+      const containers = (kind === 'Pod' ? obj.spec?.containers : obj.spec?.template?.spec?.containers) as Obj[] | undefined;
+      const cports = (containers ?? []).flatMap((c) => (c.ports as Obj[]) ?? []);
+      if (kind === 'Service') ports = ((obj.spec?.ports as Obj[]) ?? []).map((p) => ({ port: p.port, protocol: p.protocol ?? 'TCP' }));
+      else ports = cports.map((p) => ({ port: p.containerPort, protocol: p.protocol ?? protocol }));
+      if (ports.length === 0) fail(errs.plain(`couldn't find port via --port flag or introspection`));
+      if (ports.length > 1) ports = ports.map((p, i) => ({ name: `port-${i + 1}`, ...p }));
+    }
+    const target = getString(f, 'target-port');
+    ports = ports.map((p) => ({ ...p, targetPort: target ? (/^\d+$/.test(target) ? Number(target) : target) : p.port }));
+    const labels = getString(f, 'labels') ? parseLabelPairs(getString(f, 'labels')) : obj.metadata?.labels;
+    const svc: Obj = { apiVersion: 'v1', kind: 'Service', metadata: { creationTimestamp: null, ...(labels && Object.keys(labels).length ? { labels } : {}), name: getString(f, 'name') || obj.metadata.name }, spec: { ports, selector }, status: { loadBalancer: {} } };
+    const type = getString(f, 'type');
+    if (type) svc.spec.type = type;
+    if (getString(f, 'cluster-ip')) svc.spec.clusterIP = getString(f, 'cluster-ip');
+    if (getString(f, 'external-ip')) svc.spec.externalIPs = [getString(f, 'external-ip')];
+    if (getString(f, 'session-affinity')) svc.spec.sessionAffinity = getString(f, 'session-affinity');
+    if (dryRun === 'client') {
+      printer.print(svc, 'exposed');
+      continue;
+    }
+    const r = await ctx.client.tryJson<Obj>('POST', `/api/v1/namespaces/${ns ?? ctx.namespace}/services`, { body: `${goJsonCompact(svc)}\n`, query: { fieldManager: getString(f, 'field-manager') || 'kubectl-expose', ...dryRunQuery(dryRun) } });
+    if (!r.ok) fail(errs.status(r.status));
+    printer.print(r.value, 'exposed');
+  }
+}
+
+// ---------- set image
+
+export async function runSetImage(ctx: Ctx, args: string[]): Promise<void> {
+  const f = ctx.flags;
+  const resources = args.filter((a) => !a.includes('='));
+  const pairs = args.filter((a) => a.includes('='));
+  if (pairs.length === 0) fail(errs.plain('at least one image update is required'));
+  if (resources.length === 0) fail(errs.plain("You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'"));
+  const images = pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)] as const);
+  const dryRun = dryRunStrategy(ctx);
+  const printer = new ResultPrinter(ctx, dryRun);
+  for (const { ref, ns, obj } of await fetchTargets(ctx, resources)) {
+    const after = JSON.parse(JSON.stringify(obj)) as Obj;
+    const spec = ref.mapping.kind === 'Pod' ? after.spec : ref.mapping.kind === 'CronJob' ? after.spec?.jobTemplate?.spec?.template?.spec : after.spec?.template?.spec;
+    if (!spec) fail(errs.plain(`error: ${kindString(ref.mapping)}/${obj.metadata.name} does not have a pod template`));
+    for (const [name, image] of images) {
+      const all = [...((spec.initContainers as Obj[]) ?? []), ...((spec.containers as Obj[]) ?? [])];
+      const matches = name === '*' ? all : all.filter((c) => c.name === name);
+      if (matches.length === 0) fail(errs.plain(`unable to find container named "${name}"`));
+      for (const c of matches) c.image = image;
+    }
+    if (dryRun === 'client') {
+      printer.print(after, 'image updated');
+      continue;
+    }
+    const res = await patchObject(ctx, ref.mapping, ns, obj.metadata.name, twoWay(ref.mapping, obj, after), 'application/strategic-merge-patch+json', { fieldManager: getString(f, 'field-manager') || 'kubectl-set', ...dryRunQuery(dryRun) });
+    printer.print(res, 'image updated');
+  }
+}
+
+// ---------- rollout
+
+function revisionOf(o: Obj): number {
+  return Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+}
+
+async function ownedReplicaSets(ctx: Ctx, dep: Obj): Promise<Obj[]> {
+  const sel = Object.entries((dep.spec?.selector?.matchLabels as Record<string, string>) ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .sort()
+    .join(',');
+  const r = await ctx.client.tryJson<Obj>('GET', `/apis/apps/v1/namespaces/${dep.metadata.namespace}/replicasets`, { query: sel ? { labelSelector: sel } : {} });
+  if (!r.ok) fail(errs.status(r.status));
+  return ((r.value.items as Obj[]) ?? []).filter((rs) => ((rs.metadata?.ownerReferences as Obj[]) ?? []).some((o) => o.controller && o.uid === dep.metadata.uid));
+}
+
+function statusMessage(kind: string, o: Obj): { msg: string; done: boolean } {
+  const st = o.status ?? {};
+  const spec = o.spec ?? {};
+  const name = o.metadata.name;
+  const gen = o.metadata.generation ?? 0;
+  if (kind === 'Deployment') {
+    if (gen <= (st.observedGeneration ?? 0)) {
+      const prog = ((st.conditions as Obj[]) ?? []).find((c) => c.type === 'Progressing');
+      if (prog?.reason === 'ProgressDeadlineExceeded') fail(errs.plain(`deployment "${name}" exceeded its progress deadline`));
+      const want = spec.replicas ?? 1;
+      if ((st.updatedReplicas ?? 0) < want) return { msg: `Waiting for deployment "${name}" rollout to finish: ${st.updatedReplicas ?? 0} out of ${want} new replicas have been updated...\n`, done: false };
+      if ((st.replicas ?? 0) > (st.updatedReplicas ?? 0)) return { msg: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - (st.updatedReplicas ?? 0)} old replicas are pending termination...\n`, done: false };
+      if ((st.availableReplicas ?? 0) < (st.updatedReplicas ?? 0)) return { msg: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${st.updatedReplicas ?? 0} updated replicas are available...\n`, done: false };
+      return { msg: `deployment "${name}" successfully rolled out\n`, done: true };
+    }
+    return { msg: 'Waiting for deployment spec update to be observed...\n', done: false };
+  }
+  if (kind === 'DaemonSet') {
+    if ((spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') fail(errs.plain('rollout status is only available for RollingUpdate strategy type'));
+    if (gen <= (st.observedGeneration ?? 0)) {
+      if ((st.updatedNumberScheduled ?? 0) < (st.desiredNumberScheduled ?? 0)) return { msg: `Waiting for daemon set "${name}" rollout to finish: ${st.updatedNumberScheduled ?? 0} out of ${st.desiredNumberScheduled ?? 0} new pods have been updated...\n`, done: false };
+      if ((st.numberAvailable ?? 0) < (st.desiredNumberScheduled ?? 0)) return { msg: `Waiting for daemon set "${name}" rollout to finish: ${st.numberAvailable ?? 0} of ${st.desiredNumberScheduled ?? 0} updated pods are available...\n`, done: false };
+      return { msg: `daemon set "${name}" successfully rolled out\n`, done: true };
+    }
+    return { msg: 'Waiting for daemon set spec update to be observed...\n', done: false };
+  }
+  // StatefulSet
+  if ((spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') fail(errs.plain('rollout status is only available for RollingUpdate strategy type'));
+  if (!st.observedGeneration || gen > st.observedGeneration) return { msg: 'Waiting for statefulset spec update to be observed...\n', done: false };
+  const want = spec.replicas ?? 1;
+  if ((st.readyReplicas ?? 0) < want) return { msg: `Waiting for ${want - (st.readyReplicas ?? 0)} pods to be ready...\n`, done: false };
+  const ru = spec.updateStrategy?.rollingUpdate;
+  if (ru) {
+    if (ru.partition !== undefined && (st.updatedReplicas ?? 0) < want - ru.partition) return { msg: `Waiting for partitioned roll out to finish: ${st.updatedReplicas ?? 0} out of ${want - ru.partition} new pods have been updated...\n`, done: false };
+    return { msg: `partitioned roll out complete: ${st.updatedReplicas ?? 0} new pods have been updated...\n`, done: true };
+  }
+  if (st.updateRevision !== st.currentRevision) return { msg: `waiting for statefulset rolling update to complete ${st.updatedReplicas ?? 0} pods at revision ${st.updateRevision}...\n`, done: false };
+  return { msg: `statefulset rolling update complete ${st.currentReplicas ?? 0} pods at revision ${st.currentRevision}...\n`, done: true };
+}
+
+const ROLLOUT_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'];
+
+async function rolloutStatus(ctx: Ctx, args: string[]): Promise<void> {
+  const targets = await fetchTargets(ctx, args);
+  const watch = getBool(ctx.flags, 'watch');
+  for (const { ref, ns, obj } of targets) {
+    if (!ROLLOUT_KINDS.includes(ref.mapping.kind)) fail(errs.plain(`no status viewer has been implemented for ${ref.mapping.kind}`));
+    let first = statusMessage(ref.mapping.kind, obj);
+    ctx.io.out(first.msg);
+    if (first.done || !watch) continue;
+    let finish!: () => void;
+    const done = new Promise<void>((r) => (finish = r));
+    let failure: unknown = null;
+    const w = ctx.client.watch(resourcePath(ref.mapping, ns), { query: { fieldSelector: `metadata.name=${obj.metadata.name}`, resourceVersion: String(obj.metadata.resourceVersion ?? '0'), watch: 'true' } }, (line) => {
+      try {
+        const ev = JSON.parse(line) as Obj;
+        if (ev.type === 'DELETED') {
+          failure = errs.plain('object has been deleted');
+          finish();
+          return;
+        }
+        if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') return;
+        first = statusMessage(ref.mapping.kind, ev.object as Obj);
+        ctx.io.out(first.msg);
+        if (first.done) finish();
+      } catch (e) {
+        failure = (e as { err?: unknown }).err ?? errs.plain(String(e));
+        finish();
+      }
+    });
+    const stop = ctx.env.interrupt ? ctx.env.interrupt : new Promise<void>(() => undefined);
+    await Promise.race([done, w.done.then(() => undefined), stop]);
+    w.cancel();
+    if (failure) fail(failure as KubectlErr);
+  }
+}
+
+async function rolloutHistory(ctx: Ctx, args: string[]): Promise<void> {
+  const revision = getInt(ctx.flags, 'revision');
+  for (const { ref, obj } of await fetchTargets(ctx, args)) {
+    if (ref.mapping.kind !== 'Deployment') fail(errs.plain(`no history viewer has been implemented for ${ref.mapping.kind}`));
+    const rss = await ownedReplicaSets(ctx, obj);
+    const byRev = new Map(rss.filter((rs) => revisionOf(rs) > 0).map((rs) => [revisionOf(rs), rs]));
+    if (revision > 0) {
+      const rs = byRev.get(revision);
+      if (!rs) fail(errs.plain(`unable to find the specified revision`));
+      ctx.io.out(nameLine(obj, `with revision #${revision}`));
+      ctx.io.out(`${describePodTemplateRaw(rs.spec?.template)}\n`);
+      continue;
+    }
+    const w = new TabWriter(DESCRIBE_TABWRITER);
+    w.write('REVISION\tCHANGE-CAUSE\n');
+    for (const rev of [...byRev.keys()].sort((a, b) => a - b)) w.write(`${rev}\t${byRev.get(rev)!.metadata?.annotations?.['kubernetes.io/change-cause'] || '<none>'}\n`);
+    w.flush();
+    ctx.io.out(`${nameLine(obj, '').replace(/\n$/, ' \n')}${w.take()}\n`);
+  }
+}
+
+async function rolloutUndo(ctx: Ctx, args: string[]): Promise<void> {
+  const to = getInt(ctx.flags, 'to-revision');
+  const dryRun = dryRunStrategy(ctx);
+  for (const { ref, ns, obj } of await fetchTargets(ctx, args)) {
+    if (ref.mapping.kind !== 'Deployment') fail(errs.plain(`no rollbacker has been implemented for "${ref.mapping.kind}"`));
+    const rss = await ownedReplicaSets(ctx, obj);
+    const revs = rss.map(revisionOf).filter((r) => r > 0).sort((a, b) => b - a);
+    if (revs.length === 0) fail(errs.plain(`no rollout history found for deployment "${obj.metadata.name}"`));
+    const target = to > 0 ? to : revs[1];
+    const rs = rss.find((x) => revisionOf(x) === target);
+    if (target === undefined || !rs) fail(errs.plain(to > 0 ? `unable to find specified revision ${to} in history` : `no rollout history found for deployment "${obj.metadata.name}"`));
+    const template = JSON.parse(JSON.stringify(rs.spec.template)) as Obj;
+    if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
+    if (JSON.stringify(template) === JSON.stringify(obj.spec?.template)) {
+      ctx.io.out(`${nameLine(obj, `skipped rollback (current template already matches revision ${target})`)}`);
+      continue;
+    }
+    const patch = [
+      { op: 'replace', path: '/spec/template', value: template },
+      { op: 'replace', path: '/metadata/annotations', value: obj.metadata.annotations ?? {} },
+    ];
+    if (dryRun !== 'client') await patchObject(ctx, ref.mapping, ns, obj.metadata.name, JSON.stringify(patch), 'application/json-patch+json', dryRunQuery(dryRun));
+    ctx.io.out(nameLine(obj, dryRun === 'none' ? 'rolled back' : `rolled back (${dryRun === 'client' ? 'dry run' : 'server dry run'})`));
+  }
+}
+
+async function rolloutPatch(ctx: Ctx, args: string[], what: 'restart' | 'pause' | 'resume'): Promise<void> {
+  const dryRun = dryRunStrategy(ctx);
+  const printer = new ResultPrinter(ctx, dryRun);
+  for (const { ref, ns, obj } of await fetchTargets(ctx, args)) {
+    if (!ROLLOUT_KINDS.includes(ref.mapping.kind) || (what !== 'restart' && ref.mapping.kind !== 'Deployment')) fail(errs.plain(`${kindString(ref.mapping)}/${obj.metadata.name} ${what === 'restart' ? 'restarting' : what === 'pause' ? 'pausing' : 'resuming'} is not supported`));
+    let body: Obj;
+    let op: string;
+    if (what === 'restart') {
+      if (obj.spec?.paused) fail(errs.plain(`can't restart paused deployment (run rollout resume first)`));
+      body = { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': rfc3339(ctx.now()) } } } } };
+      op = 'restarted';
+    } else if (what === 'pause') {
+      if (obj.spec?.paused) fail(errs.plain(`${ref.mapping.resource}.${ref.mapping.group} "${obj.metadata.name}" is already paused`));
+      body = { spec: { paused: true } };
+      op = 'paused';
+    } else {
+      if (!obj.spec?.paused) fail(errs.plain(`${ref.mapping.resource}.${ref.mapping.group} "${obj.metadata.name}" is not paused`));
+      body = { spec: { paused: null } };
+      op = 'resumed';
+    }
+    let res = obj;
+    if (dryRun !== 'client') res = await patchObject(ctx, ref.mapping, ns, obj.metadata.name, goJsonCompact(body), 'application/strategic-merge-patch+json', { fieldManager: getString(ctx.flags, 'field-manager') || 'kubectl-rollout', ...dryRunQuery(dryRun) });
+    printer.print(res, op);
+  }
+}
+
+export function rolloutSubcommands(): CommandSpec[] {
+  const common = [...GEN];
+  return [
+    { name: 'status', short: 'Show the status of the rollout', use: '(TYPE NAME | TYPE/NAME) [flags] [options]', flags: [{ name: 'watch', shorthand: 'w', kind: 'bool', default: true }, { name: 'revision', kind: 'int' }, { name: 'timeout', kind: 'duration', default: '0s' }, { name: 'filename', shorthand: 'f', kind: 'stringSlice' }, { name: 'selector', shorthand: 'l', kind: 'string' }], run: rolloutStatus },
+    { name: 'history', short: 'View rollout history', use: '(TYPE NAME | TYPE/NAME) [flags] [options]', flags: [...OUTPUT_FLAGS, { name: 'revision', kind: 'int' }], run: rolloutHistory },
+    { name: 'undo', short: 'Undo a previous rollout', use: '(TYPE NAME | TYPE/NAME) [flags] [options]', flags: [...common, { name: 'to-revision', kind: 'int' }], run: rolloutUndo },
+    { name: 'restart', short: 'Restart a resource', use: 'RESOURCE [options]', flags: common, run: (ctx, a) => rolloutPatch(ctx, a, 'restart') },
+    { name: 'pause', short: 'Mark the provided resource as paused', use: 'RESOURCE [options]', flags: common, run: (ctx, a) => rolloutPatch(ctx, a, 'pause') },
+    { name: 'resume', short: 'Resume a paused resource', use: 'RESOURCE [options]', flags: common, run: (ctx, a) => rolloutPatch(ctx, a, 'resume') },
+  ];
+}
+
+// ---------- cordon / uncordon / taint
+
+export const CORDON_FLAGS: FlagDef[] = [DRY_RUN_FLAG, { name: 'selector', shorthand: 'l', kind: 'string' }];
+
+export async function runCordon(ctx: Ctx, args: string[], desired: boolean): Promise<void> {
+  if (args.length === 0 && !getString(ctx.flags, 'selector')) fail(errs.usage('USAGE: cordon NODE [flags]', ctx.commandPath));
+  const dryRun = dryRunStrategy(ctx);
+  const verb = desired ? 'cordoned' : 'uncordoned';
+  for (const { ref, obj } of await fetchTargets(ctx, ['nodes', ...args])) {
+    if ((obj.spec?.unschedulable === true) === desired) {
+      ctx.io.out(`node/${obj.metadata.name} already ${verb}\n`);
+      continue;
+    }
+    if (dryRun !== 'client') await patchObject(ctx, ref.mapping, undefined, obj.metadata.name, goJsonCompact({ spec: { unschedulable: desired ? true : null } }), 'application/strategic-merge-patch+json', dryRunQuery(dryRun));
+    ctx.io.out(`node/${obj.metadata.name} ${dryRun === 'none' ? verb : `${verb} (${dryRun === 'client' ? 'dry run' : 'server dry run'})`}\n`);
+  }
+}
+
+export async function runTaint(ctx: Ctx, args: string[]): Promise<void> {
+  const specs = args.filter((a) => a.includes(':') || a.includes('=') || a.endsWith('-'));
+  const resources = args.filter((a) => !specs.includes(a));
+  if (resources.length === 0 || specs.length === 0) fail(errs.plain('at least one taint update is required'));
+  const dryRun = dryRunStrategy(ctx);
+  for (const { ref, obj } of await fetchTargets(ctx, resources)) {
+    if (ref.mapping.kind !== 'Node') fail(errs.plain(`invalid resource type ${ref.mapping.resource}, only node types are supported`));
+    let taints = [...((obj.spec?.taints as Obj[]) ?? [])];
+    let op = 'tainted';
+    for (const s of specs) {
+      if (s.endsWith('-')) {
+        const body = s.slice(0, -1);
+        const [kv, effect] = body.split(':') as [string, string | undefined];
+        const key = kv.split('=')[0];
+        const before = taints.length;
+        taints = taints.filter((t) => !(t.key === key && (!effect || t.effect === effect)));
+        if (taints.length === before) fail(errs.plain(`taint "${body}" not found`));
+        op = 'untainted';
+        continue;
+      }
+      const m = /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(s);
+      if (!m) fail(errs.plain(`invalid taint spec: ${s}, unknown taint effect`));
+      const t: Obj = { effect: m[3], key: m[1] };
+      if (m[2]) t.value = m[2];
+      const i = taints.findIndex((x) => x.key === t.key && x.effect === t.effect);
+      if (i >= 0) {
+        if (!getBool(ctx.flags, 'overwrite')) fail(errs.plain(`node ${obj.metadata.name} already has ${t.key} taint(s) with same effect(s) and --overwrite is false`));
+        taints[i] = t;
+        op = 'modified';
+      } else taints.push(t);
+    }
+    if (dryRun !== 'client') await patchObject(ctx, ref.mapping, undefined, obj.metadata.name, goJsonCompact({ spec: { taints: taints.length > 0 ? taints : null } }), 'application/strategic-merge-patch+json', { fieldManager: 'kubectl-taint', fieldValidation: validationDirective(ctx), ...dryRunQuery(dryRun) });
+    ctx.io.out(`node/${obj.metadata.name} ${dryRun === 'none' ? op : `${op} (${dryRun === 'client' ? 'dry run' : 'server dry run'})`}\n`);
+  }
+}
+
+// ---------- logs / top
+
+export const LOGS_FLAGS: FlagDef[] = [
+  { name: 'container', shorthand: 'c', kind: 'string' },
+  { name: 'follow', shorthand: 'f', kind: 'bool' },
+  { name: 'previous', shorthand: 'p', kind: 'bool' },
+  { name: 'tail', kind: 'int', default: -1 },
+  { name: 'timestamps', kind: 'bool' },
+  { name: 'since', kind: 'duration', default: '0s' },
+  { name: 'all-containers', kind: 'bool' },
+  { name: 'selector', shorthand: 'l', kind: 'string' },
+  { name: 'limit-bytes', kind: 'int' },
+  { name: 'prefix', kind: 'bool' },
+];
+
+export async function runLogs(ctx: Ctx, args: string[]): Promise<void> {
+  if (args.length === 0) fail({ type: 'Raw', message: "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples" });
+  const target = args[0]!.includes('/') ? args[0]! : `pods/${args[0]}`;
+  const found = (await fetchTargets(ctx, [target]))[0];
+  if (!found) fail(errs.plain(`no pods found`));
+  const { ref, ns, obj } = found;
+  let pod = obj;
+  if (ref.mapping.kind !== 'Pod') {
+    const sel = Object.entries((obj.spec?.selector?.matchLabels as Record<string, string>) ?? obj.spec?.selector ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    const pods = await ctx.client.tryJson<Obj>('GET', `/api/v1/namespaces/${ns}/pods`, { query: { labelSelector: sel } });
+    const first = pods.ok ? ((pods.value.items as Obj[]) ?? [])[0] : undefined;
+    if (!first) fail(errs.plain(`timed out waiting for the condition`));
+    pod = first;
+    if (((pods.ok && (pods.value.items as Obj[]).length) || 0) > 1) ctx.io.err(`Found ${(pods.ok && (pods.value.items as Obj[]).length) || 0} pods, using pod/${pod.metadata.name}\n`);
+  }
+  const containers = ((pod.spec?.containers as Obj[]) ?? []).map((c) => c.name as string);
+  let container = getString(ctx.flags, 'container');
+  if (!container) {
+    container = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] ?? containers[0] ?? '';
+    if (containers.length > 1 && !pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container']) ctx.io.err(`Defaulted container "${container}" out of: ${containers.join(', ')}\n`);
+  }
+  const query: Record<string, string> = { container };
+  if (getBool(ctx.flags, 'previous')) query.previous = 'true';
+  if (getInt(ctx.flags, 'tail') >= 0) query.tailLines = String(getInt(ctx.flags, 'tail'));
+  if (getBool(ctx.flags, 'timestamps')) query.timestamps = 'true';
+  const r = await ctx.client.raw('GET', `/api/v1/namespaces/${pod.metadata.namespace ?? ns}/pods/${pod.metadata.name}/log`, { query, accept: 'application/json, */*' });
+  if (r.status < 200 || r.status > 299) fail(errs.status(statusFromResponse(r, 'GET')));
+  ctx.io.out(r.body);
+}
+
+export async function runTop(ctx: Ctx): Promise<void> {
+  await ctx.discovery.load();
+  if (!ctx.discovery.groups.some((g) => g.name === 'metrics.k8s.io')) fail(errs.plain('Metrics API not available'));
+  fail(errs.plain('Metrics API not available'));
+}
