@@ -105,6 +105,27 @@ const CASES: string[][] = [
   ['auth', 'can-i', 'create', 'pods'],
   ['auth', 'can-i', 'list', 'secrets', '--as', 'alice'],
   ['get', 'secrets', '--as', 'alice'],
+  ['get', 'deploy', '-o', 'wide'],
+  ['get', 'deploy', 'web', '-o', 'yaml'],
+  ['describe', 'deploy', 'web'],
+  ['get', 'pods', '-o', 'wide'],
+  ['describe', 'pod', 'solo'],
+  ['get', 'pod', 'solo', '-o', 'jsonpath={.spec.containers[0].image} {.spec.preemptionPolicy}'],
+  ['get', 'svc', 'web', '-o', 'custom-columns=NAME:.metadata.name,PORTS:.spec.ports[*].port'],
+  ['describe', 'svc', 'web'],
+  ['get', 'all'],
+  ['get', 'cm,svc', '-l', 'app=web'],
+  ['get', 'sa', '-A', '--sort-by=.metadata.name'],
+  ['explain', 'pods.spec.restartPolicy'],
+  ['create', 'deployment', 'x', '--image=nginx', '--dry-run=client', '-o', 'yaml'],
+  ['create', 'configmap', 'web'],
+  ['create', 'namespace', 'default'],
+  ['create', 'deployment', 'web', '--image=nginx'],
+  ['create', 'service', 'clusterip', 'web', '--tcp=80:80'],
+  ['create', 'secret', 'generic', 'web', '--from-literal=a=b', '--dry-run=server', '-o', 'name'],
+  ['label', 'svc', 'web', 'app=other'],
+  ['scale', 'deploy', 'nope', '--replicas=2'],
+  ['delete', 'pod', 'nope'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {
@@ -113,7 +134,18 @@ describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => 
     server = await startServer({ port: 0, seed: 11, etcdMembers: 1, speed: 1, tlsPort: 0 });
     kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), server.tls!.url, undefined, server.tls!.caPem);
     for (let i = 0; i < 300 && !server.host.engine.apiReady(); i++) await new Promise((r) => setTimeout(r, 20));
-    writeFileSync(join(dir, 'x'), '');
+    // Some state, made by the real kubectl (JSON apply and protobuf create alike).
+    writeFileSync(
+      join(dir, 'app.yaml'),
+      [
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        ports:\n        - containerPort: 80\n',
+        'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n    targetPort: 80\n',
+        'apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  labels:\n    app: solo\nspec:\n  containers:\n  - name: c\n    image: busybox:1.36\n    command: ["sleep", "3600"]\n',
+      ].join('---\n'),
+    );
+    await real(['apply', '-f', join(dir, 'app.yaml')]);
+    await real(['create', 'configmap', 'web', '--from-literal=k=v']);
+    await real(['label', 'configmap', 'web', 'app=web']);
   }, 60_000);
   afterAll(async () => {
     await server?.close();

@@ -309,10 +309,13 @@ function startCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const mut = chain.admit(s, ctx, op, 'CREATE', obj, null, 'mutating');
   if (mut) return fail(mut);
   // BeforeCreate: strategy.PrepareForCreate, generateName, system fields, validation.
+  // The uid is drawn first: the Job strategy derives its generated selector from it.
+  const uid = chain.newUid(ctx.rng);
+  obj.metadata.uid = uid;
   chain.prepareForCreate(r, obj);
   if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = chain.generateName(obj.metadata.generateName, ctx.rng);
   delete obj.metadata.resourceVersion;
-  obj.metadata.uid = chain.newUid(ctx.rng);
+  obj.metadata.uid = uid;
   obj.metadata.creationTimestamp = rfc3339(ctx.now);
   delete obj.metadata.deletionTimestamp;
   delete obj.metadata.deletionGracePeriodSeconds;

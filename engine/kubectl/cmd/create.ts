@@ -56,6 +56,29 @@ export async function runCreateFiles(ctx: Ctx, args: string[]): Promise<void> {
 
 const NULL_META = (name: string, extra: Obj = {}): Obj => ({ creationTimestamp: null, ...extra, name });
 
+/**
+ * How each generator reports a failed create (checked against real kubectl v1.32):
+ * most wrap the server's error with fmt.Errorf (so kubectl prints `error: failed to create
+ * configmap: ...`; secret's has no colon), namespace/role/clusterrole return it as it is.
+ */
+const CREATE_ERROR_PREFIX: Record<string, string | null> = {
+  configmap: 'failed to create configmap: ',
+  secret: 'failed to create secret ',
+  namespace: null,
+  deployment: 'failed to create deployment: ',
+  serviceaccount: 'failed to create serviceaccount: ',
+  role: null,
+  clusterrole: null,
+  rolebinding: 'failed to create rolebinding: ',
+  clusterrolebinding: 'failed to create clusterrolebinding: ',
+  job: 'failed to create job: ',
+  cronjob: 'failed to create cronjob: ',
+  priorityclass: 'failed to create priorityclass: ',
+  quota: 'failed to create quota: ',
+  poddisruptionbudget: 'failed to create poddisruptionbudgets: ',
+  ingress: 'failed to create ingress: ',
+};
+
 async function createGenerated(ctx: Ctx, obj: Obj, mapping: Mapping, what: string): Promise<void> {
   const dryRun = dryRunStrategy(ctx);
   const printer = new ResultPrinter(ctx, dryRun);
@@ -71,8 +94,9 @@ async function createGenerated(ctx: Ctx, obj: Obj, mapping: Mapping, what: strin
   const r = await ctx.client.tryJson<Obj>('POST', resourcePath(mapping, ns), { body: `${goJsonCompact(obj)}\n`, query });
   if (!r.ok) {
     const st = r.status;
-    if (st.reason === 'AlreadyExists' || st.reason === 'Invalid' || st.reason === 'Forbidden' || st.reason === 'NotFound') fail(errs.status(st));
-    fail(errs.plain(`failed to create ${what}: ${st.message ?? ''}`));
+    const prefix = what === 'service' ? `failed to create ${(obj.spec as { type?: string } | undefined)?.type ?? 'ClusterIP'} service: ` : CREATE_ERROR_PREFIX[what];
+    if (prefix === null || prefix === undefined) fail(errs.status(st));
+    fail(errs.plain(`${prefix}${st.message ?? ''}`));
   }
   printer.print(r.value, 'created');
 }

@@ -465,8 +465,10 @@ async function describeDeployment(d: DescribeDeps, dep: Obj, events: Obj[] | nul
     for (const c of conds) w.write(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
   }
   const rsList = await list(d, resourcePath({ group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, singular: 'replicaset' }, dep.metadata.namespace), selector ? { labelSelector: selector } : {});
-  if (rsList) {
-    const owned = rsList.filter((rs) => controllerOf(rs)?.uid === dep.metadata.uid);
+  const ownedRs = rsList ? rsList.filter((rs) => controllerOf(rs)?.uid === dep.metadata.uid) : [];
+  // Real kubectl prints these two lines only once the deployment owns a ReplicaSet (checked against v1.32).
+  if (rsList && ownedRs.length > 0) {
+    const owned = ownedRs;
     const byAge = [...owned].sort((a, b) => (parseTime(a.metadata.creationTimestamp) ?? 0) - (parseTime(b.metadata.creationTimestamp) ?? 0) || (a.metadata.name < b.metadata.name ? -1 : 1));
     const newRS = byAge.find((rs) => equalIgnoreHash(rs.spec?.template, spec.template));
     const old = owned.filter((rs) => rs !== newRS && (rs.spec?.replicas ?? 1) !== 0);
