@@ -68,6 +68,18 @@ describe('applyUpdate', () => {
   });
 });
 
+describe('markers', () => {
+  it('mark etcd client commands but not API calls', () => {
+    const recs: TraceRecordView[] = [
+      { n: 0, t: 1, kind: 'command', type: 'etcdOp', detail: 'put /a' },
+      { n: 1, t: 2, kind: 'command', type: 'api', detail: 'GET /api' },
+      { n: 2, t: 3, kind: 'command', type: 'apiCancel' },
+    ];
+    const s = apply(initialViewState, { full: true, clock: clock(0), trace: recs });
+    expect(s.markers.map((m) => m.n)).toEqual([0]);
+  });
+});
+
 describe('estimateVirtualTime', () => {
   it('extrapolates while playing, at most a few frames ahead', () => {
     expect(estimateVirtualTime({ clock: clock(100), clockAt: 1000 }, 1010)).toBe(120);

@@ -45,6 +45,8 @@ export interface Marker {
 }
 
 export const MARKERS_KEEP = 200;
+/** Commands that get no timeline marker. */
+const UNMARKED_COMMANDS = new Set(['fault', 'speed', 'api', 'apiCancel']);
 
 export interface ViewState {
   info: SessionInfo | null;
@@ -140,8 +142,10 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
     }
   }
   for (const r of u.trace ?? []) {
-    // Faults and crashes have their own records; of commands, mark only the client's requests.
-    const marked = r.kind === 'crash' || r.kind === 'restart' || r.kind === 'fault' || (r.kind === 'command' && r.type !== 'fault' && r.type !== 'speed');
+    // Faults and crashes have their own records; of commands, mark only the client's requests
+    // (not each API call: one kubectl command makes several, and they would bury the rest).
+    const marked =
+      r.kind === 'crash' || r.kind === 'restart' || r.kind === 'fault' || (r.kind === 'command' && !UNMARKED_COMMANDS.has(r.type ?? ''));
     if (marked) {
       newMarkers.push({ t: r.t, kind: r.kind as Marker['kind'], n: r.n, label: [r.kind, r.type, r.to, r.detail].filter(Boolean).join(' ') });
     }
