@@ -96,7 +96,10 @@ export const engine = {
     }
   },
   /** One kubectl command line (without the leading `kubectl`); resolves when the simulated apiserver answers. */
-  kubectl: async (args: string[], files?: Record<string, string>): Promise<KubectlOutput> => (await ready()).kubectl(args, files),
+  kubectl: async (args: string[], files?: Record<string, string>, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput> =>
+    (await ready()).kubectl(args, files, onOutput ? Comlink.proxy(onOutput) : undefined),
+  /** Ctrl-C for the running kubectl (ends a watch). */
+  kubectlInterrupt: async (): Promise<void> => (await ready()).kubectlInterrupt(),
   /** Ends a `kubectl edit` with the edited text (the unchanged text cancels it). */
   kubectlEditDone: async (editId: number, text: string): Promise<KubectlOutput> => (await ready()).kubectlEditDone(editId, text),
   kubectlComplete: async (line: string): Promise<string[]> => (await ready()).kubectlComplete(line),

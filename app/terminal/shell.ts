@@ -20,7 +20,9 @@ export interface EditHandle {
 }
 
 export interface ShellDeps {
-  kubectl(args: string[], files: Record<string, string>): Promise<KubectlOutput>;
+  kubectl(args: string[], files: Record<string, string>, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput>;
+  /** Ctrl-C reaches the running kubectl (ends `get -w`). */
+  interrupt?(): void;
   editDone(editId: number, text: string): Promise<KubectlOutput>;
   complete(line: string): Promise<string[]>;
   /** The editor's buffer, which `kubectl apply -f editor` reads. */
@@ -190,6 +192,7 @@ export class Shell {
     this.running = null;
     this.typeAhead = '';
     r.edit?.cancel();
+    this.deps.interrupt?.();
     this.write(`^C\r\n`);
     this.showPrompt();
   }
@@ -239,7 +242,10 @@ export class Shell {
     const current = () => this.running === running;
     void (async () => {
       try {
-        let out = await this.deps.kubectl(args, { editor: this.deps.editorText() });
+        // Output streams in as kubectl writes it (kubectl get -w prints each event as it comes).
+        let out = await this.deps.kubectl(args, { editor: this.deps.editorText() }, (stream, text) => {
+          if (current()) this.write(terminalText(stream === 'stderr' ? colour(text, RED) : text));
+        });
         while (current()) {
           this.printOutput(out);
           if (!out.edit) break;

@@ -21,7 +21,8 @@ let shell: Shell | null = null;
 
 export function theShell(): Shell {
   shell ??= new Shell({
-    kubectl: (args, files) => engine.kubectl(args, files),
+    kubectl: (args, files, onOutput) => engine.kubectl(args, files, onOutput),
+    interrupt: () => void engine.kubectlInterrupt(),
     editDone: (id, text) => engine.kubectlEditDone(id, text),
     complete: (line) => engine.kubectlComplete(line),
     editorText: () => useEditor.getState().text,

@@ -14,6 +14,18 @@ describe('kube-apiserver over etcd', () => {
     expect(call(e, 'GET', '/apis').body.groups.map((g: { name: string }) => g.name)).toContain('apps');
   });
 
+  it('serves aggregated discovery when asked (apidiscovery.k8s.io/v2)', () => {
+    const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+    const r = call(e, 'GET', '/apis', undefined, { headers: { accept } });
+    expect(r.headers['content-type']).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    expect(r.body.items.map((g: { metadata: { name: string } }) => g.metadata.name).slice(0, 3)).toEqual(['apps', 'events.k8s.io', 'authentication.k8s.io']);
+    const apps = r.body.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'apps');
+    const deploy = apps.versions[0].resources.find((x: { resource: string }) => x.resource === 'deployments');
+    expect(deploy).toMatchObject({ scope: 'Namespaced', singularResource: 'deployment', shortNames: ['deploy'], categories: ['all'] });
+    expect(deploy.subresources.find((x: { subresource: string }) => x.subresource === 'scale').responseKind).toEqual({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    expect(call(e, 'GET', '/api', undefined, { headers: { accept } }).body.items[0].versions[0].version).toBe('v1');
+  });
+
   it('bootstraps the system namespaces and the kubernetes service', () => {
     const ns = call(e, 'GET', '/api/v1/namespaces').body;
     expect(ns.items.map((n: { metadata: { name: string } }) => n.metadata.name).sort()).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);

@@ -76,3 +76,39 @@ describe('kubectl in the worker (KubectlHost over the API bridge)', () => {
     expect(got.stdout).toBe('v');
   });
 });
+
+describe('kubectl get -w in the worker', () => {
+  it('streams rows as events arrive and ends on interrupt (Ctrl-C)', async () => {
+    const e = controlPlane(6);
+    const bridge = new ApiBridge(e);
+    const host = new KubectlHost(bridge, () => e.sim.now);
+    const chunks: string[] = [];
+    const running = host.run(['get', 'cm', '-w'], {}, (stream, text) => chunks.push(`${stream}:${text}`));
+    let finished = false;
+    running.then(() => (finished = true));
+    for (let i = 0; i < 50; i++) {
+      e.advance(5);
+      bridge.poll();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(chunks.join('')).toContain('kube-root-ca.crt');
+    const created = host.run(['create', 'configmap', 'streamed']);
+    for (let i = 0; i < 100 && !chunks.join('').includes('streamed'); i++) {
+      e.advance(5);
+      bridge.poll();
+      await new Promise((r) => setImmediate(r));
+    }
+    await created;
+    expect(chunks.join('')).toMatch(/stdout:streamed\s+0\s+\d+s/);
+    expect(finished).toBe(false);
+    host.interrupt();
+    for (let i = 0; i < 50 && !finished; i++) {
+      e.advance(5);
+      bridge.poll();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(finished).toBe(true);
+    const out = await running;
+    expect(out.stdout).toBe(''); // everything was streamed
+  });
+});

@@ -21,9 +21,40 @@ export class KubectlHost {
     return { transport: this.bridge, files, now: this.now, namespace: this.namespace, server: 'https://10.0.0.10:6443' };
   }
 
-  async run(args: string[], files: Record<string, string> = {}): Promise<KubectlOutput> {
+  /** Ctrl-C for each running command (the terminal runs one at a time). */
+  private readonly interrupts = new Set<() => void>();
+
+  /**
+   * Runs one command line. With `onOutput`, output is streamed as kubectl
+   * produces it (a watch prints as events come) and the answer carries only
+   * what was not streamed.
+   */
+  async run(args: string[], files: Record<string, string> = {}, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput> {
     const a = args[0] === 'kubectl' ? args.slice(1) : args;
-    return this.output(await runKubectl(a, this.env(files)));
+    const env = this.env(files);
+    const streamed = { stdout: '', stderr: '' };
+    if (onOutput) {
+      env.onOutput = (stream, text) => {
+        streamed[stream] += text;
+        onOutput(stream, text);
+      };
+    }
+    let stop!: () => void;
+    env.interrupt = new Promise<void>((resolve) => (stop = resolve));
+    this.interrupts.add(stop);
+    try {
+      const out = this.output(await runKubectl(a, env));
+      if (out.stdout.startsWith(streamed.stdout)) out.stdout = out.stdout.slice(streamed.stdout.length);
+      if (out.stderr.startsWith(streamed.stderr)) out.stderr = out.stderr.slice(streamed.stderr.length);
+      return out;
+    } finally {
+      this.interrupts.delete(stop);
+    }
+  }
+
+  /** Ends the running commands' watches (Ctrl-C). */
+  interrupt(): void {
+    for (const stop of [...this.interrupts]) stop();
   }
 
   async editDone(editId: number, text: string): Promise<KubectlOutput> {

@@ -136,7 +136,9 @@ export interface WorkerApi {
   setSpeed(speed: number): void;
   exec(cmd: Command): ExecResult;
   /** Runs one kubectl command line inside the simulation (files: what -f may name, e.g. "editor"). */
-  kubectl(args: string[], files?: Record<string, string>): Promise<KubectlOutput>;
+  kubectl(args: string[], files?: Record<string, string>, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput>;
+  /** Ctrl-C: ends the running kubectl's watch (get -w, rollout status). */
+  kubectlInterrupt(): void;
   /** Continues a `kubectl edit` with the edited text (the same text cancels the edit). */
   kubectlEditDone(editId: number, text: string): Promise<KubectlOutput>;
   /** Tab completion for a kubectl command line. */

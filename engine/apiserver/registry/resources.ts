@@ -169,6 +169,33 @@ export function resourceForKind(group: string, kind: string): ResourceInfo | und
   return byGroupKind.get(`${group}/${kind}`);
 }
 
+/**
+ * Group order in discovery, as a v1.32 kube-apiserver lists them (by the
+ * priority of their APIServices: pkg/controlplane/apiserver/.../apiservice priorities).
+ */
+const GROUP_ORDER = [
+  '',
+  'apiregistration.k8s.io',
+  'apps',
+  'events.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'autoscaling',
+  'batch',
+  'certificates.k8s.io',
+  'networking.k8s.io',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'storage.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'scheduling.k8s.io',
+  'coordination.k8s.io',
+  'node.k8s.io',
+  'discovery.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+];
+
 /** Groups in discovery order (legacy core first, then as upstream lists them). */
 export function servedGroups(): { group: string; versions: string[] }[] {
   const out: { group: string; versions: string[] }[] = [];
@@ -177,7 +204,11 @@ export function servedGroups(): { group: string; versions: string[] }[] {
     if (!g) out.push((g = { group: r.group, versions: [] }));
     if (!g.versions.includes(r.version)) g.versions.push(r.version);
   }
-  return out;
+  const rank = (g: string) => {
+    const i = GROUP_ORDER.indexOf(g);
+    return i < 0 ? GROUP_ORDER.length : i;
+  };
+  return out.sort((a, b) => rank(a.group) - rank(b.group));
 }
 
 /** etcd key of one object: `/registry/pods/default/web-0`, `/registry/namespaces/kube-system`. */

@@ -40,6 +40,50 @@ export function apiGroup(group: string) {
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(g.group, g.versions) } : null;
 }
 
+/**
+ * Aggregated discovery (apidiscovery.k8s.io/v2, GA in 1.30): every group,
+ * version and resource in one document, so a client needs two requests
+ * (/api and /apis) instead of one per group-version.
+ */
+export const AGGREGATED_DISCOVERY_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+export function wantsAggregatedDiscovery(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((p) => p.includes('as=APIGroupDiscoveryList') && p.includes('g=apidiscovery.k8s.io') && /v=v2(;|$)/.test(p.replace(/\s/g, '')));
+}
+
+export function aggregatedDiscovery(legacy: boolean) {
+  const groups = servedGroups().filter((g) => (legacy ? g.group === '' : g.group !== ''));
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    metadata: {},
+    items: groups.map((g) => ({
+      metadata: { name: g.group, creationTimestamp: null },
+      versions: g.versions.map((v) => ({
+        version: v,
+        resources: RESOURCES.filter((r) => r.group === g.group && r.version === v)
+          .sort((a, b) => (a.resource < b.resource ? -1 : 1))
+          .map((r) => {
+            const e: Record<string, unknown> = {
+              resource: r.resource,
+              responseKind: { group: '', version: '', kind: r.kind },
+              scope: r.namespaced ? 'Namespaced' : 'Cluster',
+              singularResource: r.singularName,
+              verbs: r.verbs,
+            };
+            if (r.shortNames.length) e.shortNames = r.shortNames;
+            if (r.categories.length) e.categories = r.categories;
+            if (r.subresources.length) {
+              e.subresources = r.subresources.map((s) => ({ subresource: s.name, responseKind: { group: s.group ?? '', version: s.version ?? '', kind: s.kind }, verbs: s.verbs }));
+            }
+            return e;
+          }),
+        freshness: 'Current',
+      })),
+    })),
+  };
+}
+
 function resourceEntries(r: ResourceInfo) {
   const main: Record<string, unknown> = {
     name: r.resource,

@@ -3,7 +3,7 @@ import type { ApiRequest, ApiResponse } from '../types';
 import { jsonResponse } from '../http/messages';
 import type { ApiServer } from './apiserver';
 import { notFoundPage } from './apiserver';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
+import { AGGREGATED_DISCOVERY_CONTENT_TYPE, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION, wantsAggregatedDiscovery } from './discovery';
 import { openApiResponse } from './chain';
 
 function text(status: number, body: string): ApiResponse {
@@ -22,9 +22,10 @@ export function handleNonResource(req: ApiRequest, s: ApiServer): ApiResponse {
     case '/readyz':
       return s.ready && s.bootstrapped ? text(200, 'ok') : text(500, '[-]poststarthook/rbac/bootstrap-roles failed: not finished\nreadyz check failed');
     case '/api':
-      return jsonResponse(200, apiVersions(s.config.serverAddress));
     case '/apis':
-      return jsonResponse(200, apiGroupList());
+      // Aggregated discovery when the client asks for it (kubectl, client-go), legacy otherwise.
+      if (wantsAggregatedDiscovery(req.headers['accept'])) return jsonResponse(200, aggregatedDiscovery(path === '/api'), { 'content-type': AGGREGATED_DISCOVERY_CONTENT_TYPE });
+      return path === '/api' ? jsonResponse(200, apiVersions(s.config.serverAddress)) : jsonResponse(200, apiGroupList());
   }
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api' && parts.length === 2) {

@@ -330,6 +330,8 @@ function startCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (tooBig) return fail(tooBig);
   op.next = obj;
   op.key = storageKey(r, obj.metadata.namespace, obj.metadata.name!);
+  // The URL of a create names no object: record the one it makes (as audit events do).
+  if (rec && !rec.name) rec.name = obj.metadata.name ?? '';
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'create';
   op.phase = 'write';
