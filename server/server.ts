@@ -12,6 +12,7 @@ import { EngineHost, type HostOptions } from './host';
 import { BodyTooLarge, CORS_HEADERS, readBody, sendJson } from './httpUtil';
 import { ApiCalls } from './kube/apiCalls';
 import { isKubePath, serveKube } from './kube/kubeHttp';
+import { kubectlEndpoint } from './kube/kubectlEndpoint';
 
 export interface ServerOptions extends HostOptions {
   /** 0 = an ephemeral port. */
@@ -48,6 +49,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     ['/playground/v1/clock', { method: 'POST', run: (b) => control.clock(b) }],
     ['/playground/v1/faults', { method: 'POST', run: (b) => control.faults(b) }],
     ['/playground/v1/load', { method: 'POST', run: (b) => control.load(b) }],
+    ['/playground/v1/kubectl', { method: 'POST', run: (b) => kubectlEndpoint(host, apiCalls, b) }],
   ]);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
