@@ -50,6 +50,22 @@ test('kubectl get ns in the terminal lists the four system namespaces', async ({
   await shot(page, 'terminal');
 });
 
+test('kubectl get -w streams rows as objects change; a bundled example applies by name; Ctrl-C ends the watch', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openTerminal(page);
+  await run(page, 'kubectl get cm -w');
+  await expect.poll(() => outputOf(page, 'kubectl get cm -w'), { intervals: FAST }).toMatch(/^kube-root-ca\.crt\s+1\s/m);
+  // The watch keeps running: a second shell line is typed ahead, so create through the editor instead.
+  await openEditor(page);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await openTerminal(page);
+  await expect.poll(() => outputOf(page, 'kubectl get cm -w'), { message: 'the new ConfigMap streamed in', intervals: FAST }).toMatch(/^game-config\s+2\s/m);
+  await page.keyboard.press('Control+C');
+  await run(page, 'kubectl apply -f examples/service.yaml');
+  await expect.poll(() => outputOf(page, 'kubectl apply -f examples/service.yaml'), { intervals: FAST }).toContain('service/web created');
+  await shot(page, 'terminal-watch');
+});
+
 test('a command waits while the simulation is paused, and says so', async ({ page }) => {
   await page.goto('/?speed=10&paused=1');
   await openTerminal(page);

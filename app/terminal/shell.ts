@@ -27,6 +27,8 @@ export interface ShellDeps {
   complete(line: string): Promise<string[]>;
   /** The editor's buffer, which `kubectl apply -f editor` reads. */
   editorText(): string;
+  /** Other files `-f` may name (the bundled examples: examples/deployment.yaml...). */
+  files?(): Record<string, string>;
   /** Opens a `kubectl edit` buffer in the editor. */
   openEdit(edit: NonNullable<KubectlOutput['edit']>): EditHandle;
   isPlaying(): boolean;
@@ -55,6 +57,7 @@ const HELP = [
   `${BOLD}Commands${RESET}`,
   `  kubectl ARGS    run kubectl in the simulation (alias: k)`,
   `  kubectl apply -f editor    apply the Editor's buffer`,
+  `  kubectl apply -f examples/deployment.yaml   a bundled example (configmap, deployment, service, restricted-pod, alice)`,
   `  clear           clear the screen (Ctrl-L)`,
   `  history         earlier commands`,
   `  help            this text`,
@@ -243,7 +246,7 @@ export class Shell {
     void (async () => {
       try {
         // Output streams in as kubectl writes it (kubectl get -w prints each event as it comes).
-        let out = await this.deps.kubectl(args, { editor: this.deps.editorText() }, (stream, text) => {
+        let out = await this.deps.kubectl(args, { ...(this.deps.files?.() ?? {}), editor: this.deps.editorText() }, (stream, text) => {
           if (current()) this.write(terminalText(stream === 'stderr' ? colour(text, RED) : text));
         });
         while (current()) {

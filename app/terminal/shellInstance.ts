@@ -3,6 +3,7 @@
 // remount.
 import { engine } from '../engineClient';
 import { openEdit, useEditor } from '../editor/editorStore';
+import { EXAMPLES } from '../editor/examples';
 import { useView } from '../store/viewStore';
 import { Shell } from './shell';
 
@@ -26,6 +27,7 @@ export function theShell(): Shell {
     editDone: (id, text) => engine.kubectlEditDone(id, text),
     complete: (line) => engine.kubectlComplete(line),
     editorText: () => useEditor.getState().text,
+    files: () => Object.fromEntries(EXAMPLES.map((x) => [`examples/${x.id}.yaml`, x.text])),
     openEdit,
     isPlaying: () => useView.getState().clock.playing,
     onPlayingChange: (cb) =>
