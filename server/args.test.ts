@@ -11,6 +11,8 @@ describe('parseArgs', () => {
   it('defaults seed 1, 3 members, speed 1', () => {
     expect(parseArgs(['--port', '0'])).toEqual({ ok: true, value: { port: 0, seed: 1, etcdMembers: 3, speed: 1, tlsPort: 0 } });
     expect(parseArgs(['--port', '0', '--no-control-plane'])).toEqual({ ok: true, value: { port: 0, seed: 1, etcdMembers: 3, speed: 1, controlPlane: false } });
+    expect(parseArgs(['--port', '0', '--max-requests-inflight', '3', '--max-mutating-requests-inflight=2'])).toEqual({ ok: true, value: { port: 0, seed: 1, etcdMembers: 3, speed: 1, tlsPort: 0, maxRequestsInflight: 3, maxMutatingRequestsInflight: 2 } });
+    expect(parseArgs(['--port', '0', '--max-requests-inflight', '0']).ok).toBe(false);
     expect(parseArgs(['--port', '0', '--tls-port', '9443', '--kubeconfig', '/tmp/k'])).toEqual({ ok: true, value: { port: 0, seed: 1, etcdMembers: 3, speed: 1, tlsPort: 9443, kubeconfig: '/tmp/k' } });
   });
   it('refuses bad input with a message', () => {

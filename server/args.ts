@@ -44,6 +44,14 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
         r = number('a port number 0..65535', (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
         if (typeof r === 'number') out.tlsPort = r;
         break;
+      case '--max-requests-inflight':
+        r = number('a positive integer', (n) => Number.isInteger(n) && n >= 1);
+        if (typeof r === 'number') out.maxRequestsInflight = r;
+        break;
+      case '--max-mutating-requests-inflight':
+        r = number('a positive integer', (n) => Number.isInteger(n) && n >= 1);
+        if (typeof r === 'number') out.maxMutatingRequestsInflight = r;
+        break;
       case '--no-control-plane':
         out.controlPlane = false;
         r = 0;

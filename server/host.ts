@@ -16,6 +16,9 @@ export interface HostOptions {
   etcdMembers: number;
   /** Run kube-apiserver on the cluster (default true). */
   controlPlane?: boolean;
+  /** --max-requests-inflight / --max-mutating-requests-inflight of the apiserver (400 / 200). */
+  maxRequestsInflight?: number;
+  maxMutatingRequestsInflight?: number;
   speed?: number;
   /** Wall ms between pacing wake-ups when idle (default 10). */
   frameMs?: number;
@@ -46,7 +49,13 @@ export class EngineHost {
   engineError: string | null = null;
 
   constructor(opts: HostOptions) {
-    this.engine = Engine.create({ seed: opts.seed, etcdMembers: opts.etcdMembers, controlPlane: opts.controlPlane ?? true });
+    this.engine = Engine.create({
+      seed: opts.seed,
+      etcdMembers: opts.etcdMembers,
+      controlPlane: opts.controlPlane ?? true,
+      ...(opts.maxRequestsInflight !== undefined ? { maxRequestsInflight: opts.maxRequestsInflight } : {}),
+      ...(opts.maxMutatingRequestsInflight !== undefined ? { maxMutatingRequestsInflight: opts.maxMutatingRequestsInflight } : {}),
+    });
     this.frameMs = opts.frameMs ?? 10;
     this.budgetMs = opts.budgetMs ?? 40;
     this.sliceMs = opts.sliceMs ?? 50;

@@ -148,3 +148,24 @@ describe('determinism and snapshots with the control plane', () => {
     expect(c.requests().map((r) => [r.id, r.code])).toEqual(e.requests().map((r) => [r.id, r.code]));
   });
 });
+
+describe('max-requests-inflight', () => {
+  it('answers 429 with Retry-After once the in-flight limit is reached, and serves again after', () => {
+    const e = controlPlane(19, { maxRequestsInflight: 2, maxMutatingRequestsInflight: 1 });
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = e.exec({ type: 'api', request: { method: 'GET', path: '/api/v1/namespaces', query: {}, headers: { authorization: 'Bearer kubeglass-admin-token' } } });
+      ids.push(r.ok ? (r.result as number) : -1);
+    }
+    e.advance(100);
+    const codes = ids.map((id) => e.apiCall(id)?.response?.status);
+    expect(codes.filter((c) => c === 200)).toHaveLength(2);
+    const limited = ids.map((id) => e.apiCall(id)!.response!).filter((r) => r.status === 429);
+    expect(limited).toHaveLength(2);
+    expect(limited[0]!.headers['retry-after']).toBe('1');
+    expect(JSON.parse(limited[0]!.body)).toMatchObject({ reason: 'TooManyRequests', message: 'Too many requests, please try again later.', details: { retryAfterSeconds: 1 } });
+    expect(call(e, 'GET', '/api/v1/namespaces').status).toBe(200);
+    const rec = e.requests().find((r) => r.code === 429)!;
+    expect(rec.stages.at(-1)).toMatchObject({ kind: 'limit', name: 'max-requests-inflight', decision: 'denied' });
+  });
+});
