@@ -3,6 +3,7 @@
 // classes, plain objects, arrays, Maps, Sets and Uint8Arrays into JSON-safe data
 // and back, preserving shared references and cycles. This is the basis of
 // rewind (snapshot + replay) and of recovering a crashed worker.
+import { base64Encode } from './base64';
 
 type Ctor = { prototype: unknown };
 
@@ -89,11 +90,11 @@ export function toPlain(value: unknown): Plain {
     if (Array.isArray(v)) return { t: 'a', i: v.map(encode) };
     if (v instanceof Map) return { t: 'm', e: [...v].map(([k, x]) => [encode(k), encode(x)]) };
     if (v instanceof Set) return { t: 's', i: [...v].map(encode) };
-    if (v instanceof Uint8Array) return { t: 'u8', b: bytesToBase64(v) };
+    if (v instanceof Uint8Array) return { t: 'u8', b: base64Encode(v) };
     const ta = typedArrayName(v);
     if (ta) {
       const view = v as ArrayBufferView;
-      return { t: 'ta', k: ta, b: bytesToBase64(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)) };
+      return { t: 'ta', k: ta, b: base64Encode(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)) };
     }
     const proto = Object.getPrototypeOf(v) as object | null;
     const fields: Record<string, Encoded> = {};
@@ -186,20 +187,6 @@ export function cloneState<T>(value: T): T {
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-export function bytesToBase64(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const a = bytes[i] as number;
-    const b = i + 1 < bytes.length ? (bytes[i + 1] as number) : 0;
-    const c = i + 2 < bytes.length ? (bytes[i + 2] as number) : 0;
-    const n = (a << 16) | (b << 8) | c;
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]!;
-    out += i + 1 < bytes.length ? B64[(n >> 6) & 63]! : '=';
-    out += i + 2 < bytes.length ? B64[n & 63]! : '=';
-  }
-  return out;
-}
 
 export function base64ToBytes(text: string): Uint8Array {
   const clean = text.replace(/[^A-Za-z0-9+/]/g, '');

@@ -6,23 +6,7 @@
 import type { ApiOp } from './clientNode';
 import { groupVersionOfPath, type GroupVersion } from './naming';
 import { PATCH } from './definitions';
-
-export type ParamType = 'string' | 'integer' | 'boolean';
-
-/** [name, in, type, required, index of the description in `texts` or -1] */
-export type GenParam = [name: string, where: 'path' | 'query', type: ParamType, required: boolean, text: number];
-
-export interface GenOp {
-  operationId: string;
-  description?: string;
-  parameters: GenParam[];
-  /** Request content types (patch types for PATCH). */
-  consumes?: string[];
-  /** Definition name of the request body. */
-  body?: string;
-  /** Definition name of the result, or `string` for logs and proxies. */
-  returns?: string;
-}
+import type { GenOp, GenParam, ParamType } from '../../engine/apiserver/openapi/spec';
 
 export interface Operations {
   /** Parameter descriptions, stored once. */

@@ -4,7 +4,7 @@
 // metav1.LabelSelectorAsSelector (pkg/apis/meta/v1/helpers.go).
 // A selector is plain data, so it can sit in engine state and snapshots.
 import { aggregateMessage, errorString, fieldErr, type FieldError } from '../fieldErrors';
-import { isQualifiedName, isValidLabelValue } from './validation';
+import { isQualifiedName, isValidLabelValue } from '../validation/names';
 
 /** selection.Operator, with upstream's string values. */
 export type Operator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';

@@ -1,7 +1,8 @@
-// A minimal metav1.LabelSelector matcher (matchLabels + matchExpressions with
-// In, NotIn, Exists, DoesNotExist), as LabelSelectorAsSelector builds it.
-// Kept here so admission does not wait on the shared selectors package.
-import { isRec, recs, str, strs } from './json';
+// metav1.LabelSelector matching for admission (webhook namespace/object
+// selectors, policy binding paramRef.selector): LabelSelectorAsSelector and
+// Matches from the shared selectors package, with admission's defaults.
+import { labelSelectorAsSelector, matches, type LabelSelector } from '../../apimachinery/selectors/labels';
+import { isRec, recs } from './json';
 
 export type SelectorResult = { ok: true; matches: boolean } | { ok: false; error: string };
 
@@ -9,36 +10,8 @@ export type SelectorResult = { ok: true; matches: boolean } | { ok: false; error
 export function matchLabelSelector(selector: unknown, labels: Record<string, string>): SelectorResult {
   if (selector === undefined || selector === null) return { ok: true, matches: true };
   if (!isRec(selector)) return { ok: false, error: 'invalid label selector' };
-  let matches = true;
-  const ml = selector['matchLabels'];
-  if (isRec(ml)) {
-    for (const [k, v] of Object.entries(ml)) if (labels[k] !== v) matches = false;
-  }
-  for (const expr of recs(selector['matchExpressions'])) {
-    const key = str(expr['key']) ?? '';
-    const op = str(expr['operator']) ?? '';
-    const values = strs(expr['values']);
-    const has = Object.prototype.hasOwnProperty.call(labels, key);
-    switch (op) {
-      case 'In':
-        if (values.length === 0) return { ok: false, error: `values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty` };
-        if (!has || !values.includes(labels[key]!)) matches = false;
-        break;
-      case 'NotIn':
-        if (values.length === 0) return { ok: false, error: `values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty` };
-        if (has && values.includes(labels[key]!)) matches = false;
-        break;
-      case 'Exists':
-        if (!has) matches = false;
-        break;
-      case 'DoesNotExist':
-        if (has) matches = false;
-        break;
-      default:
-        return { ok: false, error: `"${op}" is not a valid label selector operator` };
-    }
-  }
-  return { ok: true, matches };
+  const r = labelSelectorAsSelector(selector as LabelSelector);
+  return r.ok ? { ok: true, matches: matches(r.selector, labels) } : r;
 }
 
 /** True when the selector is missing or has neither matchLabels nor matchExpressions. */

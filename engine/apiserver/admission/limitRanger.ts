@@ -10,7 +10,8 @@ import type { AdmissionAttributes, AdmissionPlugin, ClusterReader } from '../typ
 import { admissionForbidden, allow, deny, isCoreKind } from './errors';
 import { ensureRec, isRec, path, rec, recs, str, type Rec } from './json';
 import { containersOf, initContainersOf, podLimits, podRequests } from './podResources';
-import { intValue, milliValue, parseResourceList, quantityString, type Quantity, type ResourceList } from './quantity';
+import { formatQuantity, intValue, milliValue, type Quantity } from '../validation/quantity';
+import { parseResourceList, type ResourceList } from './quantity';
 
 export const LIMIT_RANGER_ANNOTATION = 'kubernetes.io/limit-ranger';
 
@@ -68,13 +69,13 @@ function mergeContainerResources(container: Rec, defaults: { requests: ResourceL
   const setRequests: string[] = [];
   for (const k of [...defaults.limits.keys()].sort()) {
     if (!(k in limits)) {
-      limits[k] = quantityString(defaults.limits.get(k)!);
+      limits[k] = formatQuantity(defaults.limits.get(k)!);
       setLimits.push(k);
     }
   }
   for (const k of [...defaults.requests.keys()].sort()) {
     if (!(k in requests)) {
-      requests[k] = quantityString(defaults.requests.get(k)!);
+      requests[k] = formatQuantity(defaults.requests.get(k)!);
       setRequests.push(k);
     }
   }
@@ -121,19 +122,19 @@ function minConstraint(type: string, name: string, enforced: Quantity, requests:
   const req = requests.get(name);
   const lim = limits.get(name);
   const [r, l, e] = enforcedValues(req, lim, enforced);
-  const en = quantityString(enforced);
+  const en = formatQuantity(enforced);
   if (!req) return `minimum ${name} usage per ${type} is ${en}.  No request is specified`;
-  if (r < e) return `minimum ${name} usage per ${type} is ${en}, but request is ${quantityString(req)}`;
-  if (lim && l < e) return `minimum ${name} usage per ${type} is ${en}, but limit is ${quantityString(lim)}`;
+  if (r < e) return `minimum ${name} usage per ${type} is ${en}, but request is ${formatQuantity(req)}`;
+  if (lim && l < e) return `minimum ${name} usage per ${type} is ${en}, but limit is ${formatQuantity(lim)}`;
   return null;
 }
 
 function maxRequestConstraint(type: string, name: string, enforced: Quantity, requests: ResourceList): string | null {
   const req = requests.get(name);
   const [r, , e] = enforcedValues(req, undefined, enforced);
-  const en = quantityString(enforced);
+  const en = formatQuantity(enforced);
   if (!req) return `maximum ${name} usage per ${type} is ${en}.  No request is specified`;
-  if (r > e) return `maximum ${name} usage per ${type} is ${en}, but request is ${quantityString(req)}`;
+  if (r > e) return `maximum ${name} usage per ${type} is ${en}, but request is ${formatQuantity(req)}`;
   return null;
 }
 
@@ -141,10 +142,10 @@ function maxConstraint(type: string, name: string, enforced: Quantity, requests:
   const req = requests.get(name);
   const lim = limits.get(name);
   const [r, l, e] = enforcedValues(req, lim, enforced);
-  const en = quantityString(enforced);
+  const en = formatQuantity(enforced);
   if (!lim) return `maximum ${name} usage per ${type} is ${en}.  No limit is specified`;
-  if (l > e) return `maximum ${name} usage per ${type} is ${en}, but limit is ${quantityString(lim)}`;
-  if (req && r > e) return `maximum ${name} usage per ${type} is ${en}, but request is ${quantityString(req)}`;
+  if (l > e) return `maximum ${name} usage per ${type} is ${en}, but limit is ${formatQuantity(lim)}`;
+  if (req && r > e) return `maximum ${name} usage per ${type} is ${en}, but request is ${formatQuantity(req)}`;
   return null;
 }
 
@@ -152,7 +153,7 @@ function ratioConstraint(type: string, name: string, enforced: Quantity, request
   const req = requests.get(name);
   const lim = limits.get(name);
   const [r, l] = enforcedValues(req, lim, enforced);
-  const en = quantityString(enforced);
+  const en = formatQuantity(enforced);
   if (!req || r === 0n) return `${name} max limit to request ratio per ${type} is ${en}, but no request is specified or request is 0`;
   if (!lim || l === 0n) return `${name} max limit to request ratio per ${type} is ${en}, but no limit is specified or limit is 0`;
   const observed = Number(l) / Number(r);

@@ -13,7 +13,8 @@ import type { AdmissionAttributes, AdmissionPlugin, ClusterReader } from '../typ
 import { admissionForbidden, allow, deny } from './errors';
 import { num, path, rec, recs, str, strs } from './json';
 import { containerLimits, containerRequests, containersOf, initContainersOf, podLimits, podRequests } from './podResources';
-import { addQuantity, cmpQuantity, parseResourceList, quantityOf, quantityString, subQuantity, ZERO, type ResourceList } from './quantity';
+import { addQuantity, cmpQuantity, formatQuantity, quantityOf, subQuantity, ZERO } from '../validation/quantity';
+import { parseResourceList, type ResourceList } from './quantity';
 
 // ---- evaluators ----
 
@@ -288,7 +289,7 @@ function subtract(a: ResourceList, b: ResourceList): ResourceList {
 function prettyPrint(list: ResourceList): string {
   return [...list.keys()]
     .sort()
-    .map((k) => `${k}=${quantityString(list.get(k)!)}`)
+    .map((k) => `${k}=${formatQuantity(list.get(k)!)}`)
     .join(',');
 }
 
@@ -340,10 +341,10 @@ export const resourceQuota: AdmissionPlugin = {
 
     let delta = ev.usage(a.object, a.now);
     for (const [k, q] of delta) {
-      if (q.nano < 0n) return deny(admissionForbidden(a, `quota usage is negative for resource(s): ${k}`));
+      if (q.nanos < 0n) return deny(admissionForbidden(a, `quota usage is negative for resource(s): ${k}`));
     }
     if (a.operation === 'UPDATE' && a.oldObject) delta = subtract(delta, ev.usage(a.oldObject, a.now));
-    for (const [k, q] of [...delta]) if (q.nano === 0n) delta.delete(k);
+    for (const [k, q] of [...delta]) if (q.nanos === 0n) delta.delete(k);
     if (delta.size === 0) return allow();
 
     for (const quota of interesting) {

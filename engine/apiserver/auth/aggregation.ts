@@ -2,33 +2,17 @@
 // (pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go):
 // a ClusterRole with an aggregationRule gets the rules of every ClusterRole its
 // selectors match, taken in name order, without duplicates.
+import { labelSelectorAsSelector, matches } from '../../apimachinery/selectors/labels';
 import type { KObject } from '../../apimachinery/types';
 import { aggregationRuleOf, rulesOf, type LabelSelector, type PolicyRule } from './rbacTypes';
 
-/** metav1.LabelSelectorAsSelector + Matches. An empty selector matches everything. */
+/**
+ * metav1.LabelSelectorAsSelector + Matches. An empty selector matches everything;
+ * one that does not convert matches nothing (upstream's controller gives up on it).
+ */
 export function labelSelectorMatches(selector: LabelSelector, labels: Record<string, string>): boolean {
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const req of selector.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, req.key);
-    const values = req.values ?? [];
-    switch (req.operator) {
-      case 'In':
-        if (!has || !values.includes(labels[req.key]!)) return false;
-        break;
-      case 'NotIn':
-        if (has && values.includes(labels[req.key]!)) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+  const r = labelSelectorAsSelector(selector);
+  return r.ok && matches(r.selector, labels);
 }
 
 const norm = (a: readonly string[] | undefined) => (a ?? []).join('\u0000');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cloneState } from '../../sim/serial';
 import { CLIENT_CERT_HEADER, authenticate, certificateSubject, componentUsers, defaultAuthnConfig, type AuthnConfig } from './authn';
-import { base64Encode } from './base64';
+import { base64Encode } from '../../sim/base64';
 import { parseJwt } from './jwt';
 import { issueBoundToken, issueLegacyToken, WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS } from './serviceAccountToken';
 import { utf8 } from './sha256';

@@ -1,7 +1,7 @@
 // Compact JWS (RFC 7515) with HS256. Upstream signs service-account tokens with
 // RS256/ES256 (pkg/serviceaccount/jwt.go); a simulation needs no asymmetric
 // crypto, so the header says HS256 honestly and the rest of the shape is the same.
-import { base64UrlDecode, base64UrlEncode } from './base64';
+import { base64UrlDecode, base64UrlEncode } from '../../sim/base64';
 import { bytesEqual, fromUtf8, hmacSha256, sha256, utf8 } from './sha256';
 
 export interface JwtHeader {

@@ -5,7 +5,7 @@
 import type { KObject } from '../../apimachinery/types';
 import { SIM_EPOCH_MS } from '../http/time';
 import type { ClusterReader, UserInfo } from '../types';
-import { base64Decode } from './base64';
+import { base64Decode } from '../../sim/base64';
 import { parseJwt, signJwt, verifyJwtSignature } from './jwt';
 import { fromHex, fromUtf8, hmacSha256, sha256, toHex, utf8 } from './sha256';
 import {

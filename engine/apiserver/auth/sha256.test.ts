@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { base64Decode, base64Encode, base64UrlDecode, base64UrlEncode } from './base64';
+import { base64Decode, base64Encode, base64UrlDecode, base64UrlEncode } from '../../sim/base64';
 import { fromHex, hmacSha256, sha256, toHex, utf8 } from './sha256';
 
 describe('sha256 (FIPS 180-4 / NIST vectors)', () => {

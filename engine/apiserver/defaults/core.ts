@@ -2,6 +2,7 @@
 // Also fills the empty structs Go always serialises (`resources: {}`, a template's
 // `metadata.creationTimestamp: null`), so stored objects read as a real cluster's do.
 import { arr, child, def, defStr, each, isObj, type Loose } from './util';
+import { base64Encode } from '../../sim/base64';
 
 type Obj = Record<string, Loose>;
 
@@ -222,19 +223,8 @@ export function defaultSecret(sec: Obj): void {
   }
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 export function base64Utf8(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const b0 = bytes[i]!;
-    const b1 = bytes[i + 1];
-    const b2 = bytes[i + 2];
-    out += B64[b0 >> 2]! + B64[((b0 & 3) << 4) | ((b1 ?? 0) >> 4)]!;
-    out += b1 === undefined ? '=' : B64[((b1 & 15) << 2) | ((b2 ?? 0) >> 6)]!;
-    out += b2 === undefined ? '=' : B64[b2 & 63]!;
-  }
-  return out;
+  return base64Encode(new TextEncoder().encode(text));
 }
 
 export function defaultEndpoints(ep: Obj): void {

@@ -25,15 +25,18 @@ export interface OpenApiSchema {
 }
 
 export type ParamType = 'string' | 'integer' | 'boolean';
-/** [name, in, type, required, index into texts or -1] (see scripts/openapi/operations.ts) */
-export type GenParam = [string, 'path' | 'query', ParamType, boolean, number];
+/** [name, in, type, required, index of the description in `texts` or -1]; scripts/openapi/operations.ts writes them. */
+export type GenParam = [name: string, where: 'path' | 'query', type: ParamType, required: boolean, text: number];
 
 export interface GenOp {
   operationId: string;
   description?: string;
   parameters: GenParam[];
+  /** Request content types (patch types for PATCH). */
   consumes?: string[];
+  /** Definition name of the request body. */
   body?: string;
+  /** Definition name of the result, or `string` for logs and proxies. */
   returns?: string;
 }
 

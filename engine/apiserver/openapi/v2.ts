@@ -10,6 +10,7 @@
 // exposes both forms (openApiV2, openApiV2Protobuf).
 import type { OpenApiV3Document, Operation, Parameter, PathItem } from './documents';
 import { definitions, REF_PREFIX, type OpenApiSchema } from './spec';
+import { WireType, Writer as WireWriter } from '../protobuf/wire';
 
 const V2_REF = '#/definitions/';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -124,54 +125,17 @@ export function swaggerFromDocuments(docs: readonly OpenApiV3Document[]): JsonOb
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 
 /**
- * Protobuf writer over one growing buffer. A nested message's length is not
- * known until its fields are written, so `begin` reserves five bytes and `end`
- * fills them with a padded varint (continuation bits on leading groups), which
- * every protobuf decoder accepts; strings get exact lengths.
+ * The gnostic message's fields over the protobuf Writer: empty strings and
+ * false bools are left out, as proto3 does; nested messages get their length
+ * once their fields are written (Writer.reserveLength).
  */
 class Writer {
-  private buf = new Uint8Array(1 << 20);
-  private len = 0;
-  private static readonly utf8 = new TextEncoder();
+  private readonly w = new WireWriter();
 
-  private ensure(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.len));
-    this.buf = next;
-  }
-  private varint(n: number): void {
-    this.ensure(10);
-    let v = n;
-    while (v > 0x7f) {
-      this.buf[this.len++] = (v & 0x7f) | 0x80;
-      v = Math.floor(v / 128);
-    }
-    this.buf[this.len++] = v;
-  }
   string(field: number, s: string | undefined): this {
     if (s === undefined || s === '') return this;
-    this.varint((field << 3) | 2);
-    let ascii = true;
-    for (let i = 0; i < s.length; i++) {
-      if (s.charCodeAt(i) >= 0x80) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) {
-      this.varint(s.length);
-      this.ensure(s.length);
-      for (let i = 0; i < s.length; i++) this.buf[this.len++] = s.charCodeAt(i);
-    } else {
-      const b = Writer.utf8.encode(s);
-      this.varint(b.length);
-      this.ensure(b.length);
-      this.buf.set(b, this.len);
-      this.len += b.length;
-    }
+    this.w.tag(field, WireType.bytes);
+    this.w.string(s);
     return this;
   }
   strings(field: number, list: readonly string[] | undefined): this {
@@ -180,24 +144,17 @@ class Writer {
   }
   bool(field: number, b: boolean | undefined): this {
     if (!b) return this;
-    this.varint(field << 3);
-    this.varint(1);
+    this.w.tag(field, WireType.varint);
+    this.w.uvarint(1);
     return this;
   }
   /** Starts a nested message; returns the position `end` needs. */
   begin(field: number): number {
-    this.varint((field << 3) | 2);
-    this.ensure(5);
-    const at = this.len;
-    this.len += 5;
-    return at;
+    this.w.tag(field, WireType.bytes);
+    return this.w.reserveLength();
   }
   end(at: number): void {
-    let n = this.len - at - 5;
-    for (let i = 0; i < 5; i++) {
-      this.buf[at + i] = (n & 0x7f) | (i < 4 ? 0x80 : 0);
-      n = Math.floor(n / 128);
-    }
+    this.w.fillLength(at);
   }
   /** Writes a nested message whose fields `body` writes. */
   nested(field: number, body: () => void): this {
@@ -207,7 +164,7 @@ class Writer {
     return this;
   }
   finish(): Uint8Array {
-    return this.buf.slice(0, this.len);
+    return this.w.finish();
   }
 }
 

@@ -19,7 +19,8 @@
 import { formatQuantity, parseQuantityValue } from '../validation/quantity';
 import { GO_ZERO_TIME_UNIX, formatGoDuration, formatRFC3339, formatRFC3339Micro, parseGoDuration, parseRFC3339 } from './goTime';
 import { META_V1, indexSchema, packageForApiVersion, schema, type FieldInfo, type MessageInfo, type ScalarType } from './schema';
-import { Reader, WireError, WireType, Writer, base64Decode, base64Encode, utf8Decode, utf8Encode } from './wire';
+import { base64DecodeLenient, base64Encode } from '../../sim/base64';
+import { Reader, WireError, WireType, Writer, utf8Decode, utf8Encode } from './wire';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -657,7 +658,7 @@ function writeScalar(w: Writer, num: number, type: ScalarType, v: Json, path: st
       return;
     case 'bytes': {
       if (typeof v !== 'string') fail(path, 'expected base64 text', v);
-      const b = base64Decode(v);
+      const b = base64DecodeLenient(v);
       if (!b) fail(path, 'expected base64 text', v);
       w.tag(num, WireType.bytes);
       w.bytes(b);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Reader, WireError, Writer, base64Decode, base64Encode } from './wire';
+import { Reader, WireError, Writer } from './wire';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const fromHex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'hex'));
@@ -84,21 +84,5 @@ describe('length-delimited values', () => {
     expect(r.pos).toBe(21);
     expect(readError(fromHex('00'), (x) => x.skip(7))).toBe('proto: illegal wireType 7');
     expect(readError(fromHex(''), (x) => x.skip(4))).toBe('proto: unexpected end of group');
-  });
-});
-
-describe('base64', () => {
-  it('matches the standard padded encoding', () => {
-    for (const s of ['', 'f', 'fo', 'foo', 'foob', 'fooba', 'foobar', '\u00ff\u0000\u00fe']) {
-      const bytes = new Uint8Array([...s].map((c) => c.charCodeAt(0)));
-      const enc = base64Encode(bytes);
-      expect(enc).toBe(Buffer.from(bytes).toString('base64'));
-      expect([...base64Decode(enc)!]).toEqual([...bytes]);
-    }
-  });
-
-  it('refuses text that is not base64', () => {
-    expect(base64Decode('a$bc')).toBeNull();
-    expect(base64Decode('abcde')).toBeNull();
   });
 });

@@ -270,6 +270,26 @@ export class Writer {
     this.len += b.length;
   }
 
+  /**
+   * Reserves five bytes for a length not known yet (a nested message being
+   * written); `fillLength` writes it there as a padded varint (continuation
+   * bits on the leading groups), which every protobuf decoder accepts.
+   */
+  reserveLength(): number {
+    this.ensure(5);
+    const at = this.len;
+    this.len += 5;
+    return at;
+  }
+
+  fillLength(at: number): void {
+    let n = this.len - at - 5;
+    for (let i = 0; i < 5; i++) {
+      this.buf[at + i] = (n & 0x7f) | (i < 4 ? 0x80 : 0);
+      n = Math.floor(n / 128);
+    }
+  }
+
   finish(): Uint8Array {
     return this.buf.slice(0, this.len);
   }
@@ -286,52 +306,4 @@ export function utf8Decode(b: Uint8Array): string {
 
 export function utf8Encode(s: string): Uint8Array {
   return encoder.encode(s);
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_INDEX = (() => {
-  const t = new Int16Array(128).fill(-1);
-  for (let i = 0; i < B64.length; i++) t[B64.charCodeAt(i)] = i;
-  return t;
-})();
-
-/** Standard padded base64, as Go's encoding/json writes []byte. */
-export function base64Encode(b: Uint8Array): string {
-  let out = '';
-  let i = 0;
-  for (; i + 2 < b.length; i += 3) {
-    const n = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!;
-    out += B64[n >>> 18]! + B64[(n >>> 12) & 63]! + B64[(n >>> 6) & 63]! + B64[n & 63]!;
-  }
-  const rest = b.length - i;
-  if (rest === 1) {
-    const n = b[i]! << 16;
-    out += B64[n >>> 18]! + B64[(n >>> 12) & 63]! + '==';
-  } else if (rest === 2) {
-    const n = (b[i]! << 16) | (b[i + 1]! << 8);
-    out += B64[n >>> 18]! + B64[(n >>> 12) & 63]! + B64[(n >>> 6) & 63]! + '=';
-  }
-  return out;
-}
-
-/** Standard base64 (padding optional, as Go's decoder also accepts "\r\n"); null when malformed. */
-export function base64Decode(s: string): Uint8Array | null {
-  const clean = s.replace(/[\r\n]/g, '').replace(/=+$/, '');
-  if (clean.length % 4 === 1) return null;
-  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
-  let o = 0;
-  let acc = 0;
-  let bits = 0;
-  for (let i = 0; i < clean.length; i++) {
-    const c = clean.charCodeAt(i);
-    const v = c < 128 ? B64_INDEX[c]! : -1;
-    if (v < 0) return null;
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (acc >>> bits) & 0xff;
-    }
-  }
-  return out.subarray(0, o);
 }

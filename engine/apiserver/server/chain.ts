@@ -30,6 +30,7 @@ import { stage } from './apiserver';
 import type { RestOp } from './rest';
 import { generateName as genName, newUid as genUid } from './ids';
 import { parseBody, parseJson } from './decode';
+import { base64Encode } from '../../sim/base64';
 
 export type AuthnConfig = auth.AuthnConfig;
 
@@ -576,7 +577,7 @@ export function openApiResponse(path: string, req: ApiRequest): ApiResponse | nu
   else if (path === '/openapi/v2') {
     // kubectl reads the v2 document only as protobuf.
     res = proto
-      ? { status: 200, headers: { 'content-type': 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' }, body: bytesToBase64(openApiV2Protobuf()), binary: true }
+      ? { status: 200, headers: { 'content-type': 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' }, body: base64Encode(openApiV2Protobuf()), binary: true }
       : jsonResponse(200, openApiV2());
   } else {
     const m = /^\/openapi\/v3\/(apis?\/.+)$/.exec(path);
@@ -587,12 +588,6 @@ export function openApiResponse(path: string, req: ApiRequest): ApiResponse | nu
   }
   if (res) openApiMemo.set(key, res);
   return res;
-}
-
-function bytesToBase64(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
-  return btoa(s);
 }
 
 export type { ResourceRequestInfo };

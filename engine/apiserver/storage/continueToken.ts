@@ -1,19 +1,9 @@
 // List continuation tokens as k8s.io/apiserver/pkg/storage/continue.go makes
 // them: base64 of {"v":"meta.k8s.io/v1","rv":REV,"start":"KEY-SUFFIX"}, where
 // start is the key (below the resource prefix) to continue from.
+import { base64Encode } from '../../sim/base64';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-function b64encode(s: string): string {
-  const bytes = Array.from(new TextEncoder().encode(s));
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const [a, b, c] = [bytes[i]!, bytes[i + 1], bytes[i + 2]];
-    const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (b === undefined ? '=' : B64[(n >> 6) & 63]!) + (c === undefined ? '=' : B64[n & 63]!);
-  }
-  return out;
-}
 
 function b64decode(s: string): string | null {
   const clean = s.replace(/=+$/, '');
@@ -37,7 +27,7 @@ function b64decode(s: string): string | null {
 }
 
 export function encodeContinue(startKeySuffix: string, rv: number): string {
-  return b64encode(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: startKeySuffix }));
+  return base64Encode(new TextEncoder().encode(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: startKeySuffix })));
 }
 
 export type DecodedContinue = { ok: true; rv: number; start: string } | { ok: false; message: string };

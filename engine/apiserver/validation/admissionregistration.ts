@@ -1,6 +1,7 @@
 // admissionregistration.k8s.io/v1 validation (pkg/apis/admissionregistration/validation/validation.go
 // v1.32). CEL expressions are compiled elsewhere; here only their presence and shape are checked.
-import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from './names';
+import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum } from '../../apimachinery/validation/names';
+import { nameIsDNSSubdomain } from './names';
 import { validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';
 import { a, fieldErr, FieldPath, has, isObj, msgs, n, o, root, s, type Errs, type Loose } from './util';
 

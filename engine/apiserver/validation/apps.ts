@@ -1,9 +1,11 @@
 // apps/v1 validation (pkg/apis/apps/validation/validation.go v1.32) plus the
 // selector immutability the apps/v1 strategies add on update
 // (pkg/registry/apps/*/strategy.go ValidateUpdate).
-import { isValidPercent, nameIsDNSLabel, nameIsDNSSubdomain } from './names';
+import { isValidPercent } from '../../apimachinery/validation/names';
+import { nameIsDNSLabel, nameIsDNSSubdomain } from './names';
 import { isEmptySelector, selectorMatches, selectorParseFails, validateAnnotations, validateLabels, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';
 import { validatePodTemplateSpec } from './core/pod';
+import { validateReplicaStatusCounts } from './core/misc';
 import { a, clone, deepEqual, fieldErr, FieldPath, FIELD_IMMUTABLE, goInvalid, goLabelSelector, goStringMap, has, immutable, isObj, n, nonNegative, o, root, s, type Errs, type Loose } from './util';
 
 function immutableSelector(sel: unknown, old: unknown): Errs {
@@ -161,16 +163,7 @@ export function validateReplicaSetUpdate(rs: Loose, old: Loose): Errs {
   return errs;
 }
 export function validateReplicaSetStatusUpdate(rs: Loose, old: Loose): Errs {
-  const errs = validateObjectMetaUpdate(rs.metadata, old.metadata);
-  const st = o(rs.status);
-  const p = root('status');
-  errs.push(...validateReplicaCounts(st, p, ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']));
-  const msg = 'cannot be greater than status.replicas';
-  if (n(st.fullyLabeledReplicas) > n(st.replicas)) errs.push(fieldErr.invalid(p.child('fullyLabeledReplicas'), n(st.fullyLabeledReplicas), msg));
-  if (n(st.readyReplicas) > n(st.replicas)) errs.push(fieldErr.invalid(p.child('readyReplicas'), n(st.readyReplicas), msg));
-  if (n(st.availableReplicas) > n(st.replicas)) errs.push(fieldErr.invalid(p.child('availableReplicas'), n(st.availableReplicas), msg));
-  if (n(st.availableReplicas) > n(st.readyReplicas)) errs.push(fieldErr.invalid(p.child('availableReplicas'), n(st.availableReplicas), 'cannot be greater than readyReplicas'));
-  return errs;
+  return [...validateObjectMetaUpdate(rs.metadata, old.metadata), ...validateReplicaStatusCounts(o(rs.status), root('status'))];
 }
 
 // ---------------------------------------------------------------- StatefulSet

@@ -1,6 +1,7 @@
 // batch/v1 validation (pkg/apis/batch/validation/validation.go v1.32).
 import { parseCronStandard } from './cron';
-import { isDNS1123Label, nameIsDNSSubdomain } from './names';
+import { isDNS1123Label } from '../../apimachinery/validation/names';
+import { nameIsDNSSubdomain } from './names';
 import { selectorMatches, selectorParseFails, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';
 import { validatePodTemplateSpec } from './core/pod';
 import { fieldErr, FieldPath, goInvalid, goStringMap, has, immutable, isObj, n, nonNegative, o, root, s, type Errs, type Loose } from './util';

@@ -1,5 +1,6 @@
 // networking.k8s.io/v1 validation (pkg/apis/networking/validation/validation.go v1.32).
-import { CIDR_ERROR, isCIDR, isDNS1035Label, isDNS1123Subdomain, isIP, isValidPortName, isValidPortNum, isWildcardDNS1123Subdomain, nameIsDNSSubdomain } from './names';
+import { CIDR_ERROR, isCIDR, isDNS1035Label, isDNS1123Subdomain, isIP, isValidPortName, isValidPortNum, isWildcardDNS1123Subdomain } from '../../apimachinery/validation/names';
+import { nameIsDNSSubdomain } from './names';
 import { validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';
 import { a, fieldErr, FieldPath, has, immutable, isObj, msgs, n, o, root, s, type Errs, type Loose } from './util';
 

@@ -1,7 +1,9 @@
 // ObjectMeta and label validation (k8s.io/apimachinery/pkg/api/validation/objectmeta.go,
 // k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go).
-import { isDNS1123Label, isQualifiedName, isValidLabelValue, type NameFn } from './names';
+import { isDNS1123Label, isQualifiedName, isValidLabelValue } from '../../apimachinery/validation/names';
+import { type NameFn } from './names';
 import { a, deepEqual, fieldErr, FieldPath, immutable, isObj, msgs, n, nonNegative, o, s, sortedKeys, type Errs, type Loose } from './util';
+import { utf8Length } from '../../sim/utf8';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
@@ -25,19 +27,10 @@ export function validateAnnotations(ann: unknown, p: FieldPath): Errs {
   let size = 0;
   for (const k of sortedKeys(ann)) {
     errs.push(...msgs(p, k, isQualifiedName(k.toLowerCase())));
-    size += utf8Len(k) + utf8Len(s((ann as Record<string, unknown>)[k]));
+    size += utf8Length(k) + utf8Length(s((ann as Record<string, unknown>)[k]));
   }
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(fieldErr.tooLong(p, '', TOTAL_ANNOTATION_SIZE_LIMIT));
   return errs;
-}
-
-export function utf8Len(str: string): number {
-  let len = 0;
-  for (const ch of str) {
-    const c = ch.codePointAt(0)!;
-    len += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-  }
-  return len;
 }
 
 export interface LabelSelectorOptions {

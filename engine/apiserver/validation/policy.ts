@@ -1,7 +1,8 @@
 // policy/v1 PodDisruptionBudget, scheduling.k8s.io PriorityClass, storage.k8s.io
 // StorageClass, coordination.k8s.io Lease and discovery.k8s.io EndpointSlice
 // (pkg/apis/{policy,scheduling,storage,coordination,discovery}/validation/validation.go).
-import { isDNS1123Label, isDNS1123Subdomain, isIPv4, isIPv6, isQualifiedName, isValidPercent, nameIsDNSSubdomain } from './names';
+import { isDNS1123Label, isDNS1123Subdomain, isIPv4, isIPv6, isQualifiedName, isValidPercent } from '../../apimachinery/validation/names';
+import { nameIsDNSSubdomain } from './names';
 import { validateLabels, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';
 import { a, deepEqual, fieldErr, FieldPath, has, immutable, keys, msgs, n, nonNegative, o, root, s, sortedKeys, type Errs, type Loose } from './util';
 

@@ -30,7 +30,11 @@ describe('quantity round trips', () => {
         if (!a.ok) return;
         const b = parseQuantity(a.canonical);
         expect(b.ok && b.quantity.nanos).toBe(a.quantity.nanos);
-        expect(b.ok && b.canonical).toBe(a.canonical);
+        // A binary quantity that is no whole number of Ki prints without a suffix
+        // ('62.50Ki' → '64000'), which then reads back as decimal ('64k'), as upstream.
+        if (a.quantity.format !== 'BinarySI') expect(b.ok && b.canonical).toBe(a.canonical);
+        const c = b.ok ? parseQuantity(b.canonical) : b;
+        expect(c.ok && c.canonical).toBe(b.ok && b.canonical);
       }),
       { numRuns: 2000 },
     );

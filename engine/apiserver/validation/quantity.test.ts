@@ -121,3 +121,10 @@ describe('canonicaliseQuantities', () => {
     expect(JSON.stringify(hpa.spec)).toContain('"averageValue":"500m"');
   });
 });
+
+describe('binary quantities that are no whole number of Ki', () => {
+  it('print without a suffix and read back as decimal, as upstream', () => {
+    expect(canon('62.50Ki')).toBe('64000');
+    expect(canon('64000')).toBe('64k');
+  });
+});

@@ -4,14 +4,17 @@
 //
 // A quantity is held exactly as a count of nano-units (bigint): upstream rounds
 // every parsed value up to nano precision, so nothing finer ever survives.
+// The one implementation: validation, admission (quota, LimitRanger) and the
+// protobuf codec all use it.
 import type { KObject } from '../../apimachinery/types';
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
 export interface Quantity {
   /** The value in units of 10^-9, exact. */
-  nanos: bigint;
-  format: QuantityFormat;
+  readonly nanos: bigint;
+  /** How String() prints it; kept from the parsed text, like upstream. */
+  readonly format: QuantityFormat;
 }
 
 /** resource.ErrFormatWrong */
@@ -171,21 +174,41 @@ function goNumberText(n: number): string {
   return String(n).replace('e+', 'e');
 }
 
-/** MilliValue(): rounds up (away from zero for positives, toward zero for negatives, as ScaledValue does). */
+/** Scales nanos down to units of `d`, rounding away from zero (int64Amount.AsScaledInt64 via negativeScaleInt64). */
+function scaledAwayFromZero(nanos: bigint, d: bigint): bigint {
+  return nanos >= 0n ? ceilDiv(nanos, d) : -ceilDiv(-nanos, d);
+}
+
+/** MilliValue(): thousandths, rounded away from zero. */
 export function milliValue(q: Quantity): bigint {
-  const d = 1_000_000n;
-  if (q.nanos >= 0n) return ceilDiv(q.nanos, d);
-  return -(-q.nanos / d);
+  return scaledAwayFromZero(q.nanos, 1_000_000n);
 }
 
-/** Value(): whole units, rounded up. */
+/** Value(): whole units, rounded away from zero. */
 export function intValue(q: Quantity): bigint {
-  if (q.nanos >= 0n) return ceilDiv(q.nanos, NANO);
-  return -(-q.nanos / NANO);
+  return scaledAwayFromZero(q.nanos, NANO);
 }
 
-export function cmpQuantity(a: Quantity, b: Quantity): number {
+export function cmpQuantity(a: Quantity, b: Quantity): -1 | 0 | 1 {
   return a.nanos < b.nanos ? -1 : a.nanos > b.nanos ? 1 : 0;
+}
+
+/** A fresh zero: the identity addQuantity gives the addend's format to. */
+export const ZERO: Quantity = { nanos: 0n, format: 'DecimalSI' };
+
+/** Quantity.Add: keeps the receiver's format; ZERO takes the addend's. */
+export function addQuantity(a: Quantity, b: Quantity): Quantity {
+  return { nanos: a.nanos + b.nanos, format: a === ZERO ? b.format : a.format };
+}
+
+/** Quantity.Sub: keeps the receiver's format. */
+export function subQuantity(a: Quantity, b: Quantity): Quantity {
+  return { nanos: a.nanos - b.nanos, format: a.format };
+}
+
+/** resource.NewQuantity(n, format): a whole number of units. */
+export function quantityOf(n: number | bigint, format: QuantityFormat = 'DecimalSI'): Quantity {
+  return { nanos: BigInt(n) * NANO, format };
 }
 
 /** Quantity.RoundUp(scale): round up (away from zero) to 10^scale precision. */
@@ -195,6 +218,13 @@ export function roundUp(q: Quantity, scale: number): Quantity {
   const abs = q.nanos < 0n ? -q.nanos : q.nanos;
   const r = ceilDiv(abs, unit) * unit;
   return { nanos: q.nanos < 0n ? -r : r, format: q.format };
+}
+
+/** The quantity of a JSON value (string or number), or null when it is not one. */
+export function quantityOrNull(v: unknown): Quantity | null {
+  if (typeof v !== 'string' && typeof v !== 'number') return null;
+  const r = parseQuantity(v);
+  return r.ok ? r.quantity : null;
 }
 
 /** Canonical text of a quantity value, or null when it does not parse. */

@@ -1,6 +1,7 @@
 // Keys and values are "binary strings": one char per byte (char codes 0..255),
 // so JS string comparison is etcd's byte order (bytes.Compare). These helpers
 // convert to and from text and base64 (the grpc-gateway encodes bytes as base64).
+import { base64Encode } from '../../sim/base64';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -77,17 +78,9 @@ export function binaryToUtf8(bin: string): string {
 
 /** Standard base64 (with padding) of a binary string, as protobuf JSON writes bytes. */
 export function binaryToBase64(bin: string): string {
-  let out = '';
-  for (let i = 0; i < bin.length; i += 3) {
-    const a = bin.charCodeAt(i) & 255;
-    const b = i + 1 < bin.length ? bin.charCodeAt(i + 1) & 255 : 0;
-    const c = i + 2 < bin.length ? bin.charCodeAt(i + 2) & 255 : 0;
-    const n = (a << 16) | (b << 8) | c;
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]!;
-    out += i + 1 < bin.length ? B64[(n >> 6) & 63]! : '=';
-    out += i + 2 < bin.length ? B64[n & 63]! : '=';
-  }
-  return out;
+  const b = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i) & 255;
+  return base64Encode(b);
 }
 
 /**

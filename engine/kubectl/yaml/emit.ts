@@ -5,6 +5,7 @@
 // (yaml_emitter_analyze_scalar / select_scalar_style), block sequences not
 // indented under their key, plain and quoted scalars folded past column 80,
 // `|`/`|-`/`|+` literal blocks for multi-line strings.
+import { utf8Length } from '../../sim/utf8';
 
 const BEST_INDENT = 2;
 const BEST_WIDTH = 80;
@@ -247,15 +248,6 @@ function formatNumber(n: number): string {
   if (s === '-Inf') return '-.inf';
   if (s === 'NaN') return '.nan';
   return s;
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (const c of s) {
-    const cp = c.codePointAt(0)!;
-    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-  }
-  return n;
 }
 
 // ---------- the emitter

@@ -3,18 +3,16 @@
 // ResourceQuota, PersistentVolume(Claim), Event, Endpoints, PodTemplate,
 // ReplicationController.
 import { formatQuantity, intValue, milliValue, type Quantity } from '../quantity';
-import { isCIDR, isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isIP, isIPv6, isQualifiedName, isValidLabelValue, CIDR_ERROR, IP_ERROR, nameIsDNSLabel, nameIsDNSSubdomain } from '../names';
+import { isCIDR, isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isIP, isIPv6, isQualifiedName, isValidLabelValue, CIDR_ERROR, IP_ERROR } from '../../../apimachinery/validation/names';
+import { nameIsDNSLabel, nameIsDNSSubdomain } from '../names';
 import { selectorMatches, validateLabelName, validateLabelSelector, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from '../objectMeta';
 import { a, clone, deepEqual, fieldErr, FieldPath, goInvalid, goStringMap, has, immutable, isObj, keys, msgs, n, nonNegative, o, root, s, sortedKeys, type Errs, type Loose } from '../util';
 import { validatePodTemplateSpec, validateTaintEffect } from './pod';
 import { q, validateGenericResourceName, validateResourceQuantityValue, isHugePageResourceName } from './resources';
+import { utf8Length } from '../../../sim/utf8';
 
 export const MAX_SECRET_SIZE = 1024 * 1024;
 const IMMUTABLE_WHEN_SET = 'field is immutable when `immutable` is set';
-
-function utf8Len(str: string): number {
-  return new TextEncoder().encode(str).length;
-}
 
 /** Length of the bytes a base64 string stands for. */
 export function base64DecodedLength(b64: string): number {
@@ -32,7 +30,7 @@ export function validateConfigMap(cm: Loose): Errs {
   for (const k of sortedKeys(cm.data)) {
     errs.push(...msgs(root('data').key(k), k, isConfigMapKey(k)));
     if (Object.hasOwn(bin, k)) errs.push(fieldErr.invalid(root('data').key(k), k, 'duplicate of key present in binaryData'));
-    total += utf8Len(s((cm.data as Record<string, unknown>)[k]));
+    total += utf8Length(s((cm.data as Record<string, unknown>)[k]));
   }
   for (const k of sortedKeys(bin)) {
     errs.push(...msgs(root('binaryData').key(k), k, isConfigMapKey(k)));
@@ -636,8 +634,11 @@ export function validateReplicationController(rc: Loose): Errs {
 }
 
 export function validateReplicationControllerStatus(rc: Loose): Errs {
-  const st = o(rc.status);
-  const p = root('status');
+  return validateReplicaStatusCounts(o(rc.status), root('status'));
+}
+
+/** ValidateReplicationControllerStatus, and ValidateReplicaSetStatus which checks the same counts. */
+export function validateReplicaStatusCounts(st: Loose, p: FieldPath): Errs {
   const errs: Errs = [];
   for (const k of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']) errs.push(...nonNegative(st[k], p.child(k)));
   const msg = 'cannot be greater than status.replicas';

@@ -2,21 +2,8 @@
 // ValidatePodCreate, ValidatePodSpec, validateContainers, ValidateVolumes,
 // ValidateTolerations, validateAffinity, validateTopologySpreadConstraints,
 // ValidatePodUpdate, ValidatePodStatusUpdate, ValidatePodTemplateSpec).
-import {
-  inclusiveRangeError,
-  isConfigMapKey,
-  isDNS1123Label,
-  isDNS1123Subdomain,
-  isHTTPHeaderName,
-  isIP,
-  isRelaxedEnvVarName,
-  isValidLabelValue,
-  isValidPortName,
-  isValidPortNum,
-  IP_ERROR,
-  isQualifiedName as isQualified,
-  nameIsDNSSubdomain,
-} from '../names';
+import { inclusiveRangeError, isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isHTTPHeaderName, isIP, isRelaxedEnvVarName, isValidLabelValue, isValidPortName, isValidPortNum, IP_ERROR, isQualifiedName as isQualified } from '../../../apimachinery/validation/names';
+import { nameIsDNSSubdomain } from '../names';
 import { validateAnnotations, validateLabelName, validateLabels, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from '../objectMeta';
 import { a, deepEqual, fieldErr, FieldPath, has, IS_NOT_POSITIVE, isObj, msgs, n, nonNegative, o, root, s, clone, type Errs, type Loose } from '../util';
 import { q, validateResourceRequirements } from './resources';

@@ -1,7 +1,7 @@
 // Resource names and quantities in ResourceRequirements, quotas and limit ranges
 // (pkg/apis/core/validation/validation.go: validateResourceRequirements,
 // validateContainerResourceName, ValidateResourceQuantityValue; pkg/apis/core/helper/helpers.go).
-import { isQualifiedName } from '../names';
+import { isQualifiedName } from '../../../apimachinery/validation/names';
 import { formatQuantity, parseQuantity, type Quantity } from '../quantity';
 import { fieldErr, FieldPath, IS_NEGATIVE_ERROR, msgs, sortedKeys, type Errs } from '../util';
 

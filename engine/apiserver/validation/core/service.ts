@@ -2,7 +2,8 @@
 // validateServicePort, ValidateServiceClusterIPsRelatedFields, ValidateServiceUpdate,
 // ValidateServiceStatusUpdate) and the node-port range check of the allocator
 // (pkg/registry/core/service/portallocator: "provided port is not in the valid range").
-import { isDNS1123Label, isDNS1123Subdomain, isIP, isIPv6, isCIDR, isQualifiedName, isValidPortNum, IP_ERROR, CIDR_ERROR, nameIsDNS1035Label } from '../names';
+import { isDNS1123Label, isDNS1123Subdomain, isIP, isIPv6, isCIDR, isQualifiedName, isValidPortNum, IP_ERROR, CIDR_ERROR } from '../../../apimachinery/validation/names';
+import { nameIsDNS1035Label } from '../names';
 import { validateLabels, validateObjectMeta, validateObjectMetaUpdate } from '../objectMeta';
 import { a, fieldErr, FieldPath, has, isObj, msgs, n, o, root, s, type Errs, type Loose } from '../util';
 import { validatePortNumOrName } from './pod';
