@@ -303,6 +303,16 @@ export class Engine {
     return jsonRoundTrip(out.reverse());
   }
 
+  /**
+   * Has the cluster finished booting: the API server ready and the controller
+   * manager's first work done (the default namespace has its ServiceAccount)?
+   * Hosts hold the first kubectl commands until then.
+   */
+  clusterReady(): boolean {
+    const s = this.sim.actor<ApiServer>(APISERVER);
+    return !!s && s.ready && s.bootstrapped && !!s.cluster.get('', 'serviceaccounts', 'default', 'default');
+  }
+
   /** Is the API server up, its caches filled and its bootstrap objects written? */
   apiReady(): boolean {
     const s = this.sim.actor<ApiServer>(APISERVER);

@@ -13,6 +13,8 @@ export interface BridgeEngine {
   apiCall(id: number): ApiCall | undefined;
   apiDrain(id: number): { lines: string[]; ended: boolean };
   apiForget(id: number): void;
+  /** The cluster finished booting (see Engine.clusterReady). */
+  clusterReady?(): boolean;
 }
 
 interface Pending {
@@ -46,6 +48,7 @@ function withCredentials(req: ApiRequest): ApiRequest {
 export class ApiBridge {
   private readonly pending = new Map<number, Pending>();
   private readonly streams = new Map<number, Stream>();
+  private readyWaiters: (() => void)[] = [];
 
   constructor(private engine: BridgeEngine) {}
 
@@ -58,7 +61,13 @@ export class ApiBridge {
   }
 
   get waiting(): number {
-    return this.pending.size + this.streams.size;
+    return this.pending.size + this.streams.size + this.readyWaiters.length;
+  }
+
+  /** Settles once the cluster has booted (at once when it has, or when the engine cannot tell). */
+  whenReady(): Promise<void> {
+    if (!this.engine.clusterReady || this.engine.clusterReady()) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
   request(req: ApiRequest): Promise<ApiResponse> {
@@ -93,6 +102,11 @@ export class ApiBridge {
   }
 
   poll(): void {
+    if (this.readyWaiters.length > 0 && (!this.engine.clusterReady || this.engine.clusterReady())) {
+      const ws = this.readyWaiters;
+      this.readyWaiters = [];
+      for (const w of ws) w();
+    }
     for (const [id, p] of [...this.pending]) {
       const c = this.engine.apiCall(id);
       if (!c) {

@@ -112,3 +112,16 @@ describe('kubectl get -w in the worker', () => {
     expect(out.stdout).toBe(''); // everything was streamed
   });
 });
+
+describe('kubectl typed while the cluster boots', () => {
+  it('waits for the API server and the first controllers, then answers as a booted cluster would', async () => {
+    const { Engine } = await import('../facade/engine');
+    const e = Engine.create({ seed: 2, etcdMembers: 3, controlPlane: true });
+    const bridge = new ApiBridge(e);
+    const host = new KubectlHost(bridge, () => e.sim.now);
+    expect(e.clusterReady()).toBe(false);
+    const out = await settle(e, bridge, host.run(['get', 'ns', '-o', 'name']));
+    expect(out.stdout).toBe('namespace/default\nnamespace/kube-node-lease\nnamespace/kube-public\nnamespace/kube-system\n');
+    expect(e.clusterReady()).toBe(true);
+  });
+});

@@ -31,6 +31,8 @@ export class KubectlHost {
    */
   async run(args: string[], files: Record<string, string> = {}, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput> {
     const a = args[0] === 'kubectl' ? args.slice(1) : args;
+    // Commands typed while the cluster boots run once it is up.
+    await this.bridge.whenReady();
     const env = this.env(files);
     const streamed = { stdout: '', stderr: '' };
     if (onOutput) {
@@ -64,7 +66,8 @@ export class KubectlHost {
     return this.output(await e.resume(text));
   }
 
-  complete(line: string): Promise<string[]> {
+  async complete(line: string): Promise<string[]> {
+    await this.bridge.whenReady();
     return completeKubectl(line, this.env({}));
   }
 
@@ -81,6 +84,7 @@ export class KubectlHost {
 
   /** Every document of the buffer through `kubectl apply`, each answered at its first line. */
   async apply(text: string): Promise<ApplyDocResult[]> {
+    await this.bridge.whenReady();
     const docs = parseAllDocuments(text, { uniqueKeys: false });
     const list = Array.isArray(docs) ? docs : [docs];
     const lineOf = lineIndex(text);
