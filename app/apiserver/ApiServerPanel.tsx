@@ -84,7 +84,7 @@ export function ApiServerPanel() {
             onClick={() => setRequestFilter('outcome', filters.outcome === o ? 'all' : o)}
             title={`Show only ${OUTCOME_LABEL[o]}`}
           >
-            <span aria-hidden="true">{OUTCOME_ICON[o]}</span> {counts[o]} {OUTCOME_LABEL[o]}
+            <span aria-hidden="true">{OUTCOME_ICON[o]}</span> {counts[o]} {o === 'error' && counts[o] === 1 ? 'error' : OUTCOME_LABEL[o]}
           </button>
         ))}
         {filtered && (

@@ -13,8 +13,10 @@ export function encodeObject(obj: KObject): string {
 
 /** The object stored in a key-value, with its resourceVersion = mod revision. */
 export function decodeObject(kv: KeyValue): KObject {
+  // A fresh parse: set the version in place (stored metadata never holds one, so it lands last, as a copy would).
   const obj = JSON.parse(binaryToUtf8(kv.value)) as KObject;
-  obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
+  if (obj.metadata && typeof obj.metadata === 'object') obj.metadata.resourceVersion = String(kv.modRevision);
+  else obj.metadata = { resourceVersion: String(kv.modRevision) };
   return obj;
 }
 

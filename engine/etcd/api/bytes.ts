@@ -13,6 +13,7 @@ export function isBinaryString(s: string): boolean {
 
 /** UTF-8 encodes text into a binary string. */
 export function utf8ToBinary(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
     let c = text.charCodeAt(i);
@@ -33,7 +34,12 @@ export function utf8ToBinary(text: string): string {
 }
 
 /** Decodes a binary string as UTF-8; invalid sequences become U+FFFD. */
+/** Any char outside 7-bit ASCII (where binary and UTF-8 text differ). */
+const NON_ASCII = /[^\x00-\x7f]/;
+
 export function binaryToUtf8(bin: string): string {
+  // ASCII reads the same as bytes and as UTF-8 text: most keys and JSON values are.
+  if (!NON_ASCII.test(bin)) return bin;
   let out = '';
   let i = 0;
   while (i < bin.length) {
