@@ -112,6 +112,13 @@ export const status = {
       causes: [{ message }],
     });
   },
+  /**
+   * A storage error the apiserver passes through without a reason, e.g. etcd's
+   * `etcdserver: request is too large` (kubectl prints `Error from server: ...`).
+   */
+  storage(message: string): Status {
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 };
+  },
   serviceUnavailable(message: string): Status {
     return failure(503, 'ServiceUnavailable', message);
   },

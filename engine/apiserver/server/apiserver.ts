@@ -243,7 +243,7 @@ export class ApiServer implements Actor {
     if (!r || r.version !== info.apiVersion) return reply(notFoundPage());
     if (info.subresource && !r.subresources.some((s) => s.name === info.subresource)) return reply(notFoundPage());
     if (!info.subresource && !r.verbs.includes(info.verb as never) && !(info.verb === 'watch' && r.verbs.includes('watch'))) {
-      return fail(status.methodNotSupported({ group: r.group, resource: r.resource }, verbAction(info.verb)));
+      return fail(status.methodNotSupported({ group: r.group, resource: r.resource }, info.verb));
     }
     if (!longRunning) {
       if (mutating) this.inflight.mutating++;
@@ -375,7 +375,7 @@ export class ApiServer implements Actor {
       res.kvs.map((kv) => ({ key: keyText(kv.key), obj: decodeObject(kv) })),
       res.header.revision,
     );
-    this.watch.resync(ctx, this, key);
+    this.watch.resync(ctx, key);
     this.startCacheWatch(ctx, key);
     if (!wasReady && this.ready) this.bootstrap(ctx);
   }
@@ -414,7 +414,7 @@ export class ApiServer implements Actor {
         const k = keyText(ev.kv.key);
         const obj = ev.type === 'PUT' ? decodeObject(ev.kv) : null;
         const ce = cache.apply(k, ev.type, obj, ev.kv.modRevision);
-        if (ce) this.watch.dispatch(ctx, this, key, ce);
+        if (ce) this.watch.dispatch(ctx, key, ce);
       }
       if (body.events.length === 0) cache.progress(body.header.revision);
       return;
@@ -516,12 +516,6 @@ export function statusResponse(st: Status, headers: Record<string, string> = {})
 export function notFoundPage(): ApiResponse {
   return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '404 page not found\n' };
 }
-
-function verbAction(verb: string): string {
-  return verb === 'deletecollection' ? 'deletecollection' : verb;
-}
-
-export { queryValue };
 
 registerClass('ApiServer', ApiServer);
 registerActorKind<ApiServerConfig, null>({

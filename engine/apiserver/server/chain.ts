@@ -188,7 +188,7 @@ function goTypeName(v: unknown): string {
 
 export function checkSize(obj: KObject): Status | null {
   // etcd refuses requests over --max-request-bytes (1.5 MiB); the apiserver reports etcd's text.
-  if (encodedSize(obj) > 1.5 * 1024 * 1024) return { ...status.internal('etcdserver: request is too large'), message: 'etcdserver: request is too large', reason: undefined as never, details: undefined as never };
+  if (encodedSize(obj) > 1.5 * 1024 * 1024) return status.storage('etcdserver: request is too large');
   return null;
 }
 
@@ -197,12 +197,12 @@ export function checkSize(obj: KObject): Status | null {
 export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'version' | 'kind'>, current: KObject): { ok: true; obj: KObject; warnings: string[]; patchType: string } | { ok: false; status: Status } {
   const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
   const text = req.body ?? '';
-  if (ct === 'application/apply-patch+yaml') return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage(ct)) };
+  if (ct === 'application/apply-patch+yaml') return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage()) };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, status: status.badRequest(parsed.status.message!.replace("couldn't get version/kind; json parse error: ", 'error decoding patch: ')) };
   const patch = parsed.value;
   if (ct !== 'application/json-patch+json' && ct !== 'application/merge-patch+json' && ct !== 'application/strategic-merge-patch+json') {
-    return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage(ct)) };
+    return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage()) };
   }
   const result = applyPatchOf(ct, current as unknown as JsonObject, patch as JsonValue, patchMetaFor(r.group, r.version, r.kind));
   if (!result.ok) return { ok: false, status: result.status };
@@ -218,8 +218,7 @@ export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   return { ok: true, obj: checked.obj, warnings: checked.warnings, patchType: ct };
 }
 
-function unsupportedPatchMessage(ct: string): string {
-  void ct;
+function unsupportedPatchMessage(): string {
   return 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
 }
 

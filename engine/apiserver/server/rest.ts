@@ -76,9 +76,9 @@ export function startRest(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const { info, r } = op;
   const fail = (st: Status) => s.complete(ctx, op, statusResponse(st));
   if (!r.storagePrefix && info.verb !== 'create') return fail(status.methodNotSupported(gr(r), info.verb));
-  if (r.namespaced && !info.namespace && !['list', 'watch', 'deletecollection', 'create'].includes(info.verb)) return s.complete(ctx, op, notFound404());
-  if (info.verb === 'create' && r.namespaced && !info.namespace) return s.complete(ctx, op, notFound404());
-  if (r.namespaced === false && info.namespace && r.resource !== 'namespaces') return s.complete(ctx, op, notFound404());
+  if (r.namespaced && !info.namespace && !['list', 'watch', 'deletecollection', 'create'].includes(info.verb)) return s.complete(ctx, op, notFoundPage());
+  if (info.verb === 'create' && r.namespaced && !info.namespace) return s.complete(ctx, op, notFoundPage());
+  if (r.namespaced === false && info.namespace && r.resource !== 'namespaces') return s.complete(ctx, op, notFoundPage());
   if (op.dryRun === false && queryValue(op.req.query, 'dryRun') !== undefined) {
     const v = queryValue(op.req.query, 'dryRun')!;
     return fail(status.badRequest(`Invalid dry run value: ${JSON.stringify(v)}`));
@@ -132,7 +132,7 @@ function etcdCall(s: ApiServer, ctx: ActorContext, op: RestOp, type: 'RangeReque
 
 /** How the apiserver reports a storage failure (storage/errors.go, etcd3 store). */
 function etcdErrorStatus(op: RestOp, e: EtcdError): Status {
-  if (e.message.includes('request is too large')) return { ...status.internal(e.message), message: e.message, reason: undefined as never, details: undefined as never };
+  if (e.message.includes('request is too large')) return status.storage(e.message);
   if (e.message.includes('required revision has been compacted')) {
     return status.resourceExpired(
       'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
@@ -140,10 +140,6 @@ function etcdErrorStatus(op: RestOp, e: EtcdError): Status {
   }
   if (e.code === 'DeadlineExceeded' || e.code === 'Unavailable') return status.timeout(`The ${op.info.verb} operation against ${op.r.resource}${op.r.group ? '.' + op.r.group : ''} could not be completed at this time, please try again.`, 2);
   return status.internal(e.message);
-}
-
-function notFound404(): ApiResponse {
-  return notFoundPage();
 }
 
 // ---- reads -----------------------------------------------------------------------
@@ -247,7 +243,7 @@ function afterList(s: ApiServer, ctx: ActorContext, op: RestOp, res: RangeRespon
   const cont = queryValue(op.req.query, 'continue');
   const listRv = cont ? decodeContinueRv(cont) ?? res.header.revision : res.header.revision;
   const prefixLen = storagePrefix(op.r).length + 1;
-  let kvs: KeyValue[] = res.kvs;
+  const kvs: KeyValue[] = res.kvs;
   const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(listRv) };
   let items: KObject[];
   if (limit > 0 && !sel.label && !sel.field) {
@@ -269,7 +265,6 @@ function afterList(s: ApiServer, ctx: ActorContext, op: RestOp, res: RangeRespon
       matched.length = limit;
     }
     items = matched.map((m) => m.obj);
-    kvs = [];
   }
   respondList(s, ctx, op, items, meta);
 }

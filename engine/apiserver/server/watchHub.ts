@@ -37,6 +37,8 @@ export class Watcher {
     readonly req: ApiRequest,
     readonly bookmarks: boolean,
     readonly recordId: number,
+    /** The watch's selectors, parsed once when it starts (plain data). */
+    readonly sel: chain.Selectors,
   ) {}
 }
 
@@ -55,7 +57,7 @@ export class WatchHub {
     const rvText = queryValue(op.req.query, 'resourceVersion') ?? '';
     if (rvText !== '' && !/^\d+$/.test(rvText)) return answer(status.badRequest(`Invalid value for resourceVersion: ${JSON.stringify(rvText)}`));
     const timeoutS = queryValue(op.req.query, 'timeoutSeconds');
-    const w = new Watcher(this.nextId++, op.client, op.reqId, cacheKey(op.r.sharesStorageWith ? { ...op.r, ...op.r.sharesStorageWith } : op.r), op.r, op.info.namespace, op.req, queryValue(op.req.query, 'allowWatchBookmarks') === 'true', op.recordId);
+    const w = new Watcher(this.nextId++, op.client, op.reqId, cacheKey(op.r.sharesStorageWith ? { ...op.r, ...op.r.sharesStorageWith } : op.r), op.r, op.info.namespace, op.req, queryValue(op.req.query, 'allowWatchBookmarks') === 'true', op.recordId, sel);
     w.lastBookmark = ctx.now;
     if (rec) {
       rec.code = 200;
@@ -94,15 +96,12 @@ export class WatchHub {
   }
 
   /** A change in the cache: every interested watcher hears of it. */
-  dispatch(ctx: ActorContext, s: ApiServer, key: string, ev: CacheEvent): void {
+  dispatch(ctx: ActorContext, key: string, ev: CacheEvent): void {
     for (const w of this.watchers.values()) {
       if (w.key !== key) continue;
-      const sel = chain.parseSelectors(w.req, w.r);
-      if (!sel.ok) continue;
-      const t = this.transition(w.r, w, ev, sel);
+      const t = this.transition(w.r, w, ev, w.sel);
       if (t) this.send(ctx, w, t.type, t.object);
     }
-    void s;
   }
 
   private transition(r: ResourceInfo, w: Watcher, ev: CacheEvent, sel: chain.Selectors): { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject } | null {
@@ -164,8 +163,7 @@ export class WatchHub {
   }
 
   /** The cache was rebuilt from a fresh list: its watchers end and must watch again (cacher.terminateAllWatchers). */
-  resync(ctx: ActorContext, s: ApiServer, key: string): void {
-    void s;
+  resync(ctx: ActorContext, key: string): void {
     for (const w of [...this.watchers.values()]) {
       if (w.key !== key) continue;
       this.watchers.delete(w.id);
