@@ -1,5 +1,5 @@
 // The workspace: top bar; the dock (terminal, editor, etcd client) on the
-// left; views in the centre (etcd/Raft, API server); inspector on the right;
+// left; views in the centre (etcd/Raft, API server, Scheduler); inspector on the right;
 // timeline along the bottom.
 import { useEffect, type CSSProperties, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { ApiServerPanel } from './apiserver/ApiServerPanel';
@@ -8,6 +8,7 @@ import { Inspector } from './panels/Inspector';
 import { Timeline } from './panels/Timeline';
 import { TopBar } from './panels/TopBar';
 import { RaftPanel } from './raft/RaftPanel';
+import { SchedulerPanel } from './scheduler/SchedulerPanel';
 import { engine } from './engineClient';
 import { clampDockWidth, defaultDockWidth, setActionError, setCentreTab, useUi, type CentreTab } from './store/uiStore';
 import { useView } from './store/viewStore';
@@ -61,6 +62,7 @@ export function App() {
 const CENTRE_TABS: { id: CentreTab; label: string }[] = [
   { id: 'raft', label: 'etcd / Raft' },
   { id: 'apiserver', label: 'API server' },
+  { id: 'scheduler', label: 'Scheduler' },
 ];
 
 /** The views, as tabs that keep their state (hidden, not unmounted). */
@@ -69,7 +71,7 @@ function Centre() {
   const onTabKey = (e: ReactKeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
     const i = CENTRE_TABS.findIndex((t) => t.id === tab);
-    const next = CENTRE_TABS[(i + 1) % CENTRE_TABS.length]!;
+    const next = CENTRE_TABS[(i + (e.key === 'ArrowRight' ? 1 : CENTRE_TABS.length - 1)) % CENTRE_TABS.length]!;
     setCentreTab(next.id);
     document.getElementById(`tab-${next.id}`)?.focus();
   };
@@ -97,6 +99,9 @@ function Centre() {
       </div>
       <div role="tabpanel" id="tabpanel-apiserver" aria-labelledby="tab-apiserver" className="tabpanel tabpanel-api" hidden={tab !== 'apiserver'}>
         <ApiServerPanel />
+      </div>
+      <div role="tabpanel" id="tabpanel-scheduler" aria-labelledby="tab-scheduler" className="tabpanel tabpanel-scheduler" hidden={tab !== 'scheduler'}>
+        <SchedulerPanel />
       </div>
     </main>
   );

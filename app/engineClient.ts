@@ -66,6 +66,9 @@ async function ready(): Promise<Comlink.Remote<WorkerApi>> {
   return api();
 }
 
+/** The worker's API once the engine exists, for views that query it directly (the scheduler panel). */
+export const workerApi = ready;
+
 function api(): Comlink.Remote<WorkerApi> {
   if (!remote) throw new Error('engine not started');
   return remote;

@@ -44,7 +44,7 @@ if (!etcdBin) {
     let ours: RunningServer;
 
     beforeAll(async () => {
-      [real, ours] = await Promise.all([startRealEtcd(etcdBin), startServer({ port: 0, seed: 2024, etcdMembers: 3, speed: 1 })]);
+      [real, ours] = await Promise.all([startRealEtcd(etcdBin), startServer({ port: 0, seed: 2024, etcdMembers: 3, speed: 1, controlPlane: false })]);
       await post(ours.url, '/playground/v1/clock', { advance: '3s' }); // elect a leader
     }, 30_000);
 

@@ -13,6 +13,7 @@ import { BodyTooLarge, CORS_HEADERS, readBody, sendJson } from './httpUtil';
 import { ApiCalls } from './kube/apiCalls';
 import { isKubePath, serveKube } from './kube/kubeHttp';
 import { kubectlEndpoint } from './kube/kubectlEndpoint';
+import { SchedulerApi } from './scheduler/schedulerApi';
 
 export interface ServerOptions extends HostOptions {
   /** 0 = an ephemeral port. */
@@ -41,6 +42,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
   const gateway = new EtcdGateway(host);
   const control = new ControlApi(host);
   const apiCalls = new ApiCalls(host);
+  const scheduler = new SchedulerApi(host);
   const routes = new Map<string, ControlRoute>([
     ['/playground/v1/state', { method: 'GET', run: () => control.state() }],
     ['/playground/v1/etcd', { method: 'GET', run: () => control.etcd() }],
@@ -62,6 +64,26 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
       return;
     }
     if (isKubePath(path)) return serveKube(apiCalls, req, res, url);
+    if (path.startsWith('/playground/v1/scheduler/')) {
+      let a;
+      if (path === '/playground/v1/scheduler/decisions' && method === 'GET') a = scheduler.decisions(url.searchParams);
+      else if (path === '/playground/v1/scheduler/queue' && method === 'GET') a = scheduler.queue();
+      else if (path === '/playground/v1/scheduler/config' && method === 'GET') a = scheduler.getConfig(url.searchParams, String(req.headers.accept ?? ''));
+      else if (path === '/playground/v1/scheduler/config' && method === 'PUT') {
+        let text: string;
+        try {
+          text = await readBody(req, 1024 * 1024);
+        } catch (e) {
+          return sendJson(res, e instanceof BodyTooLarge ? 413 : 400, { error: String(e instanceof Error ? e.message : e) });
+        }
+        a = scheduler.putConfig(text);
+      } else if (['/playground/v1/scheduler/decisions', '/playground/v1/scheduler/queue', '/playground/v1/scheduler/config'].includes(path)) {
+        return sendJson(res, 405, { error: `${path} takes ${path.endsWith('config') ? 'GET or PUT' : 'GET'}, not ${method}` });
+      } else return sendJson(res, 404, { error: `no such endpoint: ${method} ${path}` });
+      res.writeHead(a.status, { 'content-type': a.contentType, ...CORS_HEADERS });
+      res.end(a.text);
+      return;
+    }
     if (gateway.handles(path)) {
       if (method !== 'POST') return sendJson(res, 405, { error: 'Method Not Allowed', code: 12, message: 'Method Not Allowed' });
       return gateway.serve(path, req, res);

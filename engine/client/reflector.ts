@@ -3,10 +3,35 @@
 // resumes from the last seen version, one answered with 410 Gone lists again.
 // It is plain data embedded in a component actor, which routes the HTTP
 // answers of its requests here.
+//
+// Lists are paged like client-go's pager (tools/pager/pager.go): the first
+// request asks `limit`, each answer carrying `metadata.continue` is followed by
+// a request for the next page, and the store is replaced once, with the whole
+// list at the first page's resourceVersion. A continue answered 410 Expired
+// (the revision was compacted meanwhile) falls back to one full, unpaged list.
+//
+// Owner protocol, per list:
+//   send(r.listRequest())
+//   on each answer: out = r.onList(status, body)
+//     'retry'                 -> the list failed; list again later
+//     next = r.nextRequest()  -> non-null: send it (next page or full-list fallback)
+//                                null: the list is complete (out = the store's changes); watch
 import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
+import { assertNever } from '../sim/assert';
 
 export type ReflectorEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject; old?: KObject };
+
+export interface ReflectorRequest {
+  path: string;
+  query: Record<string, string>;
+}
+
+/** What the next list request must be, decided by the last list answer. */
+type PendingList = { type: 'continue'; token: string } | { type: 'fullList' };
+
+/** client-go's pager default (pager.go defaultPageSize). */
+export const DEFAULT_PAGE_SIZE = 500;
 
 export class Reflector {
   readonly store = new Map<string, KObject>();
@@ -17,6 +42,19 @@ export class Reflector {
   synced = false;
   /** Partial watch line carried between chunks. */
   private partial = '';
+  /** `limit` of list requests; 0 asks for everything at once. */
+  pageSize = DEFAULT_PAGE_SIZE;
+  /** The request the list still needs (next page or fallback), null when none. */
+  private pending: PendingList | null = null;
+  /** Items of the pages received so far, while a paged list is in progress. */
+  private pageItems: KObject[] = [];
+  /** resourceVersion of the first page: the whole list's version. */
+  private pageRv = '';
+  /** Pages answered in the current list, and the server's estimate of what is left (for the UI). */
+  listPages = 0;
+  remainingItemCount: number | undefined = undefined;
+  /** The last completed list came in more than one page (client-go's paginatedResult). */
+  paginatedResult = false;
 
   constructor(
     /** Collection path: `/api/v1/namespaces`, `/api/v1/serviceaccounts`. */
@@ -27,9 +65,39 @@ export class Reflector {
     return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!;
   }
 
-  listRequest(): { path: string; query: Record<string, string> } {
+  /** Starts a list (dropping any list in progress): the first page. */
+  listRequest(): ReflectorRequest {
     this.phase = 'listing';
-    return { path: this.path, query: { limit: '500', resourceVersion: '' } };
+    this.pending = null;
+    this.pageItems = [];
+    this.pageRv = '';
+    this.listPages = 0;
+    this.remainingItemCount = undefined;
+    const query: Record<string, string> = { resourceVersion: '' };
+    if (this.pageSize > 0) query.limit = String(this.pageSize);
+    return { path: this.path, query };
+  }
+
+  /**
+   * After an onList answer that was not 'retry': the request the list still
+   * needs, or null when the list is complete. Pure: asking twice gives the same.
+   */
+  nextRequest(): ReflectorRequest | null {
+    if (this.phase !== 'listing' || !this.pending) return null;
+    switch (this.pending.type) {
+      case 'continue':
+        // Later pages carry no resourceVersion: the token pins it (pager.go clears it too).
+        return { path: this.path, query: { limit: String(this.pageSize), continue: this.pending.token } };
+      case 'fullList':
+        return { path: this.path, query: { resourceVersion: '' } };
+      default:
+        return assertNever(this.pending);
+    }
+  }
+
+  /** True while a paged list has pages (or its fallback) still to fetch. */
+  get listInProgress(): boolean {
+    return this.phase === 'listing' && this.pending !== null;
   }
 
   watchRequest(): { path: string; query: Record<string, string> } {
@@ -38,13 +106,49 @@ export class Reflector {
     return { path: this.path, query: { watch: 'true', resourceVersion: this.rv, allowWatchBookmarks: 'true', timeoutSeconds: String(300 + 0) } };
   }
 
-  /** A list answer: replace the store; returns the changes it implies. */
+  /**
+   * A list answer. Once the list is complete, replaces the store and returns
+   * the changes it implies; a page that is not the last returns [] (ask
+   * nextRequest). 'retry' when the list failed and must start over.
+   */
   onList(status: number, body: string): ReflectorEvent[] | 'retry' {
-    if (status !== 200) return 'retry';
-    const list = JSON.parse(body) as { metadata: { resourceVersion: string }; items: KObject[] };
+    const asked = this.pending;
+    this.pending = null;
+    if (status !== 200) {
+      if (asked?.type === 'continue' && status === 410 && isExpired(body)) {
+        // pager.go: an Expired continue (not a first page) restarts as one full list.
+        this.pending = { type: 'fullList' };
+        this.pageItems = [];
+        return [];
+      }
+      this.pageItems = [];
+      return 'retry';
+    }
+    const list = JSON.parse(body) as { metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number }; items: KObject[] };
+    this.listPages++;
+    this.remainingItemCount = list.metadata.remainingItemCount;
+    const cont = list.metadata.continue ?? '';
+    if (asked?.type === 'fullList' || (!asked && !cont)) {
+      this.paginatedResult = false;
+      return this.replace(list.items, list.metadata.resourceVersion);
+    }
+    if (!asked) this.pageRv = list.metadata.resourceVersion;
+    for (const o of list.items) this.pageItems.push(o);
+    if (cont) {
+      this.pending = { type: 'continue', token: cont };
+      return [];
+    }
+    const items = this.pageItems;
+    this.pageItems = [];
+    this.paginatedResult = true;
+    return this.replace(items, this.pageRv);
+  }
+
+  /** Replaces the store with a complete list (the informer's Replace). */
+  private replace(items: KObject[], rv: string): ReflectorEvent[] {
     const events: ReflectorEvent[] = [];
     const seen = new Set<string>();
-    for (const o of list.items) {
+    for (const o of items) {
       const k = Reflector.keyOf(o);
       seen.add(k);
       const old = this.store.get(k);
@@ -57,7 +161,7 @@ export class Reflector {
         events.push({ type: 'DELETED', object: o });
       }
     }
-    this.rv = list.metadata.resourceVersion;
+    this.rv = rv;
     this.synced = true;
     return events;
   }
@@ -92,6 +196,15 @@ export class Reflector {
 
   list(): KObject[] {
     return [...this.store.values()];
+  }
+}
+
+/** apierrors.IsResourceExpired: a Status whose reason is Expired. */
+function isExpired(body: string): boolean {
+  try {
+    return (JSON.parse(body) as { reason?: string }).reason === 'Expired';
+  } catch {
+    return false;
   }
 }
 

@@ -117,11 +117,18 @@ export class ControllerManager implements Actor {
         case 'list': {
           const r = this.reflectors.get(purpose.reflector)!;
           const out = r.onList(res.status, res.body);
-          if (out === 'retry') ctx.setTimer(1000, 'relist', purpose.reflector);
-          else {
-            this.watch(ctx, purpose.reflector);
-            this.reconcile(ctx);
+          if (out === 'retry') {
+            ctx.setTimer(1000, 'relist', purpose.reflector);
+            return;
           }
+          // A list of more than one page: ask for the next one before watching.
+          const next = r.nextRequest();
+          if (next) {
+            r.reqId = this.send(ctx, { method: 'GET', path: next.path, query: next.query }, { kind: 'list', reflector: purpose.reflector });
+            return;
+          }
+          this.watch(ctx, purpose.reflector);
+          this.reconcile(ctx);
           return;
         }
         case 'watch':

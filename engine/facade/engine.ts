@@ -35,6 +35,10 @@ import type { RequestRecord } from '../apiserver/records/types';
 import { authnConfigFor } from '../apiserver/server/scenario';
 import { CONTROLLER_MANAGER_KIND, type ControllerManagerConfig } from '../controllers/manager';
 import { assertNever } from '../sim/assert';
+import { SCHEDULER_KIND, type KubeScheduler, type SchedulerActorConfig } from '../scheduler/scheduler';
+import { decisionJson } from '../scheduler/records/decisionLog';
+import type { DecisionJson } from '../scheduler/records/types';
+import type { SchedulerView } from './types';
 import { registerClass } from '../sim/serial';
 
 /** The playground's own etcd client (the client box, the JSON gateway). */
@@ -74,6 +78,8 @@ export class Engine {
     if (![1, 3, 5].includes(n)) throw new RangeError(`etcdMembers must be 1, 3 or 5 (got ${n})`);
     const a = options.apiServers ?? 1;
     if (!(Number.isInteger(a) && a >= 1 && a <= 5)) throw new RangeError(`apiServers must be 1 to 5 (got ${a})`);
+    const sc = options.schedulers ?? 1;
+    if (!(Number.isInteger(sc) && sc >= 0 && sc <= 3)) throw new RangeError(`schedulers must be 0 to 3 (got ${sc})`);
     this.options = {
       snapshotCount: 100_000,
       snapshotCatchUpEntries: 5_000,
@@ -84,6 +90,8 @@ export class Engine {
       users: [],
       maxRequestsInflight: DEFAULT_APISERVER.maxRequestsInflight,
       maxMutatingRequestsInflight: DEFAULT_APISERVER.maxMutatingRequestsInflight,
+      schedulers: 1,
+      schedulerConfig: '',
       ...options,
     };
     this.sim = new Simulation({ seed: options.seed });
@@ -103,6 +111,13 @@ export class Engine {
       }
       this.sim.spawn(KUBECTL_CLIENT, API_CLIENT_KIND, { server: APISERVER, timeoutMs: 60_000 } satisfies ApiClientConfig);
       this.sim.spawn(CONTROLLER_MANAGER, CONTROLLER_MANAGER_KIND, { server: APISERVER } satisfies ControllerManagerConfig);
+      for (let i = 0; i < this.options.schedulers; i++) {
+        // Replicas spread over the API servers, as each control-plane node's scheduler talks to its local one.
+        this.sim.spawn(`kube-scheduler-${i}`, SCHEDULER_KIND, {
+          server: `kube-apiserver-${i % this.options.apiServers}`,
+          ...(this.options.schedulerConfig ? { configText: this.options.schedulerConfig } : {}),
+        } satisfies SchedulerActorConfig);
+      }
     }
     for (let i = 1; i <= this.options.extraClients; i++) {
       // Each client starts on a different member, as clients spread over endpoints.
@@ -265,9 +280,91 @@ export class Engine {
         this.uiWatches.delete(w.callId);
         return { ok: true };
       }
+      case 'schedulerConfig': {
+        const ids = this.schedulerIds();
+        if (ids.length === 0) return { ok: false, error: 'no kube-scheduler is running' };
+        for (const id of ids) {
+          const s = this.sim.actor<KubeScheduler>(id);
+          if (!s) continue;
+          const err = s.setConfig(this.sim.context(id), command.text);
+          if (err) return { ok: false, error: err };
+        }
+        return { ok: true };
+      }
       default:
         return assertNever(command, 'command');
     }
+  }
+
+  // ---- kube-scheduler ------------------------------------------------------------
+
+  private schedulerIds(): ActorId[] {
+    const out: ActorId[] = [];
+    for (let i = 0; i < (this.options.controlPlane ? this.options.schedulers : 0); i++) out.push(`kube-scheduler-${i}`);
+    return out;
+  }
+
+  /** The replica holding the lease (else the first one up). */
+  private activeScheduler(): KubeScheduler | undefined {
+    let first: KubeScheduler | undefined;
+    for (const id of this.schedulerIds()) {
+      const s = this.sim.actor<KubeScheduler>(id);
+      if (!s) continue;
+      first ??= s;
+      if (s.elector.isLeader) return s;
+    }
+    return first;
+  }
+
+  /** Every scheduling decision still held for a pod ("namespace/name"), oldest first, from every replica. */
+  schedulerDecisions(pod: string): { pod: string; decisions: DecisionJson[] } {
+    const recs = [];
+    for (const id of this.schedulerIds()) {
+      const s = this.sim.actor<KubeScheduler>(id);
+      if (s) recs.push(...s.decisions.forPod(pod));
+    }
+    recs.sort((a, b) => a.t - b.t || a.cycle - b.cycle);
+    return { pod, decisions: recs.map(decisionJson) };
+  }
+
+  /** Keep (or stop keeping) a pod's decisions beyond the ring of recent cycles: the UI's selection. */
+  watchSchedulerDecisions(pod: string, on: boolean): void {
+    for (const id of this.schedulerIds()) {
+      const s = this.sim.actor<KubeScheduler>(id);
+      if (on) s?.decisions.watch(pod);
+      else s?.decisions.unwatch(pod);
+    }
+  }
+
+  /** The active scheduler's queue. */
+  schedulerQueue(): ReturnType<KubeScheduler['queue']['view']> | null {
+    const s = this.activeScheduler();
+    return s ? jsonRoundTrip(s.queue.view(this.sim.now)) : null;
+  }
+
+  /** The running KubeSchedulerConfiguration as YAML. */
+  schedulerConfig(): string | null {
+    return this.activeScheduler()?.configText ?? null;
+  }
+
+  /** What the scheduler panel shows: replicas and leader, counters, queue sizes, recent cycles. */
+  schedulerView(recent = 50): SchedulerView | null {
+    const ids = this.schedulerIds();
+    if (ids.length === 0) return null;
+    const active = this.activeScheduler();
+    const replicas = ids.map((id) => {
+      const s = this.sim.actor<KubeScheduler>(id);
+      return { name: id, up: !!s, leader: !!s && s.elector.isLeader, synced: !!s && s.synced };
+    });
+    const q = active ? active.queue.view(this.sim.now) : null;
+    return jsonRoundTrip({
+      replicas,
+      leader: active?.elector.leader ?? '',
+      stats: active ? { ...active.stats } : null,
+      queue: q ? { active: q.active.length, backoff: q.backoff.length, unschedulable: q.unschedulable.length, gated: q.gated.length } : null,
+      nodes: active ? active.cache.numNodes() : 0,
+      recent: (active?.decisions.recent(recent) ?? []).map((r) => ({ cycle: r.cycle, t: r.t, pod: r.pod, profile: r.profile, outcome: r.outcome, selected: r.selected, message: r.outcomeMessage ?? r.message, evaluated: r.nodes.length, feasible: r.feasible.length })),
+    });
   }
 
   // ---- Kubernetes API ------------------------------------------------------------

@@ -27,6 +27,10 @@ export interface EngineOptions {
   /** --max-requests-inflight / --max-mutating-requests-inflight (400 / 200; small for demos). */
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
+  /** kube-scheduler replicas (kube-scheduler-0..N-1, leader-elected); default 1, 0 for none. */
+  schedulers?: number;
+  /** The KubeSchedulerConfiguration (YAML or JSON) the schedulers start with; upstream's defaults when absent. */
+  schedulerConfig?: string;
 }
 
 /** A person (or robot) of the scenario, as the authenticator knows them. */
@@ -79,7 +83,9 @@ export type Command =
   /** An HTTP request to kube-apiserver from an API client (kubectl-0 unless `client` says otherwise). */
   | { type: 'api'; request: ApiRequest; client?: ActorId }
   /** Closes a streaming API call (a watch). */
-  | { type: 'apiCancel'; call: number; client?: ActorId };
+  | { type: 'apiCancel'; call: number; client?: ActorId }
+  /** Replaces the running KubeSchedulerConfiguration of every kube-scheduler replica (YAML or JSON). */
+  | { type: 'schedulerConfig'; text: string };
 
 export interface RecordedCommand {
   /** Virtual time at which it ran. */
@@ -209,4 +215,15 @@ export interface WatchView {
   rangeEnd?: string;
   events: { revision: number; type: 'PUT' | 'DELETE'; key: string; value: string; prevValue?: string; at: VirtualMs }[];
   canceled?: string;
+}
+
+/** The scheduler panel's summary (Engine.schedulerView). */
+export interface SchedulerView {
+  replicas: { name: ActorId; up: boolean; leader: boolean; synced: boolean }[];
+  /** The lease holder's identity ('' before the first election). */
+  leader: string;
+  stats: { cycles: number; scheduled: number; unschedulable: number; errors: number; bindings: number; bindFailures: number } | null;
+  queue: { active: number; backoff: number; unschedulable: number; gated: number } | null;
+  nodes: number;
+  recent: { cycle: number; t: number; pod: string; profile: string; outcome: string; selected: string; message: string; evaluated: number; feasible: number }[];
 }

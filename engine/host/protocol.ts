@@ -2,6 +2,8 @@
 // compact updates it receives. Types only, built from the facade's view types,
 // so app/ never sees engine internals.
 import type { RequestRecord } from '../apiserver/records/types';
+import type { DecisionJson } from '../scheduler/records/types';
+import type { QueueEntry, QueueView } from '../scheduler/queue/schedulingQueue';
 import type {
   Command,
   EngineOptions,
@@ -9,6 +11,7 @@ import type {
   EtcdOpResult,
   KvEntryView,
   MessageInFlightView,
+  SchedulerView,
   TraceRecordView,
   VirtualMs,
   WatchView,
@@ -118,6 +121,14 @@ export interface ApplyDocResult {
 
 export const TRACE_POST_LIMIT = 400;
 
+export type { DecisionJson, QueueEntry, QueueView, SchedulerView };
+
+/** GET /playground/v1/scheduler/decisions: every decision still held for one pod, oldest first. */
+export interface PodDecisions {
+  pod: string;
+  decisions: DecisionJson[];
+}
+
 export type ExecResult = { ok: true; result?: unknown } | { ok: false; error: string };
 
 /** The object the worker exposes through Comlink. */
@@ -145,4 +156,14 @@ export interface WorkerApi {
   kubectlComplete(line: string): Promise<string[]>;
   /** Applies every document of a YAML buffer (kubectl apply), one result per document. */
   apply(yaml: string): Promise<ApplyDocResult[]>;
+  /** kube-scheduler: replicas, counters, queue sizes and the newest `recent` cycles (null without a control plane). */
+  schedulerView(recent?: number): SchedulerView | null;
+  /** The active kube-scheduler's queue, pod by pod. */
+  schedulerQueue(): QueueView | null;
+  /** Every decision still held for a pod ("namespace/name"). */
+  schedulerDecisions(pod: string): PodDecisions;
+  /** Keep (or stop keeping) a pod's decisions beyond the ring of recent cycles. */
+  watchSchedulerDecisions(pod: string, on: boolean): void;
+  /** The running KubeSchedulerConfiguration (YAML), or null without a scheduler. Replace it with exec({ type: 'schedulerConfig', text }). */
+  schedulerConfig(): string | null;
 }

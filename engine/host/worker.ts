@@ -4,7 +4,7 @@
 import * as Comlink from 'comlink';
 import { Engine } from '../index';
 import type { Command, EngineOptions } from '../facade/types';
-import type { ApplyDocResult, ExecResult, KubectlOutput, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
+import type { ApplyDocResult, ExecResult, KubectlOutput, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
 import { ApiBridge } from './apiBridge';
 import { KubectlHost } from './kubectlHost';
 import { HostSession, type HostTimers } from './session';
@@ -24,6 +24,11 @@ let pendingListener: ((u: ViewUpdate) => void) | null = null;
 function needKubectl(): KubectlHost {
   if (!kubectl) throw new Error('worker: init() has not been called');
   return kubectl;
+}
+
+function needEngine(): Engine {
+  if (!current) throw new Error('worker: init() has not been called');
+  return current;
 }
 
 function need(): HostSession {
@@ -62,6 +67,11 @@ const api: WorkerApi = {
   kubectlEditDone: (editId: number, text: string): Promise<KubectlOutput> => needKubectl().editDone(editId, text),
   kubectlComplete: (line: string): Promise<string[]> => needKubectl().complete(line),
   apply: (yaml: string): Promise<ApplyDocResult[]> => needKubectl().apply(yaml),
+  schedulerView: (recent?: number): SchedulerView | null => needEngine().schedulerView(recent),
+  schedulerQueue: (): QueueView | null => needEngine().schedulerQueue(),
+  schedulerDecisions: (pod: string): PodDecisions => needEngine().schedulerDecisions(pod),
+  watchSchedulerDecisions: (pod: string, on: boolean): void => needEngine().watchSchedulerDecisions(pod, on),
+  schedulerConfig: (): string | null => needEngine().schedulerConfig(),
 };
 
 Comlink.expose(api);

@@ -1,6 +1,7 @@
 // POST /playground/v1/kubectl {"args": ["get", "pods", "-o", "wide"], "files"?: {...}}
 // → {stdout, stderr, exitCode}: the in-page kubectl, run against this server's
 // cluster as kubernetes-admin (through kubectl-0 inside the simulation).
+import { SIM_EPOCH_MS } from '../../engine/apiserver/http/time';
 import { runKubectl, type KubectlTransport } from '../../engine/kubectl';
 import type { ApiRequest, ApiResponse } from '../../engine/apiserver/types';
 import { CLIENT_CERT_HEADER } from '../../engine/apiserver/auth/authn';
@@ -55,6 +56,6 @@ export async function kubectlEndpoint(host: EngineHost, calls: ApiCalls, body: u
   const args = b.args[0] === 'kubectl' ? b.args.slice(1) : (b.args as string[]);
   // Watches end when the server ends them; over this endpoint they stop after 5 s of wall time.
   const interrupt = new Promise<void>((r) => setTimeout(r, 5000).unref());
-  const r = await runKubectl(args, { transport: transport(calls), files, now: () => host.engine.sim.now, namespace: typeof b.namespace === 'string' ? b.namespace : 'default', interrupt });
+  const r = await runKubectl(args, { transport: transport(calls), files, now: () => SIM_EPOCH_MS + host.engine.sim.now, namespace: typeof b.namespace === 'string' ? b.namespace : 'default', interrupt });
   return { status: 200, body: { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode } };
 }

@@ -1,6 +1,7 @@
 // Our kubectl (engine/kubectl, what the in-page terminal runs) and the real
 // kubectl v1.32, on the same cluster state, print the same bytes. Ages are the
 // only thing normalised: both read the virtual clock at slightly different moments.
+import { SIM_EPOCH_MS } from '../../engine/apiserver/http/time';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,13 +79,20 @@ function real(args: string[]): Promise<string> {
 }
 
 async function ours(args: string[], files: Record<string, string> = {}): Promise<string> {
-  const r = await runKubectl(args, { transport: httpTransport(server.url), files, now: () => server.host.engine.sim.now, namespace: 'default' });
+  const r = await runKubectl(args, { transport: httpTransport(server.url), files, now: () => SIM_EPOCH_MS + server.host.engine.sim.now, namespace: 'default' });
   return r.stdout + (r.stderr ? `\n[stderr]\n${r.stderr}` : '') + `\n[exit ${r.exitCode}]`;
 }
 
-/** Ages ("5s", "2m3s", "<unknown>") are the one thing allowed to differ. */
+/**
+ * Ages ("5s", "2m3s", "<unknown>") are the one thing allowed to differ. In a
+ * describe's Events table the Age column's width follows the ages, so there
+ * the padding between columns is compared as one space.
+ */
 function normalise(s: string): string {
-  return s.replace(/\b\d+(?:d|h|m|s)(?:\d+(?:h|m|s))?\b/g, 'AGE');
+  const aged = s.replace(/\b\d+(?:d|h|m|s)(?:\d+(?:h|m|s))?\b/g, 'AGE');
+  const at = aged.indexOf('\nEvents:\n');
+  if (at < 0) return aged;
+  return aged.slice(0, at) + aged.slice(at).replace(/ {2,}/g, ' ');
 }
 
 const CASES: string[][] = [

@@ -461,3 +461,42 @@ export const validatingAdmissionPolicyBindingPrinter: Printer = {
     return { cells: [name(o), str(sp['policyName']), paramName, age(o, now)] };
   },
 };
+
+/** printers.go csiNodeColumnDefinitions */
+export const csiNodePrinter: Printer = {
+  columns: [NAME_COLUMN, col('Drivers', 'integer', { text: 'Drivers indicates the number of CSI drivers registered on the node' }), AGE_COLUMN],
+  print(o, now) {
+    const drivers = ((o['spec'] as { drivers?: unknown[] } | undefined)?.drivers ?? []).length;
+    return { cells: [name(o), drivers, age(o, now)] };
+  },
+};
+
+/** printers.go csiDriverColumnDefinitions */
+export const csiDriverPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    col('AttachRequired', 'boolean', { text: 'attachRequired indicates this CSI volume driver requires an attach operation (because it implements the CSI ControllerPublishVolume() method), and that the Kubernetes attach detach controller should call the attach volume interface which checks the volumeattachment status and waits until the volume is attached before proceeding to mounting.' }),
+    col('PodInfoOnMount', 'boolean', { text: 'podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations, if set to true.' }),
+    col('StorageCapacity', 'boolean', { text: 'storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage capacity that the driver deployment will report by creating CSIStorageCapacity objects with capacity information, if set to true.' }),
+    col('TokenRequests', 'string', { text: 'tokenRequests indicates the CSI driver needs pods\' service account tokens it is mounting volume for to do necessary authentication.' }),
+    col('RequiresRepublish', 'boolean', { text: 'requiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume.' }),
+    col('Modes', 'string', { text: 'volumeLifecycleModes defines what kind of volumes this CSI volume driver supports.' }),
+    AGE_COLUMN,
+  ],
+  print(o, now) {
+    const spec = (o['spec'] ?? {}) as { attachRequired?: boolean; podInfoOnMount?: boolean; storageCapacity?: boolean; tokenRequests?: { audience?: string }[]; requiresRepublish?: boolean; volumeLifecycleModes?: string[] };
+    const tokens = (spec.tokenRequests ?? []).map((t) => t.audience || '<api-server-audience>').join(',');
+    const modes = (spec.volumeLifecycleModes ?? []).join(',');
+    return {
+      cells: [name(o), spec.attachRequired ?? true, spec.podInfoOnMount ?? false, spec.storageCapacity ?? false, tokens || '<unset>', spec.requiresRepublish ?? false, modes || '<none>', age(o, now)],
+    };
+  },
+};
+
+/** printers.go csiStorageCapacityColumnDefinitions */
+export const csiStorageCapacityPrinter: Printer = {
+  columns: [NAME_COLUMN, col('StorageClassName', 'string', { text: 'storageClassName represents the name of the StorageClass that the reported capacity applies to.' }), col('Capacity', 'string', { text: 'capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.' })],
+  print(o) {
+    return { cells: [name(o), str(o['storageClassName']), optStr(o['capacity']) ?? '<unset>'] };
+  },
+};

@@ -130,6 +130,9 @@ const SPECS: Spec[] = [
   // scheduling.k8s.io/v1
   { g: 'scheduling.k8s.io', r: 'priorityclasses', k: 'PriorityClass', ns: false, short: ['pc'] },
   // storage.k8s.io/v1
+  { g: 'storage.k8s.io', r: 'csidrivers', k: 'CSIDriver', ns: false },
+  { g: 'storage.k8s.io', r: 'csinodes', k: 'CSINode', ns: false },
+  { g: 'storage.k8s.io', r: 'csistoragecapacities', k: 'CSIStorageCapacity', ns: true },
   { g: 'storage.k8s.io', r: 'storageclasses', k: 'StorageClass', ns: false, short: ['sc'] },
 ];
 

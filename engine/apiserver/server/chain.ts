@@ -1,6 +1,7 @@
 // The stages of a request, bound to the modules that implement them
 // (authentication, impersonation, RBAC, decoding, defaulting, admission,
 // validation, selectors, printing). The REST handlers call only this module.
+import { servedShape } from '../registry/eventConversion';
 import type { ActorContext } from '../../sim/kernel';
 import type { Rng } from '../../sim/rng';
 import type { JsonObject, JsonValue, KObject, Status } from '../../apimachinery/types';
@@ -119,7 +120,8 @@ function includeObject(req: ApiRequest): 'None' | 'Object' | 'Metadata' {
 }
 
 /** The answer to a read: the object, the list, or a Table of them. `listMeta` null = a single object. */
-export function render(r: ResourceInfo, req: ApiRequest, objs: KObject[], now: number, listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } | null): unknown {
+export function render(r: ResourceInfo, req: ApiRequest, shapedObjs: KObject[], now: number, listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } | null): unknown {
+  const objs = r.resource === 'events' ? shapedObjs.map((o) => servedShape(r.group, r.resource, o)) : shapedObjs;
   if (wantsTable(req) && req.method === 'GET') {
     return toTable(r, objs.map((o) => ({ ...o, apiVersion: apiVersionOf(r.group, r.version), kind: r.kind })), { now, includeObject: includeObject(req), listMeta: listMeta ?? undefined });
   }

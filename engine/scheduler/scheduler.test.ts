@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { call, controlPlane, createNode, createPod, getPod, nodeOf, runUntil, scheduler } from './testing/cluster';
+
+describe('kube-scheduler on the simulated control plane', () => {
+  it('binds a pod to a fitting node, with a Scheduled event and a decision record', () => {
+    const e = controlPlane(1);
+    for (const n of ['node-a', 'node-b', 'node-c']) createNode(e, { name: n });
+    createPod(e, { name: 'web', cpu: '500m', memory: '1Gi' });
+    runUntil(e, () => !!nodeOf(e, 'web'), 'web to be bound');
+    const node = nodeOf(e, 'web')!;
+    expect(['node-a', 'node-b', 'node-c']).toContain(node);
+    const pod = getPod(e, 'web');
+    expect(pod.status.conditions.find((c: any) => c.type === 'PodScheduled').status).toBe('True');
+    runUntil(e, () => call(e, 'GET', '/api/v1/namespaces/default/events').body.items.some((ev: any) => ev.reason === 'Scheduled'), 'the Scheduled event');
+    const ev = call(e, 'GET', '/api/v1/namespaces/default/events').body.items.find((x: any) => x.reason === 'Scheduled');
+    expect(ev.message).toBe(`Successfully assigned default/web to ${node}`);
+    const d = e.schedulerDecisions('default/web');
+    expect(d.decisions).toHaveLength(1);
+    const dec = d.decisions[0]!;
+    expect(dec.selected).toBe(node);
+    expect(dec.outcome).toBe('Scheduled');
+    expect(Object.keys(dec.nodes).sort()).toEqual(['node-a', 'node-b', 'node-c']);
+    expect(dec.nodes[node]!.filters.NodeResourcesFit).toBe('Success');
+    const fit = dec.nodes[node]!.scores!.NodeResourcesFit!;
+    // LeastAllocated: cpu (4000-500)*100/4000 = 87, memory (32Gi-1Gi)*100/32Gi = 96 → (87+96)/2 = 91.
+    expect(fit.raw).toBe(91);
+    expect(fit.weight).toBe(1);
+    expect(dec.nodes[node]!.scores!.TaintToleration).toEqual({ raw: 0, normalized: 100, weight: 3, weighted: 300 });
+  });
+
+  it('reports Insufficient cpu, then schedules once a node is added', () => {
+    const e = controlPlane(2);
+    createNode(e, { name: 'small-1', cpu: '1' });
+    createNode(e, { name: 'small-2', cpu: '1' });
+    createPod(e, { name: 'big', cpu: '2' });
+    runUntil(e, () => getPod(e, 'big').status?.conditions?.some((c: any) => c.type === 'PodScheduled' && c.reason === 'Unschedulable'), 'the Unschedulable condition');
+    const cond = getPod(e, 'big').status.conditions.find((c: any) => c.type === 'PodScheduled');
+    expect(cond.status).toBe('False');
+    expect(cond.message).toBe('0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
+    runUntil(e, () => call(e, 'GET', '/api/v1/namespaces/default/events').body.items.some((ev: any) => ev.reason === 'FailedScheduling'), 'FailedScheduling');
+    expect(e.schedulerQueue()!.unschedulable.map((p: any) => p.pod)).toContain('default/big');
+    createNode(e, { name: 'large', cpu: '8' });
+    runUntil(e, () => nodeOf(e, 'big') === 'large', 'big to land on the new node');
+  });
+
+  it('keeps to one leader holding the kube-scheduler lease', () => {
+    const e = controlPlane(3, { schedulers: 2 });
+    runUntil(e, () => scheduler(e, 0).elector.isLeader || scheduler(e, 1).elector.isLeader, 'a leader');
+    const lease = call(e, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler').body;
+    const leader = [0, 1].find((i) => scheduler(e, i).elector.isLeader)!;
+    expect(lease.spec.holderIdentity).toBe(scheduler(e, leader).elector.config.identity);
+    expect(scheduler(e, 1 - leader).elector.isLeader).toBe(false);
+    createNode(e, { name: 'n1' });
+    createPod(e, { name: 'p' });
+    runUntil(e, () => nodeOf(e, 'p') === 'n1', 'p bound');
+    expect(scheduler(e, leader).stats.bindings).toBe(1);
+    expect(scheduler(e, 1 - leader).stats.cycles).toBe(0);
+  });
+});
