@@ -158,6 +158,12 @@ test('a pod short of cpu waits with Insufficient cpu, avoids the tainted node, a
   await expect(page.getByRole('combobox', { name: 'Cycle' }).locator('option')).toHaveCount(2);
   await expect(row(page, 'node-6')).toHaveClass(/winner/);
   await shot(page, 'scheduler-placed-after-node-added');
+
+  // A smaller window: nothing spills out, the table scrolls inside its region.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await expect.poll(() => page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }))).toEqual({ w: 1280, h: 720 });
+  await expect(row(page, 'node-6')).toBeVisible();
+  await shot(page, 'scheduler-1280x720');
 });
 
 test('a high-priority pod preempts a lower-priority one: candidates and victims are shown', async ({ page }) => {
@@ -184,11 +190,18 @@ test('a high-priority pod preempts a lower-priority one: candidates and victims 
   await expect(page.getByLabel('FailedScheduling message')).toContainText('Insufficient cpu');
   await shot(page, 'scheduler-preemption');
 
-  // The victim goes; the pod is placed on its nominated node.
+  // The victim goes; the pod is bound to its nominated node.
   const nominated = (await pre.locator('.pre-head b').innerText()).trim();
-  // Following the newest cycle again.
+  const victim = (await pre.getByLabel('Victims').innerText()).trim().replace(/^default\//, '');
+  await expect.poll(async () => (await kubectl(page, ['get', 'pod', victim])).stderr, { intervals: [200, 500, 1000] }).toContain('NotFound');
+  await expect
+    .poll(async () => (await kubectl(page, ['get', 'pod', 'vip', '-o', 'jsonpath={.spec.nodeName}'])).stdout, { intervals: [200, 500, 1000], timeout: 30_000 })
+    .toBe(nominated);
+  // Following the newest cycle again: its decision names the node (the nominated node, tried first, passed).
   await page.getByRole('combobox', { name: 'Cycle' }).selectOption({ index: 0 });
-  await expect(outcome(page)).toContainText(`Scheduled on ${nominated}`, { timeout: 30_000 });
+  await expect(outcome(page)).toContainText('nominated node');
+  await expect(outcome(page)).toContainText(`Scheduled on ${nominated}`);
+  await expect(row(page, nominated)).toHaveClass(/winner/);
 });
 
 test('the profile editor applies a configuration live and refuses an invalid one, keeping the text', async ({ page }) => {

@@ -3,7 +3,7 @@
 // the total. Rows are virtualised (only the visible ones are in the DOM) so
 // thousands of nodes scroll smoothly; any column sorts; hovering a score
 // explains it.
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import type { DecisionJson } from '../../engine/host/protocol';
 import type { ProfileScoring } from './configInfo';
 import { columnStats, explainScore, explainTotal, type ColumnStats, type Explanation } from './explain';
@@ -26,7 +26,7 @@ import {
 
 export const ROW_HEIGHT = 24;
 /** The two header rows (group names, then plugin names set vertically). */
-const HEAD_HEIGHT = 22 + 78;
+const HEAD_HEIGHT = 22 + 72;
 /** The node column fits the longest name (monospace), within bounds. */
 export function nodeColumnWidth(names: readonly string[]): number {
   let longest = 0;
@@ -112,7 +112,7 @@ export function ScoreTable({ decision, scoring }: { decision: DecisionJson; scor
 
   // Filter plugins PreFilter switched off for this pod say nothing about any node: hidden unless asked for.
   const skippedFilters = useMemo(() => skippedEverywhere(model), [model]);
-  const filters = showSkipped ? model.filterPlugins : model.filterPlugins.filter((p) => !skippedFilters.includes(p));
+  const filters = useMemo(() => (showSkipped ? model.filterPlugins : model.filterPlugins.filter((p) => !skippedFilters.includes(p))), [model, showSkipped, skippedFilters]);
   const F = filters.length;
   const S = model.scorePlugins.length;
   const NODE_COL = useMemo(() => nodeColumnWidth(model.rows.map((r) => r.node)), [model]);
@@ -120,14 +120,23 @@ export function ScoreTable({ decision, scoring }: { decision: DecisionJson; scor
   /** Room for a rejection's reason: from where its text sits (it sticks beside the node column) to the right edge. */
   const reasonRoom = (failAt: number) => viewport.width - Math.max(NODE_COL, NODE_COL + failAt * FILTER_COL - viewport.left) - 12;
   const hoverRow = hover ? model.rows.find((r) => r.node === hover.node) : undefined;
-  const explanation = hover && hoverRow?.scores ? explain(hover.plugin, hoverRow, stats, scoring) : null;
+  const explanation = hover && hoverRow?.scores ? explain(hover.plugin, hoverRow, stats, scoring, decision.podRequests) : null;
 
   return (
     <div className="sched-table-wrap">
       <div className="sched-table-tools" role="group" aria-label="Scoring table options">
-        <div className="segmented" role="radiogroup" aria-label="Score values">
+        <div className="segmented" role="radiogroup" aria-label="Score values" onKeyDown={onModeKey}>
           {SCORE_MODES.map((m) => (
-            <button key={m} type="button" role="radio" aria-checked={mode === m} className={mode === m ? 'active' : ''} onClick={() => setScoreMode(m)}>
+            <button
+              key={m}
+              type="button"
+              role="radio"
+              id={`score-mode-${m}`}
+              aria-checked={mode === m}
+              tabIndex={mode === m ? 0 : -1}
+              className={mode === m ? 'active' : ''}
+              onClick={() => setScoreMode(m)}
+            >
               {MODE_LABEL[m]}
             </button>
           ))}
@@ -146,7 +155,10 @@ export function ScoreTable({ decision, scoring }: { decision: DecisionJson; scor
       <div
         className="sched-table-scroll"
         ref={scrollRef}
-        onScroll={measure}
+        onScroll={() => {
+          measure();
+          setHover(null);
+        }}
         role="region"
         aria-label="Scoring table"
         tabIndex={0}
@@ -220,6 +232,17 @@ export function ScoreTable({ decision, scoring }: { decision: DecisionJson; scor
   );
 }
 
+/** Arrow keys move the choice within the radio group, as radio buttons do. */
+function onModeKey(e: ReactKeyboardEvent): void {
+  const d = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+  if (d === 0) return;
+  e.preventDefault();
+  const i = SCORE_MODES.indexOf(useScheduler.getState().mode);
+  const next = SCORE_MODES[(i + d + SCORE_MODES.length) % SCORE_MODES.length]!;
+  setScoreMode(next);
+  document.getElementById(`score-mode-${next}`)?.focus();
+}
+
 function weightOf(rows: readonly NodeRow[], plugin: string): string {
   for (const r of rows) {
     const s = r.scores?.[plugin];
@@ -228,11 +251,12 @@ function weightOf(rows: readonly NodeRow[], plugin: string): string {
   return '?';
 }
 
-function explain(plugin: string, row: NodeRow, stats: Map<string, ColumnStats>, scoring: ProfileScoring): Explanation | null {
+function explain(plugin: string, row: NodeRow, stats: Map<string, ColumnStats>, scoring: ProfileScoring, pod: DecisionJson['podRequests']): Explanation | null {
   if (!row.scores) return null;
   if (plugin === '') return row.total === null ? null : explainTotal(row.scores, row.total);
   const s = row.scores[plugin];
-  return s ? explainScore(plugin, s, stats.get(plugin) ?? columnStats([]), scoring) : null;
+  const inputs = row.resources && pod ? { node: row.resources, pod } : undefined;
+  return s ? explainScore(plugin, s, stats.get(plugin) ?? columnStats([]), scoring, inputs) : null;
 }
 
 function SortHeader({ k, sort, label, title, className }: { k: SortKey; sort: SortSpec; label: string; title: string; className: string }) {

@@ -92,3 +92,27 @@ describe('scoringByProfile', () => {
     expect(scoringByProfile(null).size).toBe(0);
   });
 });
+
+describe('worked resource arithmetic from the decision inputs', () => {
+  const GI = 1024 ** 3;
+  const inputs = {
+    node: { cpu: { requested: 0, nonZeroRequested: 0, allocatable: 4000 }, memory: { requested: 0, nonZeroRequested: 0, allocatable: 32 * GI } },
+    pod: { cpu: { requested: 500, nonZero: 500 }, memory: { requested: GI, nonZero: GI } },
+  };
+  it('shows LeastAllocated per resource with the real numbers when they reproduce the score', () => {
+    const ex = explainScore('NodeResourcesFit', { raw: 91, normalized: 91, weight: 1, weighted: 91 }, columnStats([91]), defaultScoring(), inputs);
+    expect(ex.worked).toEqual([
+      'cpu: requested 0m + this pod 500m = 500m of 4000m → (4000m − 500m) × 100 / 4000m = 87',
+      'memory: requested 0Mi + this pod 1024Mi = 1024Mi of 32768Mi → (32768Mi − 1024Mi) × 100 / 32768Mi = 96',
+      '(cpu × 1 + memory × 1) / 2 = 91',
+    ]);
+  });
+  it('shows nothing worked when the inputs do not reproduce the recorded score', () => {
+    const ex = explainScore('NodeResourcesFit', { raw: 50, normalized: 50, weight: 1, weighted: 50 }, columnStats([50]), defaultScoring(), inputs);
+    expect(ex.worked).toEqual([]);
+  });
+  it('works BalancedAllocation through its fractions', () => {
+    const ex = explainScore('NodeResourcesBalancedAllocation', { raw: 95, normalized: 95, weight: 1, weighted: 95 }, columnStats([95]), defaultScoring(), inputs);
+    expect(ex.worked.at(-1)).toBe('std = |0.1250 − 0.0313| / 2 = 0.0469 → (1 − std) × 100 = 95');
+  });
+});

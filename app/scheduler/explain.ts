@@ -4,6 +4,8 @@
 // scaled), the formula is shown with those numbers substituted; a substituted
 // line is shown only when it reproduces the recorded value.
 import type { ProfileScoring, ResourceWeight } from './configInfo';
+import type { DecisionJson } from '../../engine/host/protocol';
+import type { NodeResourcesJson } from '../../engine/scheduler/records/types';
 import { formatScore, type PluginScore } from './table';
 
 export const MAX_NODE_SCORE = 100;
@@ -49,7 +51,72 @@ function defaultNormalize(raw: number, max: number, reverse: boolean): number {
   return reverse ? MAX_NODE_SCORE - s : s;
 }
 
-export function explainScore(plugin: string, s: PluginScore, col: ColumnStats, scoring: ProfileScoring): Explanation {
+/** The resource plugins' inputs for one node (from the decision record). */
+export interface ResourceInputs {
+  node: NodeResourcesJson;
+  pod: NonNullable<DecisionJson['podRequests']>;
+}
+
+const cpuText = (m: number) => `${fmtInt(m)}m`;
+const memText = (b: number) => (b % (1024 * 1024) === 0 ? `${fmtInt(b / (1024 * 1024))}Mi` : `${fmtInt(b)}`);
+function fmtInt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+/** Go's int64 division. */
+const idiv = (a: number, b: number) => Math.trunc(a / b);
+
+/** LeastAllocated / MostAllocated with this node's numbers, when the profile scores cpu and memory. */
+function workedFit(strategy: string, res: readonly ResourceWeight[], inp: ResourceInputs): { lines: string[]; score: number } | null {
+  if (strategy !== 'LeastAllocated' && strategy !== 'MostAllocated') return null;
+  const lines: string[] = [];
+  let sum = 0;
+  let weights = 0;
+  for (const r of res) {
+    if (r.name !== 'cpu' && r.name !== 'memory') return null;
+    const side = r.name === 'cpu' ? inp.node.cpu : inp.node.memory;
+    const pod = r.name === 'cpu' ? inp.pod.cpu.nonZero : inp.pod.memory.nonZero;
+    const show = r.name === 'cpu' ? cpuText : memText;
+    const requested = side.nonZeroRequested + pod;
+    const cap = side.allocatable;
+    let score: number;
+    if (cap === 0) score = 0;
+    else if (strategy === 'LeastAllocated') score = requested > cap ? 0 : idiv((cap - requested) * 100, cap);
+    else score = requested > cap ? 100 : idiv(requested * 100, cap);
+    lines.push(
+      strategy === 'LeastAllocated'
+        ? `${r.name}: requested ${show(side.nonZeroRequested)} + this pod ${show(pod)} = ${show(requested)} of ${show(cap)} → (${show(cap)} − ${show(requested)}) × 100 / ${show(cap)} = ${score}`
+        : `${r.name}: requested ${show(side.nonZeroRequested)} + this pod ${show(pod)} = ${show(requested)} of ${show(cap)} → ${show(requested)} × 100 / ${show(cap)} = ${score}`,
+    );
+    sum += score * r.weight;
+    weights += r.weight;
+  }
+  if (weights === 0) return null;
+  const total = idiv(sum, weights);
+  lines.push(`(${res.map((r) => `${r.name} × ${r.weight}`).join(' + ')}) / ${weights} = ${total}`);
+  return { lines, score: total };
+}
+
+/** BalancedAllocation with this node's numbers (plain requests, fractions capped at 1). */
+function workedBalanced(res: readonly ResourceWeight[], inp: ResourceInputs): { lines: string[]; score: number } | null {
+  if (res.length !== 2 || !res.every((r) => r.name === 'cpu' || r.name === 'memory')) return null;
+  const lines: string[] = [];
+  const fr: number[] = [];
+  for (const r of res) {
+    const side = r.name === 'cpu' ? inp.node.cpu : inp.node.memory;
+    const pod = r.name === 'cpu' ? inp.pod.cpu.requested : inp.pod.memory.requested;
+    const show = r.name === 'cpu' ? cpuText : memText;
+    const f = side.allocatable === 0 ? 0 : Math.min(1, (side.requested + pod) / side.allocatable);
+    fr.push(f);
+    lines.push(`${r.name}: (${show(side.requested)} + ${show(pod)}) / ${show(side.allocatable)} = ${f.toFixed(4)}`);
+  }
+  const std = Math.abs(fr[0]! - fr[1]!) / 2;
+  const score = Math.trunc((1 - std) * 100);
+  lines.push(`std = |${fr[0]!.toFixed(4)} − ${fr[1]!.toFixed(4)}| / 2 = ${std.toFixed(4)} → (1 − std) × 100 = ${score}`);
+  return { lines, score };
+}
+
+export function explainScore(plugin: string, s: PluginScore, col: ColumnStats, scoring: ProfileScoring, inputs?: ResourceInputs): Explanation {
   const facts: [string, string][] = [
     ['raw', fmt(s.raw)],
     ['normalized', fmt(s.normalized)],
@@ -76,14 +143,20 @@ export function explainScore(plugin: string, s: PluginScore, col: ColumnStats, s
       }
       formula.push('requested_r = what the node’s pods request + this pod, counting 100m CPU / 200Mi memory for containers that request none');
       formula.push('No NormalizeScore: normalized = raw. Integer division truncates, as in Go.');
-      note = 'The decision keeps the score, not each resource’s requested and allocatable amounts.';
+      const w = inputs ? workedFit(scoring.fitStrategy, res, inputs) : null;
+      if (w && w.score === s.raw) worked.push(...w.lines);
+      else note = 'This node’s requested and allocatable amounts are not in the decision.';
       break;
     }
     case 'NodeResourcesBalancedAllocation':
       formula.push(`fraction_r = requested_r / allocatable_r (capped at 1) for ${weightsText(scoring.balancedResources)}`);
       formula.push('score = (1 − std(fractions)) × 100; with two resources std = |f₁ − f₂| / 2');
       formula.push('requested counts plain requests (no 100m / 200Mi defaults). No NormalizeScore: normalized = raw.');
-      note = 'The decision keeps the score, not each resource’s fraction.';
+      {
+        const w = inputs ? workedBalanced(scoring.balancedResources, inputs) : null;
+        if (w && w.score === s.raw) worked.push(...w.lines);
+        else note = 'This node’s fractions are not in the decision.';
+      }
       break;
     case 'TaintToleration':
       formula.push('raw = PreferNoSchedule taints on the node the pod does not tolerate');

@@ -11,6 +11,7 @@ import type { Framework, ScoreOutcome } from './framework/runtime';
 import { message, unresolvable, type MaybeStatus, type Status } from './framework/status';
 import type { DecisionRecord, Verdict } from './records/types';
 import type { SchedulerCache } from './cache/cache';
+import { podRequests } from './framework/resources';
 
 /** minFeasibleNodesToFind / minFeasibleNodesPercentageToFind */
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
@@ -122,11 +123,12 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
       rec.nominatedNode = nominated;
       const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
       rec.nodes.push(ni.name);
-      rec.rejections.push(s === null ? null : verdict(s));
+      rec.rejections.push(s);
       if (s === null) {
         rec.feasible.push(0);
         rec.numNodesToFind = 1;
         rec.scoringSkipped = 'the nominated node passed every filter';
+        rec.selected = ni.name;
         return { type: 'scheduled', node: ni.name, evaluatedNodes: 1, feasibleNodes: 1 };
       }
       if (s.code === 'Error') return { type: 'error', status: s };
@@ -169,7 +171,7 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
       rec.feasible.push(base + i);
       feasible.push(ni);
     } else {
-      rec.rejections.push(verdict(s));
+      rec.rejections.push(s);
       diagnosis.nodeToStatus.set(ni.name, s);
       if (s.plugin) diagnosis.unschedulablePlugins.add(s.plugin);
     }
@@ -210,6 +212,22 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
     rec.raw = out.raw;
     rec.normalized = out.normalized;
     rec.totals = out.totals;
+    // The resource plugins' inputs, so the table can show LeastAllocated's arithmetic (6 numbers a node).
+    const res = new Float64Array(feasible.length * 6);
+    for (let f = 0; f < feasible.length; f++) {
+      const ni = feasible[f]!;
+      const b = f * 6;
+      res[b] = ni.nonZeroRequested.milliCPU;
+      res[b + 1] = ni.requested.milliCPU;
+      res[b + 2] = ni.allocatable.milliCPU;
+      res[b + 3] = ni.nonZeroRequested.memory;
+      res[b + 4] = ni.requested.memory;
+      res[b + 5] = ni.allocatable.memory;
+    }
+    rec.resources = res;
+    const plain = podRequests(pod, false);
+    const nonZero = podRequests(pod, true);
+    rec.podResources = [nonZero.milliCPU, plain.milliCPU, nonZero.memory, plain.memory];
     totals = out.totals;
   }
   const selected = selectHost(feasible, totals, rng);

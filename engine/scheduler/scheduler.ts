@@ -58,6 +58,7 @@ const LISTED: { name: ListedResource; path: string; resource: ClusterEvent['reso
   { name: 'storageclasses', path: '/apis/storage.k8s.io/v1/storageclasses', resource: 'StorageClass' },
   { name: 'csinodes', path: '/apis/storage.k8s.io/v1/csinodes', resource: 'CSINode' },
   { name: 'csidrivers', path: '/apis/storage.k8s.io/v1/csidrivers', resource: 'CSIDriver' },
+  { name: 'csistoragecapacities', path: '/apis/storage.k8s.io/v1/csistoragecapacities', resource: 'CSIStorageCapacity' },
   { name: 'poddisruptionbudgets', path: '/apis/policy/v1/poddisruptionbudgets', resource: null },
 ];
 

@@ -202,6 +202,7 @@ export type ListedResource =
   | 'storageclasses'
   | 'csinodes'
   | 'csidrivers'
+  | 'csistoragecapacities'
   | 'poddisruptionbudgets';
 
 export interface ObjectLister {

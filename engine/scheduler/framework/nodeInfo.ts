@@ -65,8 +65,10 @@ export class NodeInfo {
 
   /** Removes a pod by namespace/name (uid when given must match); false when absent. */
   removePod(pod: Pod): boolean {
+    // GetPodKey is the pod's UID; namespace/name only for pods without one (tests).
+    const uid = pod.metadata.uid;
     const key = podKey(pod);
-    const i = this.pods.findIndex((p) => podKey(p.pod) === key && (!pod.metadata.uid || !p.pod.metadata.uid || p.pod.metadata.uid === pod.metadata.uid));
+    const i = uid ? this.pods.findIndex((p) => p.pod.metadata.uid === uid) : this.pods.findIndex((p) => podKey(p.pod) === key);
     if (i < 0) return false;
     const pi = this.pods[i]!;
     // Swap-remove, as upstream does: pod order on a node is not meaningful.
@@ -104,7 +106,8 @@ export class NodeInfo {
     }
     const ns = pi.pod.metadata.namespace ?? '';
     for (const v of pi.pod.spec.volumes ?? []) {
-      const claim = v.persistentVolumeClaim?.claimName ?? (v.ephemeral ? `${pi.pod.metadata.name}-${v.name}` : undefined);
+      // Only persistentVolumeClaim volumes are counted (NodeInfo.updatePVCRefCounts, v1.32).
+      const claim = v.persistentVolumeClaim?.claimName;
       if (!claim) continue;
       const k = `${ns}/${claim}`;
       const n = (this.pvcRefCounts.get(k) ?? 0) + sign;

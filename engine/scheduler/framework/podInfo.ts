@@ -21,7 +21,8 @@ export interface WeightedAffinityTerm extends AffinityTerm {
 /** AffinityTerm.Matches: the pod is in one of the term's namespaces (listed or selected) and its labels match. */
 export function affinityTermMatches(term: AffinityTerm, pod: Pod, nsLabels: Labels | undefined): boolean {
   const ns = pod.metadata.namespace ?? '';
-  if (term.namespaces.includes(ns) || (nsLabels !== undefined && matches(term.namespaceSelector, nsLabels))) {
+  // Unknown namespace labels are an empty set: an empty namespaceSelector ({}) still selects every namespace.
+  if (term.namespaces.includes(ns) || matches(term.namespaceSelector, nsLabels ?? {})) {
     return matches(term.selector, pod.metadata.labels ?? {});
   }
   return false;

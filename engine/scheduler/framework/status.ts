@@ -50,6 +50,12 @@ export function message(s: MaybeStatus): string {
   return s === null ? '' : s.reasons.join(', ');
 }
 
+/** Status.WithPlugin. A fresh status (what plugins return on rejection) is tagged in place; shared (frozen) ones are copied. */
 export function withPlugin(s: Status, plugin: string): Status {
-  return s.plugin === plugin ? s : { ...s, plugin };
+  if (s.plugin === plugin) return s;
+  if (s.plugin === undefined && !Object.isFrozen(s)) {
+    s.plugin = plugin;
+    return s;
+  }
+  return { ...s, plugin };
 }

@@ -104,7 +104,7 @@ export function decisionJson(r: DecisionRecord): DecisionJson {
         continue;
       }
       if (rej && rej.plugin === pl) {
-        filters[pl] = rej.reason || rej.code;
+        filters[pl] = rej.reasons.join(', ') || rej.code;
         break;
       }
       filters[pl] = 'Success';
@@ -119,6 +119,14 @@ export function decisionJson(r: DecisionRecord): DecisionJson {
       }
       entry.scores = scores;
       entry.total = r.totals[f]!;
+      if (r.resources) {
+        const x = r.resources;
+        const b = f * 6;
+        entry.resources = {
+          cpu: { requested: x[b + 1]!, nonZeroRequested: x[b]!, allocatable: x[b + 2]! },
+          memory: { requested: x[b + 4]!, nonZeroRequested: x[b + 3]!, allocatable: x[b + 5]! },
+        };
+      }
     }
     nodes[name] = entry;
   });
@@ -133,6 +141,7 @@ export function decisionJson(r: DecisionRecord): DecisionJson {
     ...(r.nominatedNode ? { nominatedNode: r.nominatedNode } : {}),
     ...(r.preFilter ? { preFilter: r.preFilter } : {}),
     nodes,
+    ...(r.podResources ? { podRequests: { cpu: { requested: r.podResources[1]!, nonZero: r.podResources[0]! }, memory: { requested: r.podResources[3]!, nonZero: r.podResources[2]! } } } : {}),
     selected: r.selected,
     message: r.message,
     ...(r.scoringSkipped ? { scoringSkipped: r.scoringSkipped } : {}),

@@ -1,7 +1,7 @@
 // Decision records: what one scheduling cycle saw and decided, kept compact
 // (flat typed arrays) so thousands of cycles fit in memory, and expanded to
 // the JSON the API and the UI read on demand.
-import type { Code } from '../framework/status';
+import type { Code, Status } from '../framework/status';
 
 export interface Verdict {
   plugin: string;
@@ -43,8 +43,8 @@ export interface DecisionRecord {
   nominatedNode?: string;
   /** Nodes evaluated, in evaluation order. */
   nodes: string[];
-  /** Per evaluated node: the rejecting verdict, or null if it passed every filter. */
-  rejections: (Verdict | null)[];
+  /** Per evaluated node: the rejecting plugin's Status (its `plugin` set), or null if it passed every filter. */
+  rejections: (Status | null)[];
   /** Indexes (into nodes) of the feasible nodes, in the order they were scored. */
   feasible: number[];
   /** Why scoring did not run, when it did not. */
@@ -56,6 +56,14 @@ export interface DecisionRecord {
   raw?: Float64Array;
   normalized?: Float64Array;
   totals?: Float64Array;
+  /**
+   * Scoring inputs of the resource plugins, per scored node f:
+   * resources[f*6 .. f*6+5] = cpu non-zero requested, cpu requested, cpu allocatable,
+   * memory non-zero requested, memory requested, memory allocatable (milli-CPU, bytes; before this pod).
+   */
+  resources?: Float64Array;
+  /** This pod's cpu non-zero, cpu, memory non-zero, memory requests. */
+  podResources?: number[];
   selected: string;
   /** The failure message (FitError text, or the error). */
   message: string;
@@ -76,11 +84,19 @@ export interface DecisionJson {
   feasibleNodes: number;
   nominatedNode?: string;
   preFilter?: { plugin: string; code: Code; reason: string };
-  nodes: Record<string, { filters: Record<string, string>; scores?: Record<string, { raw: number; normalized: number; weight: number; weighted: number }>; total?: number }>;
+  nodes: Record<string, { filters: Record<string, string>; scores?: Record<string, { raw: number; normalized: number; weight: number; weighted: number }>; total?: number; resources?: NodeResourcesJson }>;
+  /** What this pod requests (cpu in millicores, memory in bytes); nonZero counts 100m / 200Mi for containers without requests. */
+  podRequests?: { cpu: { requested: number; nonZero: number }; memory: { requested: number; nonZero: number } };
   selected: string;
   message: string;
   scoringSkipped?: string;
   postFilter?: PostFilterRecord;
   outcome: DecisionRecord['outcome'];
   outcomeMessage?: string;
+}
+
+/** A scored node's cpu (millicores) and memory (bytes) before this pod: what NodeResourcesFit and BalancedAllocation computed from. */
+export interface NodeResourcesJson {
+  cpu: { requested: number; nonZeroRequested: number; allocatable: number };
+  memory: { requested: number; nonZeroRequested: number; allocatable: number };
 }

@@ -379,14 +379,9 @@ function checkVolumeProvisions(
   return { ok: true, value: { provisionSatisfied: true, sufficientStorage: true, dynamicProvisions } };
 }
 
-/**
- * The CSIStorageCapacity objects the scheduler sees. 'csistoragecapacities' is
- * not among the listed kinds of framework/interface.ts yet, so none: a driver
- * that opts into capacity tracking then finds no capacity, as upstream does in
- * a cluster without CSIStorageCapacity objects.
- */
-function storageCapacities(_handle: Handle): CSIStorageCapacity[] {
-  return [];
+/** The CSIStorageCapacity objects the scheduler's informer holds. */
+function storageCapacities(handle: Handle): CSIStorageCapacity[] {
+  return [...handle.lister('csistoragecapacities').list()] as unknown as CSIStorageCapacity[];
 }
 
 /** volumeLimit: maximumVolumeSize when given, else capacity. */
