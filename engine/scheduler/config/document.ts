@@ -3,6 +3,7 @@
 // anything else is YAML read as go-yaml v2 reads it (YAML 1.1: yes/no are
 // booleans; the first document only; a repeated key: last one wins, and the
 // strict pass reports it as go-yaml's UnmarshalStrict does).
+import { goYamlMessage } from '../../apimachinery/yaml/goYamlErrors';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type YAMLError } from 'yaml';
 import { goQuote } from './goText';
 
@@ -271,33 +272,6 @@ const YAML_OPTIONS = {
   customTags: (tags: unknown[]) => (tags as Tag[]).filter((t) => t.tag !== 'tag:yaml.org,2002:timestamp' && t.format !== 'TIME') as never,
 };
 
-/** go-yaml v2's wording for the usual syntax errors (line numbers as it counts them). */
-function goYamlMessage(e: YAMLError, all: readonly YAMLError[], text: string): string {
-  const lastLine = text.replace(/\n+$/, '').split('\n').length;
-  const line = e.linePos?.[0]?.line ?? 1;
-  const first = e.message.split('\n')[0] ?? '';
-  const multiline = all.find((x) => x.code === 'MULTILINE_IMPLICIT_KEY');
-  switch (e.code) {
-    case 'BLOCK_AS_IMPLICIT_KEY':
-      return `yaml: line ${multiline?.linePos?.[1]?.line ?? line}: mapping values are not allowed in this context`;
-    case 'MULTILINE_IMPLICIT_KEY':
-      return `yaml: line ${e.linePos?.[1]?.line ?? line}: mapping values are not allowed in this context`;
-    case 'TAB_AS_INDENT':
-      return `yaml: line ${line}: found character that cannot start any token`;
-    case 'MISSING_CHAR':
-      if (/quote/i.test(first)) return `yaml: line ${line}: found unexpected end of stream`;
-      return `yaml: line ${Math.max(1, line - 1)}: did not find expected ${/\}/.test(first) ? "',' or '}'" : "',' or ']'"}`;
-    case 'BAD_INDENT':
-      if (/Flow sequence/.test(first)) return `yaml: line ${line > lastLine ? line - 1 : line}: did not find expected ',' or ']'`;
-      if (/Flow map/.test(first)) return `yaml: line ${line > lastLine ? line - 1 : line}: did not find expected ',' or '}'`;
-      return `yaml: line ${Math.max(1, line - 1)}: did not find expected key`;
-    case 'UNEXPECTED_TOKEN':
-      if (/block-seq-ind/.test(first)) return `yaml: line ${line}: block sequence entries are not allowed in this context`;
-      return `yaml: line ${line}: did not find expected <document start>`;
-    default:
-      return `yaml: line ${line}: ${first.replace(/ at line \d+, column \d+:?$/, '')}`;
-  }
-}
 
 /** sigs.k8s.io/yaml turns non-string map keys into strings. */
 function keyString(v: unknown): string {
