@@ -28,6 +28,8 @@ export function startOptionsFromUrl(search: string): StartOptions {
     paused: q.get('paused') === '1',
     // The Kubernetes control plane runs on etcd unless ?controlPlane=0 asks for etcd alone.
     controlPlane: q.get('controlPlane') !== '0',
+    // Worker nodes (kubelets with a fake runtime): 3 unless ?nodes=N says otherwise.
+    nodes: Math.max(0, Math.min(500, Math.trunc(num('nodes', 3)))),
   };
 }
 
@@ -50,7 +52,7 @@ export function startEngine(opts: StartOptions): void {
           if (u.requests || u.full) receiveRequests(u.requests, u.full);
         }),
       );
-      const info = await r.init({ seed: opts.seed, etcdMembers: opts.etcdMembers, controlPlane: opts.controlPlane ?? true });
+      const info = await r.init({ seed: opts.seed, etcdMembers: opts.etcdMembers, controlPlane: opts.controlPlane ?? true, nodes: opts.controlPlane === false ? 0 : (opts.nodes ?? 3) });
       useView.setState({ info });
       await r.setSpeed(opts.speed);
       if (!opts.paused) await r.play();

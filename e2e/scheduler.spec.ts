@@ -83,7 +83,7 @@ const scrollHome = (page: Page) => table(page).evaluate((el) => el.scrollTo({ le
 const outcome = (page: Page) => page.getByRole('status', { name: 'Outcome' });
 
 test('a pod short of cpu waits with Insufficient cpu, avoids the tainted node, and is placed when a node is added', async ({ page }) => {
-  await page.goto('/?speed=10');
+  await page.goto('/?speed=10&nodes=0');
   await openScheduler(page);
   await create(page, [
     nodeYaml({ name: 'node-1', cpu: '2', memory: '8Gi' }),
@@ -167,7 +167,7 @@ test('a pod short of cpu waits with Insufficient cpu, avoids the tainted node, a
 });
 
 test('a high-priority pod preempts a lower-priority one: candidates and victims are shown', async ({ page }) => {
-  await page.goto('/?speed=10');
+  await page.goto('/?speed=10&nodes=0');
   await openScheduler(page);
   await create(page, [
     nodeYaml({ name: 'node-a', cpu: '2', memory: '8Gi' }),
@@ -205,7 +205,7 @@ test('a high-priority pod preempts a lower-priority one: candidates and victims 
 });
 
 test('the profile editor applies a configuration live and refuses an invalid one, keeping the text', async ({ page }) => {
-  await page.goto('/?speed=10');
+  await page.goto('/?speed=10&nodes=0');
   await openScheduler(page);
   await page.getByRole('tab', { name: 'Profile' }).click();
   const host = page.locator('.profile-monaco-el[data-state="ready"]');
@@ -234,7 +234,7 @@ test('the profile editor applies a configuration live and refuses an invalid one
 
 test('500 nodes: the table stays virtualised and readable', async ({ page }) => {
   test.setTimeout(180_000);
-  await page.goto('/?speed=100');
+  await page.goto('/?speed=100&nodes=0');
   await openScheduler(page);
   const docs: string[] = [];
   for (let i = 1; i <= 500; i++) {

@@ -52,6 +52,10 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
         r = number('a positive integer', (n) => Number.isInteger(n) && n >= 1);
         if (typeof r === 'number') out.maxMutatingRequestsInflight = r;
         break;
+      case '--nodes':
+        r = number('an integer 0..5000', (n) => Number.isInteger(n) && n >= 0 && n <= 5000);
+        if (typeof r === 'number') out.nodes = r;
+        break;
       case '--no-control-plane':
         out.controlPlane = false;
         r = 0;

@@ -16,6 +16,8 @@ export interface HostOptions {
   etcdMembers: number;
   /** Run kube-apiserver on the cluster (default true). */
   controlPlane?: boolean;
+  /** Worker nodes (kubelets) to start with the control plane; default 0. */
+  nodes?: number;
   /** --max-requests-inflight / --max-mutating-requests-inflight of the apiserver (400 / 200). */
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
@@ -53,6 +55,7 @@ export class EngineHost {
       seed: opts.seed,
       etcdMembers: opts.etcdMembers,
       controlPlane: opts.controlPlane ?? true,
+      ...(opts.nodes !== undefined && opts.controlPlane !== false ? { nodes: opts.nodes } : {}),
       ...(opts.maxRequestsInflight !== undefined ? { maxRequestsInflight: opts.maxRequestsInflight } : {}),
       ...(opts.maxMutatingRequestsInflight !== undefined ? { maxMutatingRequestsInflight: opts.maxMutatingRequestsInflight } : {}),
     });

@@ -1,4 +1,4 @@
-// npm run serve -- --port P [--seed N] [--etcd-members 3] [--speed S]
+// npm run serve -- --port P [--seed N] [--etcd-members 3] [--speed S] [--nodes N]
 import { parseArgs } from './args';
 import { startServer } from './server';
 import { writeKubeconfig } from './kube/kubeconfig';
@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!args.ok) {
     console.error(args.error);
-    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S] [--kubeconfig PATH] [--tls-port P] [--max-requests-inflight N] [--max-mutating-requests-inflight N] [--no-control-plane]');
+    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S] [--kubeconfig PATH] [--tls-port P] [--max-requests-inflight N] [--max-mutating-requests-inflight N] [--nodes N] [--no-control-plane]');
     process.exit(2);
   }
   const s = await startServer(args.value);

@@ -14,7 +14,13 @@ import { httpMsg, type HttpChunkMsg, type HttpEndMsg, type HttpResponseMsg } fro
 import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
 import { RESOURCES } from '../apiserver/registry/resources';
 import { apiVersionOf } from '../apimachinery/types';
-import { Reflector } from '../client/reflector';
+import { Reflector, type ReflectorEvent } from '../client/reflector';
+import { CONTROLLER_FACTORIES } from './registry';
+import { INFORMER_PATHS, type ApiCall, type Controller, type ControllerContext, type EventSpec } from './framework/types';
+import { ManagerContext } from './framework/context';
+import { CoreEventRecorder } from './framework/events';
+
+const EMPTY: ReadonlyMap<string, KObject> = new Map();
 
 export const CONTROLLER_MANAGER_KIND = 'kube-controller-manager';
 
@@ -34,6 +40,7 @@ type Purpose =
   | { kind: 'nsDelete'; ns: string; step: number }
   | { kind: 'nsFinalize'; ns: string }
   | { kind: 'credentialsSA' | 'credentialsToken'; controller: string }
+  | { kind: 'controller'; controller: string; tag: unknown }
   | { kind: 'ready' };
 
 /**
@@ -41,8 +48,8 @@ type Purpose =
  * (--use-service-account-credentials, as kubeadm runs it): the manager makes
  * sure the account exists and asks for a token for it (SAControllerClientBuilder).
  */
-const CONTROLLERS = ['service-account-controller', 'root-ca-cert-publisher', 'namespace-controller'] as const;
-type ControllerName = (typeof CONTROLLERS)[number];
+const BUILT_IN = ['service-account-controller', 'root-ca-cert-publisher', 'namespace-controller'] as const;
+type ControllerName = string;
 
 export class ControllerManager implements Actor {
   readonly reflectors = new Map<string, Reflector>([
@@ -58,11 +65,23 @@ export class ControllerManager implements Actor {
   /** Bearer tokens of the controllers' service accounts. */
   private readonly tokens = new Map<string, string>();
   private nextReq = 1;
+  /** The modular controllers (registry.ts), each with its work queue. */
+  readonly controllers: Controller[];
+  private queueTimer = -1;
+  private queueTimerAt = -1;
+  private readonly eventRecorder = new CoreEventRecorder('kube-controller-manager');
 
   constructor(
     readonly id: ActorId,
     readonly config: ControllerManagerConfig,
-  ) {}
+  ) {
+    this.controllers = CONTROLLER_FACTORIES.map((f) => f());
+    for (const c of this.controllers) for (const name of c.informers) if (!this.reflectors.has(name)) this.reflectors.set(name, new Reflector(INFORMER_PATHS[name]!));
+  }
+
+  private get controllerNames(): string[] {
+    return [...BUILT_IN, ...this.controllers.map((c) => c.name)];
+  }
 
   start(ctx: ActorContext): void {
     for (const name of this.reflectors.keys()) this.list(ctx, name);
@@ -128,7 +147,16 @@ export class ControllerManager implements Actor {
             return;
           }
           this.watch(ctx, purpose.reflector);
+          this.dispatch(ctx, purpose.reflector, out);
           this.reconcile(ctx);
+          return;
+        }
+        case 'controller': {
+          const c = this.controllers.find((x) => x.name === purpose.controller);
+          if (c) {
+            c.onResponse(purpose.tag, res.status, res.body, this.context(ctx, c));
+            this.runQueues(ctx);
+          }
           return;
         }
         case 'watch':
@@ -139,7 +167,7 @@ export class ControllerManager implements Actor {
           if (res.status >= 300) this.inFlight.delete(purpose.key);
           return;
         case 'ready':
-          if (res.status === 200) for (const c of CONTROLLERS) this.ensureCredentials(ctx, c);
+          if (res.status === 200) for (const c of this.controllerNames) this.ensureCredentials(ctx, c);
           else ctx.setTimer(1000, 'ready');
           return;
         case 'credentialsSA':
@@ -150,6 +178,7 @@ export class ControllerManager implements Actor {
           if (res.status === 201) {
             this.tokens.set(purpose.controller, (JSON.parse(res.body) as { status: { token: string } }).status.token);
             this.reconcile(ctx);
+            this.runQueues(ctx);
           } else ctx.setTimer(1000, 'credentials', purpose.controller);
           return;
         case 'nsDelete':
@@ -165,7 +194,10 @@ export class ControllerManager implements Actor {
       if (out === 'relist') {
         this.requests.delete(reqId);
         this.list(ctx, purpose.reflector);
-      } else if (out.length) this.reconcile(ctx);
+      } else if (out.length) {
+        this.dispatch(ctx, purpose.reflector, out);
+        this.reconcile(ctx);
+      }
       return;
     }
     if (p.type === 'HttpEnd' && purpose.kind === 'watch') {
@@ -186,6 +218,11 @@ export class ControllerManager implements Actor {
       ctx.setTimer(5000, 'resync');
       this.reconcile(ctx);
     }
+    if (tag === 'queues') {
+      this.queueTimer = -1;
+      this.queueTimerAt = -1;
+      this.runQueues(ctx);
+    }
   }
 
   persisted(): void {}
@@ -196,6 +233,12 @@ export class ControllerManager implements Actor {
     this.requests.delete(reqId);
     if (purpose && (purpose.kind === 'list' || purpose.kind === 'watch')) ctx.setTimer(1000, 'relist', purpose.reflector);
     if (purpose?.kind === 'write') this.inFlight.delete(purpose.key);
+    if (purpose?.kind === 'controller') this.controllerFailed(ctx, purpose.controller, purpose.tag);
+  }
+
+  private controllerFailed(ctx: ActorContext, name: string, tag: unknown): void {
+    const c = this.controllers.find((x) => x.name === name);
+    if (c) c.onResponse(tag, 0, '', this.context(ctx, c));
   }
 
   peerReset(ctx: ActorContext, peer: ActorId): void {
@@ -204,6 +247,79 @@ export class ControllerManager implements Actor {
       this.requests.delete(reqId);
       if (purpose.kind === 'list' || purpose.kind === 'watch') ctx.setTimer(1000, 'relist', purpose.reflector);
       if (purpose.kind === 'write') this.inFlight.delete(purpose.key);
+      if (purpose.kind === 'controller') this.controllerFailed(ctx, purpose.controller, purpose.tag);
+    }
+  }
+
+  // ---- modular controllers ------------------------------------------------------------
+
+  private context(ctx: ActorContext, c: Controller): ControllerContext {
+    return new ManagerContext(this, ctx, c.name);
+  }
+
+  /** @internal (ManagerContext) */
+  storeOf(resource: string): ReadonlyMap<string, KObject> {
+    return this.reflectors.get(resource)?.store ?? EMPTY;
+  }
+
+  /** @internal */
+  isSynced(resource: string): boolean {
+    return this.reflectors.get(resource)?.synced ?? false;
+  }
+
+  /** @internal */
+  controllerRequest(ctx: ActorContext, controller: string, call: ApiCall, tag: unknown): void {
+    const body = call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
+    const contentType = call.method === 'PATCH' ? (call.contentType ?? 'application/merge-patch+json') : call.contentType;
+    this.send(ctx, { method: call.method, path: call.path, query: call.query ?? {}, ...(body !== undefined ? { body } : {}), ...(contentType ? { headers: { 'content-type': contentType } } : {}) }, { kind: 'controller', controller, tag }, this.tokens.has(controller) ? controller : undefined);
+  }
+
+  /** @internal */
+  controllerEvent(ctx: ActorContext, controller: string, e: EventSpec): void {
+    const call = this.eventRecorder.record(e, controller, ctx.now);
+    if (call) this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body), ...(call.contentType ? { headers: { 'content-type': call.contentType } } : {}) }, { kind: 'write', key: `event/${call.path}` }, this.tokens.has(controller) ? controller : undefined);
+  }
+
+  private dispatch(ctx: ActorContext, resource: string, events: ReflectorEvent[]): void {
+    if (events.length === 0) return;
+    for (const c of this.controllers) {
+      if (!c.informers.includes(resource)) continue;
+      const cc = this.context(ctx, c);
+      for (const ev of events) c.onEvent(resource, ev, cc);
+    }
+    this.runQueues(ctx);
+  }
+
+  /**
+   * The controllers' workers: each ready key of each queue is synced once
+   * (a key is never synced twice at once; errors requeue rate-limited), once
+   * the controller has its credentials and its informers are synced.
+   */
+  private runQueues(ctx: ActorContext): void {
+    let next = Infinity;
+    for (const c of this.controllers) {
+      c.queue.tick(ctx.now);
+      if (!this.tokens.has(c.name) || !c.informers.every((r) => this.isSynced(r))) {
+        if (c.queue.len() > 0) next = Math.min(next, ctx.now + 200);
+        continue;
+      }
+      const cc = this.context(ctx, c);
+      for (let guard = 0; guard < 10_000; guard++) {
+        const key = c.queue.get(ctx.now);
+        if (key === null) break;
+        const r = c.sync(key, cc);
+        c.queue.done(key, ctx.now);
+        if (r.type === 'done') c.queue.forget(key);
+        else if (r.type === 'error') c.queue.addRateLimited(key, ctx.now);
+        else c.queue.addAfter(key, r.delayMs, ctx.now);
+      }
+      const at = c.queue.nextReadyAt();
+      if (at !== null) next = Math.min(next, at);
+    }
+    if (next !== Infinity && next !== this.queueTimerAt) {
+      if (this.queueTimer >= 0) ctx.cancelTimer(this.queueTimer);
+      this.queueTimerAt = next;
+      this.queueTimer = ctx.setTimer(Math.max(0, next - ctx.now), 'queues');
     }
   }
 

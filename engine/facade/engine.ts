@@ -38,7 +38,9 @@ import { assertNever } from '../sim/assert';
 import { SCHEDULER_KIND, type KubeScheduler, type SchedulerActorConfig } from '../scheduler/scheduler';
 import { decisionJson } from '../scheduler/records/decisionLog';
 import type { DecisionJson } from '../scheduler/records/types';
-import type { SchedulerView } from './types';
+import type { ControllersView, SchedulerView } from './types';
+import type { ControllerManager } from '../controllers/manager';
+import { KUBELET_KIND, type KubeletConfig } from '../kubelet/kubelet';
 import { registerClass } from '../sim/serial';
 
 /** The playground's own etcd client (the client box, the JSON gateway). */
@@ -80,6 +82,8 @@ export class Engine {
     if (!(Number.isInteger(a) && a >= 1 && a <= 5)) throw new RangeError(`apiServers must be 1 to 5 (got ${a})`);
     const sc = options.schedulers ?? 1;
     if (!(Number.isInteger(sc) && sc >= 0 && sc <= 3)) throw new RangeError(`schedulers must be 0 to 3 (got ${sc})`);
+    const nn = options.nodes ?? 0;
+    if (!(Number.isInteger(nn) && nn >= 0 && nn <= 5000)) throw new RangeError(`nodes must be 0 to 5000 (got ${nn})`);
     this.options = {
       snapshotCount: 100_000,
       snapshotCatchUpEntries: 5_000,
@@ -92,6 +96,7 @@ export class Engine {
       maxMutatingRequestsInflight: DEFAULT_APISERVER.maxMutatingRequestsInflight,
       schedulers: 1,
       schedulerConfig: '',
+      nodes: 0,
       ...options,
     };
     this.sim = new Simulation({ seed: options.seed });
@@ -111,6 +116,17 @@ export class Engine {
       }
       this.sim.spawn(KUBECTL_CLIENT, API_CLIENT_KIND, { server: APISERVER, timeoutMs: 60_000 } satisfies ApiClientConfig);
       this.sim.spawn(CONTROLLER_MANAGER, CONTROLLER_MANAGER_KIND, { server: APISERVER } satisfies ControllerManagerConfig);
+      for (let i = 1; i <= this.options.nodes; i++) {
+        // Each node's kubelet talks to one API server (spread over them), registers itself and runs its pods.
+        this.sim.spawn(`node-${i}`, KUBELET_KIND, {
+          server: `kube-apiserver-${(i - 1) % this.options.apiServers}`,
+          nodeName: `node-${i}`,
+          capacity: { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' },
+          podCIDR: `10.${244 + Math.floor(i / 256)}.${i % 256}.0/24`,
+          internalIP: `10.0.${1 + Math.floor(i / 250)}.${(i % 250) + 1}`,
+          imageBandwidthBytesPerSec: 50 * 1024 * 1024,
+        } satisfies KubeletConfig);
+      }
       for (let i = 0; i < this.options.schedulers; i++) {
         // Replicas spread over the API servers, as each control-plane node's scheduler talks to its local one.
         this.sim.spawn(`kube-scheduler-${i}`, SCHEDULER_KIND, {
@@ -294,6 +310,29 @@ export class Engine {
       default:
         return assertNever(command, 'command');
     }
+  }
+
+  // ---- kube-controller-manager ---------------------------------------------------------
+
+  /** The modular controllers of kube-controller-manager-0: queue depth, latency and recent reconciles. */
+  controllersView(): ControllersView | null {
+    const m = this.sim.actor<ControllerManager>(CONTROLLER_MANAGER);
+    if (!m) return null;
+    return jsonRoundTrip({
+      controllers: m.controllers.map((c) => {
+        const mt = c.queue.metrics;
+        return {
+          name: c.name,
+          informers: [...c.informers],
+          depth: mt.depth,
+          adds: mt.adds,
+          retries: mt.retries,
+          meanQueueMs: mt.latency.count ? (mt.latency.sum / mt.latency.count) * 1000 : 0,
+          meanWorkMs: mt.workDuration.count ? (mt.workDuration.sum / mt.workDuration.count) * 1000 : 0,
+          recent: (c.recent ?? []).slice(-20),
+        };
+      }),
+    });
   }
 
   // ---- kube-scheduler ------------------------------------------------------------

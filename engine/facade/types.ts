@@ -27,6 +27,8 @@ export interface EngineOptions {
   /** --max-requests-inflight / --max-mutating-requests-inflight (400 / 200; small for demos). */
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
+  /** Worker nodes, each a kubelet with a fake container runtime (node-1..node-N: 4 CPU, 16Gi, 110 pods); default 0. */
+  nodes?: number;
   /** kube-scheduler replicas (kube-scheduler-0..N-1, leader-elected); default 1, 0 for none. */
   schedulers?: number;
   /** The KubeSchedulerConfiguration (YAML or JSON) the schedulers start with; upstream's defaults when absent. */
@@ -226,4 +228,20 @@ export interface SchedulerView {
   queue: { active: number; backoff: number; unschedulable: number; gated: number } | null;
   nodes: number;
   recent: { cycle: number; t: number; pod: string; profile: string; outcome: string; selected: string; message: string; evaluated: number; feasible: number }[];
+}
+
+/** kube-controller-manager's modular controllers: each one's work queue and recent reconciles (Engine.controllersView). */
+export interface ControllersView {
+  controllers: {
+    name: string;
+    informers: string[];
+    /** workqueue_depth */
+    depth: number;
+    adds: number;
+    retries: number;
+    /** Mean time a key waited in the queue, and mean sync time, in virtual ms. */
+    meanQueueMs: number;
+    meanWorkMs: number;
+    recent: { t: number; key: string; what: string }[];
+  }[];
 }

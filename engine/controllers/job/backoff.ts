@@ -1,0 +1,52 @@
+// Pod-failure back-off of the Job controller (pkg/controller/job/backoff_utils.go,
+// v1.32): failures since the last success and the time of the latest one; a
+// replacement pod waits 10 s doubling per failure, at most 10 minutes.
+import { parseRfc3339 } from '../../apiserver/http/time';
+import type { Loose } from '../endpoint/podutil';
+
+export const DEFAULT_JOB_POD_FAILURE_BACKOFF_MS = 10_000;
+export const MAX_JOB_POD_FAILURE_BACKOFF_MS = 600_000;
+
+export interface BackoffRecord {
+  failuresAfterLastSuccess: number;
+  /** Virtual ms of the latest failure, or null. */
+  lastFailureTime: number | null;
+}
+
+/** getFinishedTime: the latest container termination, else when Ready went False, else the deletion, else now. */
+export function finishedTime(pod: Loose, now: number): number {
+  let latest = -Infinity;
+  for (const s of [...(pod?.status?.containerStatuses ?? []), ...(pod?.status?.initContainerStatuses ?? [])]) {
+    const t = s?.state?.terminated?.finishedAt;
+    if (typeof t === 'string') {
+      const ms = parseRfc3339(t);
+      if (Number.isFinite(ms) && ms > latest) latest = ms;
+    }
+  }
+  if (latest > -Infinity) return latest;
+  const ready = (pod?.status?.conditions ?? []).find((c: Loose) => c?.type === 'Ready' && c?.status === 'False');
+  if (typeof ready?.lastTransitionTime === 'string' && Number.isFinite(parseRfc3339(ready.lastTransitionTime))) return parseRfc3339(ready.lastTransitionTime);
+  if (typeof pod?.metadata?.deletionTimestamp === 'string' && Number.isFinite(parseRfc3339(pod.metadata.deletionTimestamp))) return parseRfc3339(pod.metadata.deletionTimestamp);
+  return now;
+}
+
+/** newBackoffRecord: a success resets the count to the failures finished after it. */
+export function nextBackoffRecord(prev: BackoffRecord, newSucceeded: Loose[], newFailed: Loose[], now: number): BackoffRecord {
+  if (newSucceeded.length === 0) {
+    if (newFailed.length === 0) return prev;
+    let last = prev.lastFailureTime ?? -Infinity;
+    for (const p of newFailed) last = Math.max(last, finishedTime(p, now));
+    return { failuresAfterLastSuccess: prev.failuresAfterLastSuccess + newFailed.length, lastFailureTime: last };
+  }
+  const lastSuccess = Math.max(...newSucceeded.map((p) => finishedTime(p, now)));
+  const after = newFailed.map((p) => finishedTime(p, now)).filter((t) => t > lastSuccess);
+  return { failuresAfterLastSuccess: after.length, lastFailureTime: after.length ? Math.max(...after) : null };
+}
+
+/** getRemainingTime: how long a replacement must still wait (0 = now). */
+export function remainingBackoff(r: BackoffRecord, now: number): number {
+  if (r.failuresAfterLastSuccess === 0 || r.lastFailureTime === null) return 0;
+  const delay = Math.min(DEFAULT_JOB_POD_FAILURE_BACKOFF_MS * 2 ** (r.failuresAfterLastSuccess - 1), MAX_JOB_POD_FAILURE_BACKOFF_MS);
+  const elapsed = now - r.lastFailureTime;
+  return delay < elapsed ? 0 : delay - elapsed;
+}

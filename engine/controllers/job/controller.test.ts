@@ -1,0 +1,212 @@
+import { describe, it, expect } from 'vitest';
+import type { KObject } from '../../apimachinery/types';
+import { FakeContext } from '../framework/testing';
+import { cloneState } from '../../sim/serial';
+import { JobController, JOB_TRACKING_FINALIZER } from './controller';
+
+function job(name: string, spec: Record<string, unknown> = {}): KObject {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: 'default', uid: `uid-job-${name}`, resourceVersion: '1' },
+    spec: { completions: 1, parallelism: 1, backoffLimit: 6, template: { metadata: { labels: { 'job-name': name } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } }, ...spec },
+    status: {},
+  };
+}
+
+/** A tiny API server for the controller's calls: pods with finalizers, job status writes. */
+class World {
+  rv = 10;
+  seq = 0;
+  constructor(
+    readonly c: JobController,
+    readonly ctx: FakeContext,
+  ) {}
+
+  pods(): any[] {
+    return [...this.ctx.store('pods').values()];
+  }
+
+  job(key = 'default/pi'): any {
+    return this.ctx.store('jobs').get(key);
+  }
+
+  /** Answers every pending call (in order) and shows the results to the informers. */
+  serve(): void {
+    while (this.ctx.calls.length) {
+      const { call } = this.ctx.calls[0]!;
+      const m = /pods\/([^/]+)$/.exec(call.path);
+      if (call.method === 'POST') {
+        const p = JSON.parse(JSON.stringify(call.body)) as any;
+        p.metadata.name = `${p.metadata.generateName}${String(this.seq++).padStart(5, 'a')}`;
+        p.metadata.uid = `uid-${p.metadata.name}`;
+        p.metadata.resourceVersion = String(this.rv++);
+        p.status = { phase: 'Pending' };
+        this.ctx.respond(this.c, 201, p);
+        this.ctx.upsert(this.c, 'pods', p);
+      } else if (call.method === 'DELETE' && m) {
+        const p = this.ctx.store('pods').get(`default/${m[1]}`) as any;
+        this.ctx.respond(this.c, p ? 200 : 404, {});
+        if (p) this.finalize({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
+      } else if (call.method === 'PATCH' && m) {
+        const p = this.ctx.store('pods').get(`default/${m[1]}`) as any;
+        this.ctx.respond(this.c, p ? 200 : 404, p ?? {});
+        if (p) this.finalize({ ...p, metadata: { ...p.metadata, finalizers: (p.metadata.finalizers ?? []).filter((f: string) => f !== JOB_TRACKING_FINALIZER) } });
+      } else if (call.method === 'PUT') {
+        const j = JSON.parse(JSON.stringify(call.body)) as any;
+        const cur = this.job(`default/${j.metadata.name}`);
+        if (cur.metadata.resourceVersion !== j.metadata.resourceVersion) {
+          this.ctx.respond(this.c, 409, {});
+          continue;
+        }
+        j.metadata.resourceVersion = String(this.rv++);
+        this.ctx.respond(this.c, 200, j);
+        this.ctx.upsert(this.c, 'jobs', j);
+      } else throw new Error(`unexpected ${call.method} ${call.path}`);
+    }
+  }
+
+  private finalize(p: any): void {
+    p.metadata.resourceVersion = String(this.rv++);
+    if (p.metadata.deletionTimestamp && (p.metadata.finalizers ?? []).length === 0) this.ctx.remove(this.c, 'pods', p);
+    else this.ctx.upsert(this.c, 'pods', p);
+  }
+
+  setPhase(name: string, phase: string): void {
+    const p = JSON.parse(JSON.stringify(this.ctx.store('pods').get(`default/${name}`))) as any;
+    p.status = { phase };
+    p.metadata.resourceVersion = String(this.rv++);
+    this.ctx.upsert(this.c, 'pods', p);
+  }
+
+  /** Runs the controller and the fake API until quiet, advancing virtual time by `ms` in 100 ms steps. */
+  run(ms: number): void {
+    for (let t = 0; t <= ms; t += 100) {
+      this.ctx.drain(this.c);
+      this.serve();
+      this.ctx.now += 100;
+    }
+  }
+}
+
+function setup(spec: Record<string, unknown> = {}) {
+  const c = new JobController();
+  const ctx = new FakeContext();
+  const w = new World(c, ctx);
+  ctx.upsert(c, 'jobs', job('pi', spec));
+  return { c, ctx, w };
+}
+
+describe('JobController (job_controller_test.go)', () => {
+  it('creates pods up to parallelism with the tracking finalizer and the Job as controller', () => {
+    const { ctx, w } = setup({ completions: 5, parallelism: 2 });
+    w.run(0);
+    const pods = w.pods();
+    expect(pods).toHaveLength(2);
+    expect(pods[0].metadata).toMatchObject({ generateName: 'pi-', labels: { 'job-name': 'pi' }, finalizers: [JOB_TRACKING_FINALIZER] });
+    expect(pods[0].metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid: 'uid-job-pi', controller: true, blockOwnerDeletion: true }]);
+    expect(ctx.events.map((e) => [e.reason, e.message])).toEqual([['SuccessfulCreate', `Created pod: ${pods[0].metadata.name}`], ['SuccessfulCreate', `Created pod: ${pods[1].metadata.name}`]]);
+    w.run(1500);
+    expect(w.job().status).toMatchObject({ active: 2, ready: 0, terminating: 0 });
+    expect(w.job().status.startTime).toBeDefined();
+  });
+
+  it('counts succeeded pods through uncountedTerminatedPods, removes finalizers, then Complete', () => {
+    const { ctx, w } = setup({ completions: 2, parallelism: 2 });
+    w.run(1500);
+    for (const p of w.pods()) w.setPhase(p.metadata.name, 'Succeeded');
+    w.run(5000);
+    const st = w.job().status;
+    expect(st.succeeded).toBe(2);
+    expect(st.active).toBe(0);
+    expect(st.uncountedTerminatedPods).toEqual({});
+    expect(st.conditions.map((x: any) => [x.type, x.status, x.reason])).toEqual([['SuccessCriteriaMet', 'True', 'CompletionsReached'], ['Complete', 'True', 'CompletionsReached']]);
+    expect(st.completionTime).toBeDefined();
+    expect(w.pods().every((p) => !p.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER))).toBe(true);
+    expect(ctx.events.filter((e) => e.reason === 'Completed').map((e) => e.message)).toEqual(['Job completed']);
+    expect(w.pods()).toHaveLength(2); // finished pods stay (the TTL controller or the user removes them)
+  });
+
+  it('replaces failed pods with upstream back-off (10 s doubling), then fails with BackoffLimitExceeded', () => {
+    const { ctx, w } = setup({ backoffLimit: 2 });
+    const created: number[] = [];
+    const failNewest = () => {
+      const p = w.pods().find((x) => x.status.phase === 'Pending');
+      if (p) w.setPhase(p.metadata.name, 'Failed');
+    };
+    for (let i = 0; i < 400; i++) {
+      const before = w.pods().length;
+      w.run(0);
+      if (w.pods().length > before) created.push(ctx.now);
+      if (i % 10 === 5) failNewest();
+    }
+    // First pod at t=0, failures at ~0.5 s; replacements 10 s and then 20 s after each failure.
+    expect(created).toHaveLength(3);
+    const failedAt = (k: number) => created[k]! - created[k - 1]!;
+    expect(failedAt(1)).toBeGreaterThanOrEqual(10_000);
+    expect(failedAt(1)).toBeLessThan(12_000);
+    expect(failedAt(2)).toBeGreaterThanOrEqual(20_000);
+    expect(failedAt(2)).toBeLessThan(22_000);
+    w.run(5000);
+    const st = w.job().status;
+    expect(st.failed).toBe(3);
+    expect(st.conditions.map((x: any) => [x.type, x.reason, x.message])).toEqual([
+      ['FailureTarget', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
+      ['Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
+    ]);
+    expect(ctx.events.filter((e) => e.type === 'Warning').map((e) => e.reason)).toEqual(['BackoffLimitExceeded']);
+  });
+
+  it('deletes active pods when the job fails (activeDeadlineSeconds) and waits for them before Failed', () => {
+    const { w } = setup({ activeDeadlineSeconds: 5, parallelism: 2, completions: 4 });
+    w.run(4000);
+    expect(w.pods()).toHaveLength(2);
+    w.run(3000);
+    const st = w.job().status;
+    expect(st.conditions.map((x: any) => [x.type, x.reason])).toEqual([['FailureTarget', 'DeadlineExceeded'], ['Failed', 'DeadlineExceeded']]);
+    expect(st.failed).toBe(2);
+    expect(st.active).toBe(0);
+    expect(w.pods()).toHaveLength(0); // deleted once their finalizers came off
+  });
+
+  it('a job without completions is complete once any pod succeeds and none is active', () => {
+    const { w } = setup({ completions: undefined, parallelism: 1 });
+    w.run(1500);
+    w.setPhase(w.pods()[0].metadata.name, 'Succeeded');
+    w.run(3000);
+    expect(w.job().status.conditions.map((x: any) => x.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
+  });
+
+  it('snapshots mid-run: the clone continues identically', () => {
+    const { c, ctx, w } = setup({ completions: 3, parallelism: 3 });
+    w.run(1500);
+    w.setPhase(w.pods()[0].metadata.name, 'Succeeded');
+    ctx.drain(c);
+    const k = cloneState(c);
+    const cont = (x: JobController) => {
+      const f = new FakeContext();
+      f.now = ctx.now;
+      for (const [r, m] of ctx.stores) for (const o of m.values()) (f.store(r) as Map<string, KObject>).set(`${o.metadata.namespace}/${o.metadata.name}`, JSON.parse(JSON.stringify(o)));
+      f.calls.push(...ctx.calls.map((y) => JSON.parse(JSON.stringify(y))));
+      const v = new World(x, f);
+      v.rv = w.rv;
+      v.run(3000);
+      return { status: v.job().status, events: f.events.map((e) => e.reason) };
+    };
+    const a = cont(k);
+    expect(a.status.succeeded).toBe(1);
+    expect(a).toEqual(cont(c));
+  });
+});
+
+describe('JobController orphan pods', () => {
+  it('removes the tracking finalizer from pods of a deleted Job', () => {
+    const { c, ctx, w } = setup({ completions: 2, parallelism: 2 });
+    w.run(1500);
+    expect(w.pods().every((p) => p.metadata.finalizers.includes(JOB_TRACKING_FINALIZER))).toBe(true);
+    ctx.remove(c, 'jobs', w.job());
+    w.run(500);
+    expect(w.pods()).toHaveLength(2);
+    expect(w.pods().every((p) => !p.metadata.finalizers.includes(JOB_TRACKING_FINALIZER))).toBe(true);
+  });
+});

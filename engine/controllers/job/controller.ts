@@ -1,0 +1,471 @@
+// The Job controller (pkg/controller/job/job_controller.go, v1.32), NonIndexed
+// completion mode: pods created up to parallelism until completions succeed,
+// finished pods counted through the batch.kubernetes.io/job-tracking finalizer
+// (first recorded in status.uncountedTerminatedPods, then the finalizer is
+// removed, then they move to succeeded/failed), the interim SuccessCriteriaMet /
+// FailureTarget conditions, then Complete / Failed, and the pod-failure back-off.
+// Upstream does a sync's writes one after another; here each sync sends one
+// stage of them and the answers (seen through the informers) drive the next.
+import type { KObject } from '../../apimachinery/types';
+import type { ReflectorEvent } from '../../client/reflector';
+import { ItemExponentialFailureRateLimiter, RateLimitingQueue } from '../../client/workqueue';
+import { rfc3339, parseRfc3339 } from '../../apiserver/http/time';
+import { registerClass } from '../../sim/serial';
+import type { Controller, ControllerContext, SyncResult } from '../framework/types';
+import { isPodReady, keyOfObject, pushRecent, type Loose } from '../endpoint/podutil';
+import { nextBackoffRecord, remainingBackoff, type BackoffRecord } from './backoff';
+
+export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
+/** syncJobBatchPeriod: pod events are batched for a second. */
+export const SYNC_JOB_BATCH_PERIOD_MS = 1000;
+const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
+const MAX_UNCOUNTED_PODS = 500;
+const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
+/** Queue keys of orphan pods (upstream has a second queue for them). */
+const ORPHAN = 'orphan:';
+
+interface Condition {
+  type: string;
+  status: 'True' | 'False';
+  lastProbeTime?: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+type Tag =
+  | { type: 'createPod'; job: string }
+  | { type: 'deletePod'; job: string; pod: string }
+  | { type: 'removeFinalizer'; job: string; uid: string }
+  | { type: 'status'; job: string; rv: string; finished: Condition | null };
+
+interface Expectations {
+  add: number;
+  del: number;
+  at: number;
+}
+
+const hasFinalizer = (p: Loose): boolean => (p.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
+const isTerminal = (p: Loose): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+const isActive = (p: Loose): boolean => !isTerminal(p) && !p.metadata.deletionTimestamp;
+const isTerminating = (p: Loose): boolean => !!p.metadata.deletionTimestamp && !isTerminal(p);
+
+/** onlyReplaceFailedPods: podReplacementPolicy Failed, or a podFailurePolicy. */
+const onlyReplaceFailedPods = (job: Loose): boolean => job.spec?.podReplacementPolicy === 'Failed' || !!job.spec?.podFailurePolicy;
+
+/** isPodFailed: Failed, or (unless only failed pods are replaced) deleted before succeeding. */
+export function isPodFailed(p: Loose, job: Loose): boolean {
+  if (p.status?.phase === 'Failed') return true;
+  if (onlyReplaceFailedPods(job)) return false;
+  return !!p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded';
+}
+
+const findCondition = (job: Loose, type: string): Condition | undefined => ((job.status?.conditions ?? []) as Condition[]).find((c) => c.type === type && c.status === 'True');
+
+export function isJobFinished(job: Loose): boolean {
+  return !!findCondition(job, 'Complete') || !!findCondition(job, 'Failed');
+}
+
+export class JobController implements Controller {
+  readonly name = 'job-controller';
+  readonly informers = ['jobs', 'pods'] as const;
+  // DefaultJobApiBackOff 1 s to MaxJobApiBackOff 1 min.
+  readonly queue = new RateLimitingQueue<string>('job', new ItemExponentialFailureRateLimiter<string>(1000, 60_000));
+  readonly recent: { t: number; key: string; what: string }[] = [];
+  /** ControllerExpectations: pod creations and deletions not yet seen, per job key. */
+  readonly expectations = new Map<string, Expectations>();
+  /** finalizerExpectations: pods whose tracking finalizer removal is under way, per job key. */
+  readonly finalizerExpectations = new Map<string, Set<string>>();
+  /** podBackoffStore. */
+  readonly backoff = new Map<string, BackoffRecord>();
+  /** Jobs with a status write in flight, and the resourceVersion each status write replaced (stale until the informer moves past it). */
+  readonly statusInFlight = new Set<string>();
+  readonly staleRV = new Map<string, string>();
+  readonly writeErrors = new Map<string, string>();
+
+  onEvent(resource: string, ev: ReflectorEvent, ctx: ControllerContext): void {
+    const o = ev.object as Loose;
+    if (resource === 'jobs') {
+      const key = keyOfObject(o);
+      if (ev.type === 'DELETED') {
+        // Its pods' finalizers must still come off (upstream's orphan queue).
+        for (const p of ctx.store('pods').values() as Iterable<Loose>) {
+          if (hasFinalizer(p) && this.jobKeyOf(p) === key) this.queue.add(`${ORPHAN}${keyOfObject(p)}`, ctx.now);
+        }
+      }
+      if (this.staleRV.get(key) !== undefined && this.staleRV.get(key) !== o.metadata.resourceVersion) this.staleRV.delete(key);
+      this.queue.add(key, ctx.now);
+      return;
+    }
+    if (resource !== 'pods') return;
+    const key = this.jobKeyOf(o);
+    if (!key) return;
+    if (ev.type !== 'DELETED' && hasFinalizer(o) && !ctx.store('jobs').has(key)) this.queue.add(`${ORPHAN}${keyOfObject(o)}`, ctx.now);
+    const exp = this.expectations.get(key);
+    const fin = this.finalizerExpectations.get(key);
+    const old = ev.type === 'MODIFIED' ? (ev.old as Loose) : undefined;
+    if (ev.type === 'ADDED' && exp) exp.add--;
+    if (exp && ev.type === 'DELETED') exp.del--;
+    if (exp && old && !old.metadata.deletionTimestamp && o.metadata.deletionTimestamp) exp.del--;
+    if (fin && (ev.type === 'DELETED' || !hasFinalizer(o))) fin.delete(o.metadata.uid);
+    this.queue.addAfter(key, SYNC_JOB_BATCH_PERIOD_MS, ctx.now);
+  }
+
+  /** The key of the Job controlling the pod (its controller owner reference). */
+  private jobKeyOf(p: Loose): string | null {
+    const ref = (p.metadata.ownerReferences ?? []).find((r: Loose) => r.controller === true);
+    if (!ref || ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1') return null;
+    return `${p.metadata.namespace}/${ref.name}`;
+  }
+
+  private satisfied(key: string, now: number): boolean {
+    const e = this.expectations.get(key);
+    return !e || (e.add <= 0 && e.del <= 0) || now - e.at > EXPECTATIONS_TIMEOUT_MS;
+  }
+
+  private expect(key: string, add: number, del: number, now: number): void {
+    this.expectations.set(key, { add, del, at: now });
+  }
+
+  sync(key: string, ctx: ControllerContext): SyncResult {
+    if (key.startsWith(ORPHAN)) return this.syncOrphanPod(key.slice(ORPHAN.length), ctx);
+    if (this.statusInFlight.has(key)) return { type: 'done' }; // the answer requeues
+    const failed = this.writeErrors.get(key);
+    if (failed !== undefined) {
+      this.writeErrors.delete(key);
+      return { type: 'error', message: failed };
+    }
+    if (!ctx.synced('jobs') || !ctx.synced('pods')) return { type: 'after', delayMs: 100 };
+    const job = ctx.store('jobs').get(key) as Loose;
+    if (!job) {
+      this.expectations.delete(key);
+      this.finalizerExpectations.delete(key);
+      this.backoff.delete(key);
+      this.staleRV.delete(key);
+      return { type: 'done' };
+    }
+    if (this.staleRV.get(key) === job.metadata.resourceVersion) return { type: 'done' }; // the informer event requeues
+    this.staleRV.delete(key);
+    if (isJobFinished(job)) {
+      this.backoff.delete(key);
+      return { type: 'done' };
+    }
+    if (job.spec?.completionMode === 'Indexed') return { type: 'done' }; // not simulated yet
+
+    const now = ctx.now;
+    const satisfied = this.satisfied(key, now);
+    const pods: Loose[] = [];
+    for (const p of ctx.store('pods').values() as Iterable<Loose>) {
+      if (p.metadata.namespace !== job.metadata.namespace) continue;
+      if ((p.metadata.ownerReferences ?? []).some((r: Loose) => r.controller === true && r.uid === job.metadata.uid)) pods.push(p);
+    }
+    pods.sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+    const activePods = pods.filter(isActive);
+    const status: Loose = JSON.parse(JSON.stringify(job.status ?? {}));
+    const unc = { succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])] as string[], failed: [...(status.uncountedTerminatedPods?.failed ?? [])] as string[] };
+    const expectedRm = this.finalizerExpectations.get(key) ?? new Set<string>();
+
+    // getNewFinishedPods
+    const tracked = (p: Loose) => hasFinalizer(p) && !expectedRm.has(p.metadata.uid);
+    const newSucceeded = pods.filter((p) => tracked(p) && p.status?.phase === 'Succeeded' && !unc.succeeded.includes(p.metadata.uid));
+    const newFailed = pods.filter((p) => tracked(p) && p.status?.phase !== 'Succeeded' && isPodFailed(p, job) && !unc.failed.includes(p.metadata.uid));
+    const succeeded = (status.succeeded ?? 0) + newSucceeded.length + unc.succeeded.length;
+    const failedCount = (status.failed ?? 0) + newFailed.length + unc.failed.length;
+    let needsUpdate = false;
+    if (!status.startTime && job.spec?.suspend !== true) {
+      status.startTime = rfc3339(now);
+      needsUpdate = true;
+    }
+    const newBackoff = nextBackoffRecord(this.backoff.get(key) ?? { failuresAfterLastSuccess: 0, lastFailureTime: null }, newSucceeded, newFailed, now);
+    const backoffLimit: number = job.spec?.backoffLimit ?? 6;
+    let result: SyncResult = { type: 'done' };
+
+    let finishedCond: Condition | null = findCondition(job, 'SuccessCriteriaMet') ?? null;
+    if (!finishedCond) {
+      const ft = findCondition(job, 'FailureTarget');
+      if (ft) finishedCond = this.condition('Failed', ft.reason ?? '', ft.message ?? '', now);
+    }
+    if (!finishedCond) {
+      if (failedCount > backoffLimit || pastBackoffLimitOnFailure(job, pods)) {
+        finishedCond = this.condition('FailureTarget', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', now);
+      } else if (typeof job.spec?.activeDeadlineSeconds === 'number' && status.startTime && job.spec?.suspend !== true) {
+        const left = job.spec.activeDeadlineSeconds * 1000 - (now - parseRfc3339(status.startTime));
+        if (left <= 0) finishedCond = this.condition('FailureTarget', 'DeadlineExceeded', 'Job was active longer than specified deadline', now);
+        else result = { type: 'after', delayMs: left };
+      }
+    }
+
+    let active = activePods.length;
+    if (finishedCond) {
+      // deleteActivePods: the finalizers stay until the pods are counted.
+      for (const p of activePods) this.deletePod(ctx, key, job, p);
+      active = 0;
+      if (!satisfied) finishedCond = null;
+    } else {
+      if (satisfied && !job.metadata.deletionTimestamp) {
+        const m = this.manageJob(ctx, key, job, activePods, succeeded, newBackoff);
+        active = m.active;
+        if (m.retryAfter > 0) result = { type: 'after', delayMs: m.retryAfter };
+      }
+      const completions = job.spec?.completions;
+      const complete = typeof completions === 'number' ? succeeded >= completions && active === 0 : succeeded > 0 && active === 0;
+      if (complete) finishedCond = this.condition('SuccessCriteriaMet', 'CompletionsReached', 'Reached expected number of succeeded pods', now);
+    }
+
+    // trackJobStatusAndRemoveFinalizers
+    const withFinalizer = new Set(pods.filter(tracked).map((p) => p.metadata.uid as string));
+    let needsFlush = false;
+    const keepS = unc.succeeded.filter((u) => withFinalizer.has(u));
+    const keepF = unc.failed.filter((u) => withFinalizer.has(u));
+    if (keepS.length !== unc.succeeded.length || keepF.length !== unc.failed.length) {
+      status.succeeded = (status.succeeded ?? 0) + unc.succeeded.length - keepS.length;
+      status.failed = (status.failed ?? 0) + unc.failed.length - keepF.length;
+      unc.succeeded = keepS;
+      unc.failed = keepF;
+      needsFlush = true;
+    }
+    const addedNow = new Set<string>();
+    const toRemoveFinalizer: Loose[] = [];
+    for (const p of pods) {
+      if (!tracked(p)) continue;
+      const considerFailed = isPodFailed(p, job);
+      if (!(job.metadata.deletionTimestamp || finishedCond || p.status?.phase === 'Succeeded' || considerFailed)) continue;
+      const uid = p.metadata.uid as string;
+      if (p.status?.phase === 'Succeeded' && !unc.failed.includes(uid)) {
+        if (!unc.succeeded.includes(uid)) {
+          unc.succeeded.push(uid);
+          addedNow.add(uid);
+          needsFlush = true;
+        }
+      } else if (considerFailed || (finishedCond && finishedCond.type !== 'SuccessCriteriaMet' && finishedCond.type !== 'Complete')) {
+        if (!unc.failed.includes(uid)) {
+          unc.failed.push(uid);
+          addedNow.add(uid);
+          needsFlush = true;
+        }
+      }
+      toRemoveFinalizer.push(p);
+      if (unc.succeeded.length + unc.failed.length >= MAX_UNCOUNTED_PODS) break;
+    }
+    const conditions: Condition[] = [...(status.conditions ?? [])];
+    if (finishedCond?.type === 'FailureTarget') {
+      conditions.push(finishedCond);
+      needsFlush = true;
+      finishedCond = this.condition('Failed', finishedCond.reason ?? '', finishedCond.message ?? '', now);
+    }
+    if (finishedCond?.type === 'SuccessCriteriaMet') {
+      if (!findCondition(job, 'SuccessCriteriaMet')) {
+        conditions.push(finishedCond);
+        needsFlush = true;
+      }
+      finishedCond = this.condition('Complete', finishedCond.reason ?? '', finishedCond.message ?? '', now);
+    }
+    const ready = activePods.filter(isPodReady).length;
+    const terminating = pods.filter(isTerminating).length;
+    if (status.active !== active || status.ready !== ready || status.terminating !== terminating) needsUpdate = true;
+    status.active = active;
+    status.ready = ready;
+    status.terminating = terminating;
+    status.uncountedTerminatedPods = { ...(unc.succeeded.length ? { succeeded: unc.succeeded } : {}), ...(unc.failed.length ? { failed: unc.failed } : {}) };
+    status.conditions = conditions;
+    if (conditions.length === 0) delete status.conditions;
+
+    // enactJobFinished: only once every finished pod is counted and none is terminating.
+    let finished: Condition | null = null;
+    if (finishedCond && unc.succeeded.length + unc.failed.length === 0 && terminating === 0) {
+      finished = finishedCond;
+      const i = conditions.findIndex((c) => c.type === finished!.type);
+      if (i >= 0) conditions[i] = finished;
+      else conditions.push(finished);
+      status.conditions = conditions;
+      if (finished.type === 'Complete') status.completionTime = finished.lastTransitionTime;
+      needsFlush = true;
+    }
+
+    if (needsFlush || needsUpdate) {
+      this.backoff.set(key, newBackoff);
+      this.statusInFlight.add(key);
+      ctx.request(
+        { method: 'PUT', path: `/apis/batch/v1/namespaces/${job.metadata.namespace}/jobs/${job.metadata.name}/status`, body: { ...job, status } },
+        { type: 'status', job: key, rv: job.metadata.resourceVersion ?? '', finished } satisfies Tag,
+      );
+      pushRecent(this.recent, now, key, `status: active ${active}, succeeded ${status.succeeded ?? 0}, failed ${status.failed ?? 0}${finished ? `, ${finished.type}` : ''}`);
+    }
+    // A pod recorded in uncountedTerminatedPods by this sync keeps its finalizer until that status is stored.
+    const removable = toRemoveFinalizer.filter((p) => !addedNow.has(p.metadata.uid));
+    if (removable.length > 0) {
+      let fin = this.finalizerExpectations.get(key);
+      if (!fin) this.finalizerExpectations.set(key, (fin = new Set()));
+      for (const p of removable) {
+        fin.add(p.metadata.uid);
+        ctx.request(
+          {
+            method: 'PATCH',
+            path: `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`,
+            contentType: 'application/strategic-merge-patch+json',
+            body: removeFinalizerPatch(),
+          },
+          { type: 'removeFinalizer', job: key, uid: p.metadata.uid } satisfies Tag,
+        );
+      }
+    }
+    return result;
+  }
+
+  /** syncOrphanPod: a pod whose Job is gone (or finished) loses its tracking finalizer. */
+  private syncOrphanPod(podKey: string, ctx: ControllerContext): SyncResult {
+    const p = ctx.store('pods').get(podKey) as Loose;
+    if (!p || !hasFinalizer(p)) return { type: 'done' };
+    const jobKey = this.jobKeyOf(p);
+    const job = jobKey ? (ctx.store('jobs').get(jobKey) as Loose) : undefined;
+    const ref = (p.metadata.ownerReferences ?? []).find((r: Loose) => r.controller === true);
+    if (job && job.metadata.uid === ref?.uid && !isJobFinished(job)) return { type: 'done' };
+    ctx.request(
+      { method: 'PATCH', path: `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: removeFinalizerPatch() },
+      // Answered with the orphan key, so a failure retries this pod.
+      { type: 'removeFinalizer', job: `${ORPHAN}${podKey}`, uid: p.metadata.uid } satisfies Tag,
+    );
+    return { type: 'done' };
+  }
+
+  /** manageJob (NonIndexed): create or delete pods toward min(parallelism, completions left). */
+  private manageJob(ctx: ControllerContext, key: string, job: Loose, activePods: Loose[], succeeded: number, backoff: BackoffRecord): { active: number; retryAfter: number } {
+    let active = activePods.length;
+    const parallelism: number = job.spec?.parallelism ?? 1;
+    if (job.spec?.suspend === true) {
+      for (const p of activePods) this.deletePod(ctx, key, job, p);
+      return { active: 0, retryAfter: 0 };
+    }
+    const completions = job.spec?.completions;
+    let wantActive: number;
+    if (typeof completions !== 'number') wantActive = succeeded > 0 ? active : parallelism;
+    else wantActive = Math.max(0, Math.min(completions - succeeded, parallelism));
+    const rmAtLeast = Math.max(0, active - wantActive);
+    if (rmAtLeast > 0) {
+      const victims = [...activePods].sort(deletionRank).slice(0, Math.min(rmAtLeast, MAX_POD_CREATE_DELETE_PER_SYNC));
+      this.expect(key, 0, victims.length, ctx.now);
+      for (const p of victims) this.deletePod(ctx, key, job, p);
+      return { active: active - victims.length, retryAfter: 0 };
+    }
+    if (active < wantActive) {
+      const wait = remainingBackoff(backoff, ctx.now);
+      if (wait > 0) return { active, retryAfter: wait };
+      const diff = Math.min(wantActive - active, MAX_POD_CREATE_DELETE_PER_SYNC);
+      this.expect(key, diff, 0, ctx.now);
+      const pod = podFromTemplate(job);
+      for (let i = 0; i < diff; i++) ctx.request({ method: 'POST', path: `/api/v1/namespaces/${job.metadata.namespace}/pods`, body: pod }, { type: 'createPod', job: key } satisfies Tag);
+      active += diff;
+    }
+    return { active, retryAfter: 0 };
+  }
+
+  private deletePod(ctx: ControllerContext, key: string, job: Loose, p: Loose): void {
+    ctx.request({ method: 'DELETE', path: `/api/v1/namespaces/${job.metadata.namespace}/pods/${p.metadata.name}` }, { type: 'deletePod', job: key, pod: p.metadata.name } satisfies Tag);
+  }
+
+  private condition(type: string, reason: string, message: string, now: number): Condition {
+    const t = rfc3339(now);
+    return { type, status: 'True', lastProbeTime: t, lastTransitionTime: t, reason, message };
+  }
+
+  onResponse(tag: unknown, status: number, body: string, ctx: ControllerContext): void {
+    const t = tag as Tag;
+    const ok = status >= 200 && status < 300;
+    const job = ctx.store('jobs').get(t.job);
+    switch (t.type) {
+      case 'createPod': {
+        if (ok) {
+          const name = (JSON.parse(body) as KObject).metadata.name;
+          if (job) ctx.event({ regarding: job, type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${name}` });
+        } else {
+          const e = this.expectations.get(t.job);
+          if (e) e.add--;
+          if (job) ctx.event({ regarding: job, type: 'Warning', reason: 'FailedCreate', message: `Error creating: status ${status}` });
+          this.queue.addRateLimited(t.job, ctx.now);
+        }
+        return;
+      }
+      case 'deletePod':
+        if (ok && job) ctx.event({ regarding: job, type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${t.pod}` });
+        if (!ok && status !== 404) {
+          const e = this.expectations.get(t.job);
+          if (e && e.del > 0) e.del--;
+          if (job) ctx.event({ regarding: job, type: 'Warning', reason: 'FailedDelete', message: `Error deleting: status ${status}` });
+          this.queue.addRateLimited(t.job, ctx.now);
+        }
+        return;
+      case 'removeFinalizer':
+        if (!ok) {
+          this.finalizerExpectations.get(t.job)?.delete(t.uid);
+          if (status !== 404) this.queue.addRateLimited(t.job, ctx.now);
+        }
+        return;
+      case 'status':
+        this.statusInFlight.delete(t.job);
+        if (ok) {
+          this.staleRV.set(t.job, t.rv);
+          const o = JSON.parse(body) as KObject;
+          if (o.metadata?.resourceVersion && job?.metadata.resourceVersion === o.metadata.resourceVersion) this.staleRV.delete(t.job);
+          if (t.finished && job) {
+            if (t.finished.type === 'Complete') ctx.event({ regarding: job, type: 'Normal', reason: 'Completed', message: 'Job completed' });
+            else ctx.event({ regarding: job, type: 'Warning', reason: t.finished.reason ?? '', message: t.finished.message ?? '' });
+          }
+          this.queue.add(t.job, ctx.now);
+        } else {
+          this.writeErrors.set(t.job, `tracking status: status ${status}`);
+          this.queue.add(t.job, ctx.now);
+        }
+        return;
+    }
+  }
+}
+
+/** pastBackoffLimitOnFailure: restarts of running or pending pods' containers (restartPolicy OnFailure). */
+function pastBackoffLimitOnFailure(job: Loose, pods: Loose[]): boolean {
+  if (job.spec?.template?.spec?.restartPolicy !== 'OnFailure') return false;
+  let restarts = 0;
+  for (const p of pods) {
+    if (p.status?.phase !== 'Running' && p.status?.phase !== 'Pending') continue;
+    for (const s of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])]) restarts += s?.restartCount ?? 0;
+  }
+  const limit: number = job.spec?.backoffLimit ?? 6;
+  return limit === 0 ? restarts > 0 : restarts >= limit;
+}
+
+/** ActivePods ordering (controller_utils.go), the pods to delete first: unassigned, pending, not ready, newest. */
+function deletionRank(a: Loose, b: Loose): number {
+  const rank = (p: Loose) => [p.spec?.nodeName ? 1 : 0, p.status?.phase === 'Pending' ? 0 : p.status?.phase === 'Unknown' ? 1 : 2, isPodReady(p) ? 1 : 0];
+  const ra = rank(a);
+  const rb = rank(b);
+  for (let i = 0; i < 3; i++) if (ra[i] !== rb[i]) return ra[i]! - rb[i]!;
+  const ta = a.metadata.creationTimestamp ?? '';
+  const tb = b.metadata.creationTimestamp ?? '';
+  return ta > tb ? -1 : ta < tb ? 1 : 0;
+}
+
+/** removeTrackingFinalizerPatch: a strategic merge patch deleting the finalizer from the list. */
+function removeFinalizerPatch(): unknown {
+  return { metadata: { '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER] } };
+}
+
+/** GetPodFromTemplate with the tracking finalizer and the Job as controller. */
+export function podFromTemplate(job: Loose): KObject {
+  const t = job.spec?.template ?? {};
+  const meta = t.metadata ?? {};
+  const prefix = `${job.metadata.name}-`;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: prefix.length > 58 ? prefix.slice(0, 58) : prefix,
+      namespace: job.metadata.namespace,
+      ...(meta.labels ? { labels: { ...meta.labels } } : {}),
+      ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
+      finalizers: [...(meta.finalizers ?? []), JOB_TRACKING_FINALIZER],
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name, uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }],
+    },
+    spec: JSON.parse(JSON.stringify(t.spec ?? {})),
+  };
+}
+
+registerClass('JobController', JobController);

@@ -1,0 +1,24 @@
+// The modular controllers kube-controller-manager runs (besides the built-in
+// serviceaccount, root-ca-cert-publisher and namespace controllers of
+// manager.ts), as upstream's NewControllerDescriptors lists them.
+import type { Controller } from './framework/types';
+import { NodeLifecycleController } from './nodelifecycle/controller';
+import { TaintEvictionController } from './tainteviction/controller';
+import { GarbageCollector } from './garbagecollector/controller';
+import { ReplicaSetController } from './replicaset/controller';
+import { DeploymentController } from './deployment/controller';
+import { EndpointSliceController } from './endpointslice/controller';
+import { EndpointController } from './endpoint/controller';
+import { JobController } from './job/controller';
+
+/** Each entry builds one controller (its state lives in the instance). */
+export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
+  () => new NodeLifecycleController(),
+  () => new TaintEvictionController(),
+  () => new GarbageCollector(),
+  () => new ReplicaSetController(),
+  () => new DeploymentController(),
+  () => new EndpointSliceController(),
+  () => new EndpointController(),
+  () => new JobController(),
+];

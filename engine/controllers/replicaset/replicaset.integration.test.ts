@@ -1,0 +1,66 @@
+import { describe, it, expect } from 'vitest';
+import { call, controlPlane } from '../../apiserver/testing/harness';
+import { runUntil } from '../../scheduler/testing/cluster';
+import type { Engine } from '../../facade/engine';
+
+const RS = '/apis/apps/v1/namespaces/default/replicasets';
+
+function ownedPods(e: Engine, uid: string): any[] {
+  const items = call(e, 'GET', '/api/v1/namespaces/default/pods').body.items as any[];
+  return items.filter((p) => !p.metadata.deletionTimestamp && p.metadata.ownerReferences?.some((r: any) => r.uid === uid && r.controller));
+}
+
+describe('replicaset-controller in the control plane', () => {
+  it('creates, scales down and replaces pods', () => {
+    const e = controlPlane(7);
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web' },
+      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+    };
+    const created = call(e, 'POST', RS, rs);
+    expect(created.status).toBe(201);
+    const uid = created.body.metadata.uid as string;
+    runUntil(e, () => ownedPods(e, uid).length === 3, '3 pods');
+    const pods = ownedPods(e, uid);
+    for (const p of pods) expect(p.metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    runUntil(e, () => call(e, 'GET', `${RS}/web`).body.status?.replicas === 3, 'status.replicas 3');
+    const events = call(e, 'GET', '/api/v1/namespaces/default/events').body.items as any[];
+    const created3 = events.filter((ev) => ev.reason === 'SuccessfulCreate' && ev.involvedObject.name === 'web');
+    expect(created3.map((ev) => ev.message).sort()).toEqual(pods.map((p) => `Created pod: ${p.metadata.name}`).sort());
+    expect(created3[0].source.component).toBe('replicaset-controller');
+
+    // Scale to 1.
+    expect(call(e, 'PATCH', `${RS}/web`, { spec: { replicas: 1 } }, { headers: { 'content-type': 'application/merge-patch+json' } }).status).toBe(200);
+    runUntil(e, () => ownedPods(e, uid).length === 1, '1 pod');
+    runUntil(e, () => (call(e, 'GET', '/api/v1/namespaces/default/events').body.items as any[]).filter((ev) => ev.reason === 'SuccessfulDelete').length === 2, '2 SuccessfulDelete events');
+
+    // Delete the survivor: a replacement comes.
+    const survivor = ownedPods(e, uid)[0].metadata.name as string;
+    expect(call(e, 'DELETE', `/api/v1/namespaces/default/pods/${survivor}`).status).toBe(200);
+    runUntil(e, () => {
+      const now = ownedPods(e, uid);
+      return now.length === 1 && now[0].metadata.name !== survivor;
+    }, 'a replacement pod');
+    runUntil(e, () => {
+      const st = call(e, 'GET', `${RS}/web`).body.status;
+      return st.replicas === 1 && st.observedGeneration === 2;
+    }, 'status replicas 1 at generation 2');
+  }, 30_000);
+
+  it('adopts a matching orphan pod instead of creating one', () => {
+    const e = controlPlane(8);
+    const orphan = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'orphan', labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
+    expect(call(e, 'POST', '/api/v1/namespaces/default/pods', orphan).status).toBe(201);
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'api' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'api' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+    };
+    const uid = call(e, 'POST', RS, rs).body.metadata.uid as string;
+    runUntil(e, () => ownedPods(e, uid).length === 2, '2 owned pods');
+    expect(ownedPods(e, uid).map((p) => p.metadata.name)).toContain('orphan');
+  }, 30_000);
+});

@@ -1,0 +1,314 @@
+import { describe, it, expect } from 'vitest';
+import { call, controlPlane, watch } from '../apiserver/testing/harness';
+import { runUntil } from '../scheduler/testing/cluster';
+import { cloneState, toPlain } from '../sim/serial';
+import type { Engine } from '../facade/engine';
+import './kubelet';
+import type { Kubelet, KubeletConfig } from './kubelet';
+
+function config(name: string, over: Partial<KubeletConfig> = {}): KubeletConfig {
+  return {
+    server: 'kube-apiserver-0',
+    nodeName: name,
+    capacity: {
+      cpu: '4',
+      memory: '8Gi',
+      pods: '110',
+      'ephemeral-storage': '100Gi',
+    },
+    labels: {},
+    podCIDR: '10.244.1.0/24',
+    internalIP: '192.168.0.11',
+    imageBandwidthBytesPerSec: 50_000_000,
+    images: ['registry.k8s.io/pause:3.10'],
+    ...over,
+  };
+}
+
+function withNode(seed = 1, over: Partial<KubeletConfig> = {}): Engine {
+  const e = controlPlane(seed);
+  e.sim.spawn('node-1', 'kubelet', config('node-1', over));
+  runUntil(e, () => call(e, 'GET', '/api/v1/nodes/node-1').status === 200, 'node registered', 30_000);
+  return e;
+}
+
+const pod = (name: string, containers: unknown[], spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default' },
+  spec: { containers, ...spec },
+});
+const getPod = (e: Engine, name: string) => call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`);
+const kubelet = (e: Engine) => e.sim.actor<Kubelet>('node-1')!;
+
+describe('kubelet', () => {
+  it('registers its Node Ready with upstream conditions and renews its Lease every 10 s', () => {
+    const e = withNode();
+    const node = call(e, 'GET', '/api/v1/nodes/node-1').body;
+    expect(node.metadata.labels['kubernetes.io/hostname']).toBe('node-1');
+    expect(node.metadata.labels['kubernetes.io/os']).toBe('linux');
+    expect(node.spec.podCIDR).toBe('10.244.1.0/24');
+    const ready = node.status.conditions.find((c: any) => c.type === 'Ready');
+    expect(ready).toMatchObject({
+      status: 'True',
+      reason: 'KubeletReady',
+      message: 'kubelet is posting ready status',
+    });
+    expect(node.status.conditions.map((c: any) => c.type)).toEqual(['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready']);
+    expect(node.status.allocatable.cpu).toBe('4');
+    expect(node.status.nodeInfo.kubeletVersion).toBe('v1.32.0');
+    expect(node.status.addresses).toEqual([
+      { type: 'InternalIP', address: '192.168.0.11' },
+      { type: 'Hostname', address: 'node-1' },
+    ]);
+    e.advance(45_000);
+    const lease = call(e, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1').body;
+    expect(lease.spec.leaseDurationSeconds).toBe(40);
+    expect(lease.spec.holderIdentity).toBe('node-1');
+    const r = kubelet(e).leaseRenewals;
+    expect(r.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < r.length; i++) {
+      expect(r[i]! - r[i - 1]!).toBeGreaterThanOrEqual(10_000);
+      expect(r[i]! - r[i - 1]!).toBeLessThanOrEqual(10_450);
+    }
+  });
+
+  it('runs a scheduled pod: Running, Ready, podIP in the CIDR; deleting it removes it', () => {
+    const e = withNode(2);
+    expect(call(e, 'POST', '/api/v1/namespaces/default/pods', pod('web', [{ name: 'nginx', image: 'nginx:1.27' }])).status).toBe(201);
+    runUntil(e, () => getPod(e, 'web').body.status?.phase === 'Running' && getPod(e, 'web').body.status.conditions.find((c: any) => c.type === 'Ready')?.status === 'True', 'pod Ready', 30_000);
+    const p = getPod(e, 'web').body;
+    expect(p.spec.nodeName).toBe('node-1');
+    expect(p.status.podIP).toMatch(/^10\.244\.1\.\d+$/);
+    expect(p.status.hostIP).toBe('192.168.0.11');
+    const cs = p.status.containerStatuses[0];
+    expect(cs).toMatchObject({
+      name: 'nginx',
+      ready: true,
+      started: true,
+      restartCount: 0,
+      image: 'docker.io/library/nginx:1.27',
+    });
+    expect(cs.state.running.startedAt).toBeTruthy();
+    expect(cs.containerID).toMatch(/^containerd:\/\//);
+    expect(p.status.conditions.map((c: any) => c.type).sort()).toEqual(['ContainersReady', 'Initialized', 'PodReadyToStartContainers', 'PodScheduled', 'Ready']);
+    // nginx (72 MB at 50 MB/s) is now in the node's images.
+    e.advance(11_000);
+    const node = call(e, 'GET', '/api/v1/nodes/node-1').body;
+    expect(node.status.images.some((i: any) => i.names.includes('docker.io/library/nginx:1.27'))).toBe(true);
+    expect(call(e, 'DELETE', '/api/v1/namespaces/default/pods/web').status).toBe(200);
+    runUntil(e, () => getPod(e, 'web').status === 404, 'pod gone', 60_000);
+    expect(kubelet(e).workers.size).toBe(0);
+    const events = call(e, 'GET', '/api/v1/namespaces/default/events').body.items.filter((ev: any) => ev.involvedObject.name === 'web');
+    const kubeletEvents = events.filter((ev: any) => ev.source?.component === 'kubelet').map((ev: any) => `${ev.reason}: ${ev.message}`);
+    expect(kubeletEvents).toEqual([
+      'Pulling: Pulling image "nginx:1.27"',
+      'Pulled: Successfully pulled image "nginx:1.27" in 1.442s (1.442s including waiting). Image size: 72099501 bytes.',
+      'Created: Created container: nginx',
+      'Started: Started container nginx',
+      'Killing: Stopping container nginx',
+    ]);
+  });
+
+  it('shows ErrImagePull then ImagePullBackOff for an unknown image', () => {
+    const e = withNode(3);
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('bad', [{ name: 'app', image: 'nosuch/image:1.0' }]));
+    const seen = new Set<string>();
+    runUntil(
+      e,
+      () => {
+        const r = getPod(e, 'bad').body.status?.containerStatuses?.[0]?.state?.waiting?.reason;
+        if (r) seen.add(r);
+        return seen.has('ErrImagePull') && seen.has('ImagePullBackOff');
+      },
+      'pull errors',
+      60_000,
+    );
+    expect(getPod(e, 'bad').body.status.phase).toBe('Pending');
+  });
+
+  it('rejects a pod that does not fit with OutOfcpu', () => {
+    const e = withNode(4);
+    // Bound directly (nodeName set), bypassing the scheduler, as upstream's admission test does.
+    call(
+      e,
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      pod(
+        'big',
+        [
+          {
+            name: 'app',
+            image: 'registry.k8s.io/pause:3.10',
+            resources: { requests: { cpu: '8' } },
+          },
+        ],
+        { nodeName: 'node-1' },
+      ),
+    );
+    runUntil(e, () => getPod(e, 'big').body.status?.phase === 'Failed', 'rejected', 20_000);
+    const s = getPod(e, 'big').body.status;
+    expect(s.reason).toBe('OutOfcpu');
+    expect(s.message).toBe("Pod was rejected: Node didn't have enough resource: cpu, requested: 8000, used: 0, capacity: 4000");
+  });
+
+  it('restarts a crashing container with CrashLoopBackOff', () => {
+    const e = withNode(5);
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('crash', [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'exit 1'] }]));
+    runUntil(e, () => getPod(e, 'crash').body.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff', 'crash loop', 60_000);
+    const cs = getPod(e, 'crash').body.status.containerStatuses[0];
+    expect(cs.lastState.terminated).toMatchObject({
+      exitCode: 1,
+      reason: 'Error',
+    });
+    expect(cs.restartCount).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a cloned simulation continues identically (kubelet state included)', () => {
+    const e = withNode(6);
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('web', [{ name: 'nginx', image: 'nginx:1.27' }]));
+    e.advance(1200);
+    const k = kubelet(e);
+    expect(toPlain(cloneState(k))).toEqual(toPlain(k));
+    const twin = e.clone();
+    e.advance(20_000);
+    twin.advance(20_000);
+    expect(toPlain(kubelet(twin))).toEqual(toPlain(kubelet(e)));
+    expect(getPod(twin, 'web').body.status.phase).toBe('Running');
+  });
+
+  it('writes a terminal status before deleting a deleted pod with gracePeriodSeconds=0', () => {
+    const e = withNode(7);
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('web', [{ name: 'nginx', image: 'nginx:1.27' }]));
+    runUntil(e, () => getPod(e, 'web').body.status?.phase === 'Running', 'running', 30_000);
+    const w = watch(e, '/api/v1/namespaces/default/pods', {
+      fieldSelector: 'metadata.name=web',
+      resourceVersion: getPod(e, 'web').body.metadata.resourceVersion,
+    });
+    call(e, 'DELETE', '/api/v1/namespaces/default/pods/web');
+    runUntil(e, () => getPod(e, 'web').status === 404, 'pod gone', 30_000);
+    const evs = w.read();
+    const last = evs[evs.length - 1]!;
+    expect(last.type).toBe('DELETED');
+    const before = evs[evs.length - 2]!.object;
+    expect(before.metadata.deletionTimestamp).toBeTruthy();
+    expect(before.status.phase).toBe('Succeeded');
+    expect(before.status.containerStatuses[0].state.terminated).toMatchObject({
+      exitCode: 0,
+      reason: 'Completed',
+    });
+    expect(before.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });
+  });
+
+  it('waits out the grace period for an image that ignores SIGTERM, then SIGKILLs it (137)', () => {
+    const e = withNode(8);
+    call(
+      e,
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      pod('stubborn', [{ name: 'app', image: 'kubeglass/ignore-sigterm:1' }], {
+        terminationGracePeriodSeconds: 5,
+      }),
+    );
+    runUntil(e, () => getPod(e, 'stubborn').body.status?.phase === 'Running', 'running', 30_000);
+    call(e, 'DELETE', '/api/v1/namespaces/default/pods/stubborn');
+    e.advance(4000);
+    expect(getPod(e, 'stubborn').status).toBe(200);
+    const w = watch(e, '/api/v1/namespaces/default/pods', {
+      fieldSelector: 'metadata.name=stubborn',
+      resourceVersion: getPod(e, 'stubborn').body.metadata.resourceVersion,
+    });
+    runUntil(e, () => getPod(e, 'stubborn').status === 404, 'pod gone', 10_000);
+    const evs = w.read();
+    const last = evs[evs.length - 2]!.object;
+    expect(last.status.phase).toBe('Failed');
+    expect(last.status.containerStatuses[0].state.terminated).toMatchObject({
+      exitCode: 137,
+      reason: 'Error',
+    });
+  });
+
+  it('a pod whose container sleeps then exits 0 under restartPolicy Never Succeeds', () => {
+    const e = withNode(9);
+    call(
+      e,
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      pod(
+        'job',
+        [
+          {
+            name: 'app',
+            image: 'busybox:1.36',
+            command: ['sh', '-c', 'sleep 5'],
+          },
+        ],
+        { restartPolicy: 'Never' },
+      ),
+    );
+    runUntil(e, () => getPod(e, 'job').body.status?.phase === 'Running', 'running', 30_000);
+    const startedAt = Date.parse(getPod(e, 'job').body.status.containerStatuses[0].state.running.startedAt);
+    runUntil(e, () => getPod(e, 'job').body.status?.phase === 'Succeeded', 'succeeded', 30_000);
+    const t = getPod(e, 'job').body.status.containerStatuses[0].state.terminated;
+    expect(t).toMatchObject({ exitCode: 0, reason: 'Completed' });
+    expect(Date.parse(t.finishedAt) - startedAt).toBe(5000);
+  });
+
+  it('CrashLoopBackOff delays: at once, then 10, 20, 40, 80 s', () => {
+    const e = withNode(10);
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('crash', [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'exit 1'] }]));
+    const starts: number[] = [];
+    const finishes: number[] = [];
+    let count = -1;
+    for (let t = 0; t < 200_000; t += 100) {
+      const w = [...kubelet(e).workers.values()][0];
+      const c = w?.containers[0];
+      if (c && c.restartCount !== count && c.startedAt >= 0) {
+        count = c.restartCount;
+        starts.push(c.startedAt);
+        if (c.lastTerminated) finishes.push(c.lastTerminated.finishedAt);
+      }
+      e.advance(100);
+    }
+    const delays = finishes.map((f, i) => Math.round((starts[i + 1]! - f) / 1000));
+    // Each delay is the back-off plus the 0.1 s container create.
+    expect(delays.slice(0, 5)).toEqual([0, 10, 20, 40, 80]);
+  });
+
+  it('patches node status only when it changes, else every 5 minutes', () => {
+    const e = withNode(11);
+    e.advance(15_000);
+    const hb = () => call(e, 'GET', '/api/v1/nodes/node-1').body.status.conditions.find((c: any) => c.type === 'Ready').lastHeartbeatTime;
+    const first = hb();
+    e.advance(60_000);
+    expect(hb()).toBe(first);
+    e.advance(5 * 60_000);
+    expect(hb()).not.toBe(first);
+  });
+
+  it('readiness probe: a slow-starting server is Running but not Ready until it listens', () => {
+    const e = withNode(12);
+    const probe = { httpGet: { path: '/', port: 8080 }, periodSeconds: 5 };
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('slow', [{ name: 'app', image: 'kubeglass/slow-start:1', readinessProbe: probe }]));
+    runUntil(e, () => getPod(e, 'slow').body.status?.phase === 'Running', 'running', 30_000);
+    const ready = () => getPod(e, 'slow').body.status.conditions.find((c: any) => c.type === 'Ready').status;
+    e.advance(10_000);
+    expect(ready()).toBe('False');
+    expect(getPod(e, 'slow').body.status.containerStatuses[0]).toMatchObject({ ready: false, started: true });
+    e.advance(16_000);
+    expect(ready()).toBe('True');
+    const unhealthy = call(e, 'GET', '/api/v1/namespaces/default/events').body.items.filter((ev: any) => ev.reason === 'Unhealthy');
+    expect(unhealthy.length).toBeGreaterThan(0);
+    expect(unhealthy[0].message).toMatch(/^Readiness probe failed: Get "http:\/\/10\.244\.1\.\d+:8080\/": dial tcp .* connection refused$/);
+  });
+
+  it('liveness probe on a port nothing serves restarts the container after 3 failures', () => {
+    const e = withNode(13);
+    const probe = { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 10, failureThreshold: 3 };
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('live', [{ name: 'app', image: 'nginx:1.27', livenessProbe: probe }]));
+    runUntil(e, () => getPod(e, 'live').body.status?.phase === 'Running', 'running', 30_000);
+    runUntil(e, () => getPod(e, 'live').body.status.containerStatuses[0].restartCount === 1, 'restart', 40_000);
+    const killing = call(e, 'GET', '/api/v1/namespaces/default/events').body.items.filter((ev: any) => ev.reason === 'Killing');
+    expect(killing.map((k: any) => k.message)).toEqual(['Container app failed liveness probe, will be restarted']);
+  });
+});
