@@ -23,6 +23,8 @@ function nodeYaml(n: NodeSpec): string {
 kind: Node
 metadata:
   name: ${n.name}
+  annotations:
+    kwok.x-k8s.io/node: fake
   labels:
     kubernetes.io/hostname: ${n.name}
     kubernetes.io/os: linux

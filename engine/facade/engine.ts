@@ -38,9 +38,11 @@ import { assertNever } from '../sim/assert';
 import { SCHEDULER_KIND, type KubeScheduler, type SchedulerActorConfig } from '../scheduler/scheduler';
 import { decisionJson } from '../scheduler/records/decisionLog';
 import type { DecisionJson } from '../scheduler/records/types';
-import type { ControllersView, SchedulerView } from './types';
+import type { ClusterView, ControllersView, SchedulerView } from './types';
+import { quantityNumber } from '../scheduler/framework/resources';
 import type { ControllerManager } from '../controllers/manager';
 import { KUBELET_KIND, type KubeletConfig } from '../kubelet/kubelet';
+import { KWOK_KIND, type KwokConfig } from '../kwok/kwok';
 import { registerClass } from '../sim/serial';
 
 /** The playground's own etcd client (the client box, the JSON gateway). */
@@ -56,6 +58,7 @@ const MAX_MEMBERS = 7;
 export const APISERVER = 'kube-apiserver-0';
 export const KUBECTL_CLIENT = 'kubectl-0';
 export const CONTROLLER_MANAGER = 'kube-controller-manager-0';
+export const KWOK_CONTROLLER = 'kwok-controller-0';
 
 /** The load generator started by the `load` command. */
 export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
@@ -116,6 +119,8 @@ export class Engine {
       }
       this.sim.spawn(KUBECTL_CLIENT, API_CLIENT_KIND, { server: APISERVER, timeoutMs: 60_000 } satisfies ApiClientConfig);
       this.sim.spawn(CONTROLLER_MANAGER, CONTROLLER_MANAGER_KIND, { server: APISERVER } satisfies ControllerManagerConfig);
+      // KWOK runs the fake nodes created through the API with kwok.x-k8s.io/node=fake (heartbeats, pods Running).
+      this.sim.spawn(KWOK_CONTROLLER, KWOK_KIND, { server: APISERVER } satisfies KwokConfig);
       for (let i = 1; i <= this.options.nodes; i++) {
         // Each node's kubelet talks to one API server (spread over them), registers itself and runs its pods.
         this.sim.spawn(`node-${i}`, KUBELET_KIND, {
@@ -310,6 +315,63 @@ export class Engine {
       default:
         return assertNever(command, 'command');
     }
+  }
+
+  // ---- the cluster map ------------------------------------------------------------------
+
+  /** Nodes, pods and components as the API server's caches hold them (observability: read, not requested). */
+  clusterView(): ClusterView | null {
+    const s = this.sim.actor<ApiServer>(APISERVER);
+    if (!s || !s.ready) return null;
+    const requested = new Map<string, { cpu: number; memory: number }>();
+    const pods: ClusterView['pods'] = [];
+    for (const p of s.cluster.list('', 'pods')) {
+      const spec = (p.spec ?? {}) as { nodeName?: string; containers?: { resources?: { requests?: Record<string, string> } }[] };
+      const status = (p.status ?? {}) as { phase?: string; conditions?: { type: string; status: string }[]; containerStatuses?: { state?: { waiting?: { reason?: string }; terminated?: { reason?: string } } }[] };
+      const node = spec.nodeName ?? '';
+      const phase = status.phase ?? 'Pending';
+      if (node && phase !== 'Succeeded' && phase !== 'Failed') {
+        const r = requested.get(node) ?? { cpu: 0, memory: 0 };
+        for (const c of spec.containers ?? []) {
+          r.cpu += quantityNumber(c.resources?.requests?.cpu, true);
+          r.memory += quantityNumber(c.resources?.requests?.memory, false);
+        }
+        requested.set(node, r);
+      }
+      const cs = status.containerStatuses?.find((c) => c.state?.waiting || c.state?.terminated);
+      pods.push({
+        namespace: p.metadata.namespace ?? '',
+        name: p.metadata.name ?? '',
+        node,
+        phase,
+        ready: !!status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        reason: cs?.state?.waiting?.reason ?? cs?.state?.terminated?.reason ?? '',
+        terminating: !!p.metadata.deletionTimestamp,
+        owner: p.metadata.ownerReferences?.find((o) => o.controller)?.name ?? '',
+      });
+    }
+    const nodes: ClusterView['nodes'] = s.cluster.list('', 'nodes').map((n) => {
+      const spec = (n.spec ?? {}) as { unschedulable?: boolean; taints?: { key: string; value?: string; effect: string }[] };
+      const status = (n.status ?? {}) as { allocatable?: Record<string, string>; conditions?: { type: string; status: string }[] };
+      const a = status.allocatable ?? {};
+      return {
+        name: n.metadata.name ?? '',
+        ready: status.conditions?.find((c) => c.type === 'Ready')?.status ?? '',
+        unschedulable: !!spec.unschedulable,
+        taints: (spec.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
+        labels: { ...(n.metadata.labels ?? {}) },
+        allocatable: { cpu: quantityNumber(a.cpu, true), memory: quantityNumber(a.memory, false), pods: quantityNumber(a.pods, false) },
+        requested: requested.get(n.metadata.name ?? '') ?? { cpu: 0, memory: 0 },
+      };
+    });
+    const components: ClusterView['components'] = [];
+    for (let i = 0; i < this.options.apiServers; i++) components.push({ name: `kube-apiserver-${i}`, kind: 'kube-apiserver', up: !!this.sim.actor(`kube-apiserver-${i}`), leader: false });
+    components.push({ name: CONTROLLER_MANAGER, kind: 'kube-controller-manager', up: !!this.sim.actor(CONTROLLER_MANAGER), leader: !!this.sim.actor(CONTROLLER_MANAGER) });
+    for (const id of this.schedulerIds()) {
+      const sc = this.sim.actor<KubeScheduler>(id);
+      components.push({ name: id, kind: 'kube-scheduler', up: !!sc, leader: !!sc && sc.elector.isLeader });
+    }
+    return { nodes, pods, components };
   }
 
   // ---- kube-controller-manager ---------------------------------------------------------

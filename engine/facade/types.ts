@@ -245,3 +245,31 @@ export interface ControllersView {
     recent: { t: number; key: string; what: string }[];
   }[];
 }
+
+/** Nodes and their pods as the API server holds them (Engine.clusterView): what the cluster map draws. */
+export interface ClusterView {
+  nodes: {
+    name: string;
+    /** Ready condition: True / False / Unknown ('' when the node has none). */
+    ready: string;
+    unschedulable: boolean;
+    taints: string[];
+    labels: Record<string, string>;
+    /** millicores and bytes */
+    allocatable: { cpu: number; memory: number; pods: number };
+    requested: { cpu: number; memory: number };
+  }[];
+  pods: {
+    namespace: string;
+    name: string;
+    node: string;
+    phase: string;
+    ready: boolean;
+    /** The reason a container waits or ended, when not running (ContainerCreating, CrashLoopBackOff, ...). */
+    reason: string;
+    terminating: boolean;
+    owner: string;
+  }[];
+  /** Control-plane components and whether each is up (leaders marked). */
+  components: { name: string; kind: string; up: boolean; leader: boolean }[];
+}

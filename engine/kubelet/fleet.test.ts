@@ -51,3 +51,20 @@ describe('a Deployment on a fleet of kubelets', () => {
     expect(d.metadata.annotations['deployment.kubernetes.io/revision']).toBe('1');
   });
 });
+
+describe('the cluster view', () => {
+  it('shows nodes with their pods, requests and components', () => {
+    const e = controlPlane(8, { nodes: 2 });
+    runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'two Ready nodes', 60_000, 500);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '128Mi' } } }] } };
+    expect(call(e, 'POST', '/api/v1/namespaces/default/pods', pod).status).toBe(201);
+    runUntil(e, () => e.clusterView()!.pods.some((p) => p.name === 'solo' && p.ready), 'solo Running', 60_000, 500);
+    const v = e.clusterView()!;
+    const p = v.pods.find((x) => x.name === 'solo')!;
+    expect(p.phase).toBe('Running');
+    const n = v.nodes.find((x) => x.name === p.node)!;
+    expect(n.requested).toEqual({ cpu: 250, memory: 128 * 1024 * 1024 });
+    expect(n.allocatable.pods).toBe(110);
+    expect(v.components.find((c) => c.kind === 'kube-scheduler')!.leader).toBe(true);
+  });
+});

@@ -261,6 +261,11 @@ function controllerRules(): [string, PolicyRule[]][] {
     ],
     ['pvc-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumeclaims']), rule(['list', 'watch', 'get'], [core], ['pods']), eventsRule()]],
     ['pv-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumes']), eventsRule()]],
+    [
+      // SeparateTaintEvictionController (on by default since v1.29): pods evicted for NoExecute taints.
+      'taint-eviction-controller',
+      [rule(['patch'], [core], ['pods/status']), rule(['list', 'watch', 'get', 'delete'], [core], ['pods']), rule(['get', 'list', 'watch'], [core], ['nodes']), eventsRule()],
+    ],
     ['ttl-after-finished-controller', [rule(['get', 'list', 'watch', 'delete'], [batch], ['jobs']), eventsRule()]],
     ['root-ca-cert-publisher', [rule(['create', 'update'], [core], ['configmaps']), eventsRule()]],
     [

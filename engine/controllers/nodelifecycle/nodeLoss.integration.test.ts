@@ -18,24 +18,6 @@ function renew(e: Engine, name: string): number {
   return t;
 }
 
-/**
- * v1.32's bootstrap policy has system:controller:taint-eviction-controller; until the API
- * server's bootstrapControllerRoles has it, the test creates it as upstream defines it.
- */
-function ensureTaintEvictionRole(e: Engine): void {
-  const name = 'system:controller:taint-eviction-controller';
-  if (call(e, 'GET', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${name}`).status === 200) return;
-  const rules = [
-    { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
-    { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'get', 'delete'] },
-    { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
-    { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'update', 'patch'] },
-  ];
-  expect(call(e, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules }).status).toBe(201);
-  const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'ServiceAccount', name: 'taint-eviction-controller', namespace: 'kube-system' }] };
-  expect(call(e, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', binding).status).toBe(201);
-}
-
 const ready = (e: Engine, n: string) => (call(e, 'GET', `/api/v1/nodes/${n}`).body.status.conditions as any[]).find((c) => c.type === 'Ready');
 const noExecute = (e: Engine, n: string) => ((call(e, 'GET', `/api/v1/nodes/${n}`).body.spec.taints ?? []) as any[]).filter((t) => t.effect === 'NoExecute');
 
@@ -43,9 +25,8 @@ describe('node loss timeline', () => {
   it('Unknown after 50 s without renewals, tainted, pod evicted 300 s after the taint', { timeout: 60_000 }, () => {
     const e = controlPlane(3);
     if (call(e, 'GET', '/api/v1/namespaces/kube-node-lease').status === 404) call(e, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-node-lease' } });
-    ensureTaintEvictionRole(e);
-    createNode(e, { name: 'lost' });
-    createNode(e, { name: 'healthy' });
+    createNode(e, { name: 'lost', kwok: false });
+    createNode(e, { name: 'healthy', kwok: false });
     const pod = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'victim' }, spec: { nodeName: 'lost', containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] } });
     expect(pod.status).toBe(201);
     expect(pod.body.spec.tolerations).toContainEqual({ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });

@@ -15,6 +15,8 @@ export interface FakeNode {
   labels?: Record<string, string>;
   taints?: { key: string; value?: string; effect: string }[];
   images?: { names: string[]; sizeBytes: number }[];
+  /** Managed by kwok-controller (annotation kwok.x-k8s.io/node=fake: heartbeats, pods run); default true. */
+  kwok?: boolean;
 }
 
 export function nodeObject(n: FakeNode) {
@@ -22,7 +24,11 @@ export function nodeObject(n: FakeNode) {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: n.name, labels: { 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': 'linux', ...n.labels } },
+    metadata: {
+      name: n.name,
+      labels: { 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': 'linux', ...n.labels },
+      ...(n.kwok === false ? {} : { annotations: { 'kwok.x-k8s.io/node': 'fake' } }),
+    },
     spec: { ...(n.taints ? { taints: n.taints } : {}) },
     status: {
       capacity: allocatable,

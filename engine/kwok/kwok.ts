@@ -1,0 +1,243 @@
+// kwok-controller (sigs.k8s.io/kwok): fake nodes without kubelets, as KWOK
+// runs them — for nodes created through the API with the annotation
+// kwok.x-k8s.io/node=fake it plays the kubelet's part through the API only:
+// the node Lease renewed and the Ready heartbeat kept (stage
+// node-heartbeat-with-lease), pods bound there marked Running and Ready
+// (pod-ready), and pods being deleted removed (pod-delete). Other nodes without
+// a kubelet go NotReady as they would in a real cluster.
+import type { Actor, ActorId, Payload } from '../sim/actor';
+import type { ActorContext } from '../sim/kernel';
+import { registerActorKind } from '../sim/kernel';
+import { registerClass } from '../sim/serial';
+import type { KObject } from '../apimachinery/types';
+import { httpMsg, type HttpChunkMsg, type HttpResponseMsg } from '../apiserver/http/messages';
+import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
+import { rfc3339, rfc3339Micro } from '../apiserver/http/time';
+import { Reflector, type ReflectorEvent } from '../client/reflector';
+
+export const KWOK_KIND = 'kwok-controller';
+export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
+/** KWOK's default heartbeat: the Lease every 10 s (40 s duration), node status every 20 s. */
+const LEASE_RENEW_MS = 10_000;
+const STATUS_MS = 20_000;
+
+export interface KwokConfig {
+  server: ActorId;
+  /** Pod IPs for fake nodes' pods (KWOK's default cidr 10.0.0.1/24 per node is approximated by a per-node /24). */
+  podCidrBase?: string;
+}
+
+type Purpose = { kind: 'list' | 'watch'; informer: 'nodes' | 'pods' } | { kind: 'write'; what: string };
+
+export class KwokController implements Actor {
+  readonly nodes = new Reflector('/api/v1/nodes');
+  readonly pods = new Reflector('/api/v1/pods');
+  private readonly requests = new Map<number, Purpose>();
+  /** Pods already marked ready / being deleted (by uid), so each write is made once. */
+  private readonly readied = new Set<string>();
+  private readonly deleting = new Set<string>();
+  /** Lease created (node name). */
+  private readonly leases = new Set<string>();
+  private readonly nodeIndex = new Map<string, number>();
+  private readonly podCounter = new Map<string, number>();
+  private nextReq = 1;
+
+  constructor(
+    readonly id: ActorId,
+    readonly config: KwokConfig,
+  ) {}
+
+  start(ctx: ActorContext): void {
+    this.list(ctx, 'nodes');
+    this.list(ctx, 'pods');
+    ctx.setTimer(LEASE_RENEW_MS, 'lease');
+    ctx.setTimer(STATUS_MS, 'status');
+  }
+
+  private send(ctx: ActorContext, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, query: Record<string, string>, body: unknown, purpose: Purpose, contentType = 'application/json'): number {
+    const reqId = this.nextReq++;
+    this.requests.set(reqId, purpose);
+    ctx.send(
+      this.config.server,
+      httpMsg.request(reqId, {
+        method,
+        path,
+        query,
+        headers: { [CLIENT_CERT_HEADER]: 'CN=kwok-controller,O=system:masters', accept: 'application/json', 'user-agent': 'kwok/v0.6.1', ...(body !== undefined ? { 'content-type': contentType } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      }),
+    );
+    return reqId;
+  }
+
+  private list(ctx: ActorContext, informer: 'nodes' | 'pods'): void {
+    const r = this[informer];
+    const q = r.listRequest();
+    r.reqId = this.send(ctx, 'GET', q.path, q.query, undefined, { kind: 'list', informer });
+  }
+
+  private watch(ctx: ActorContext, informer: 'nodes' | 'pods'): void {
+    const r = this[informer];
+    const q = r.watchRequest();
+    r.reqId = this.send(ctx, 'GET', q.path, q.query, undefined, { kind: 'watch', informer });
+  }
+
+  receive(ctx: ActorContext, _from: ActorId, p: Payload): void {
+    const reqId = (p as { reqId?: number }).reqId ?? 0;
+    const purpose = this.requests.get(reqId);
+    if (!purpose) return;
+    if (p.type === 'HttpResponse') {
+      const m = p as unknown as HttpResponseMsg;
+      if (!m.streaming) this.requests.delete(reqId);
+      if (purpose.kind === 'list') {
+        const r = this[purpose.informer];
+        const out = r.onList(m.response.status, m.response.body);
+        if (out === 'retry') {
+          ctx.setTimer(1000, 'relist', purpose.informer);
+          return;
+        }
+        const next = r.nextRequest();
+        if (next) {
+          r.reqId = this.send(ctx, 'GET', next.path, next.query, undefined, purpose);
+          return;
+        }
+        this.watch(ctx, purpose.informer);
+        this.react(ctx, purpose.informer, out);
+      } else if (purpose.kind === 'watch' && m.response.status !== 200) ctx.setTimer(1000, 'relist', purpose.informer);
+      return;
+    }
+    if (p.type === 'HttpChunk' && purpose.kind === 'watch') {
+      const out = this[purpose.informer].onChunk((p as unknown as HttpChunkMsg).chunk);
+      if (out === 'relist') {
+        this.requests.delete(reqId);
+        this.list(ctx, purpose.informer);
+      } else this.react(ctx, purpose.informer, out);
+      return;
+    }
+    if (p.type === 'HttpEnd' && purpose.kind === 'watch') {
+      this.requests.delete(reqId);
+      this.watch(ctx, purpose.informer);
+    }
+  }
+
+  private isFake(nodeName: string): boolean {
+    const n = this.nodes.store.get(nodeName);
+    return n?.metadata.annotations?.[KWOK_NODE_ANNOTATION] === 'fake';
+  }
+
+  private react(ctx: ActorContext, informer: 'nodes' | 'pods', events: ReflectorEvent[]): void {
+    if (informer === 'nodes') {
+      for (const ev of events) if (ev.type !== 'DELETED' && this.isFake(ev.object.metadata.name!) && !this.leases.has(ev.object.metadata.name!)) this.renewLease(ctx, ev.object, true);
+      // Pods bound before their node was seen.
+      for (const p of this.pods.store.values()) this.handlePod(ctx, p);
+      return;
+    }
+    for (const ev of events) if (ev.type !== 'DELETED') this.handlePod(ctx, ev.object);
+  }
+
+  /** pod-ready and pod-delete stages. */
+  private handlePod(ctx: ActorContext, pod: KObject): void {
+    const spec = pod.spec as { nodeName?: string; containers?: { name: string; image?: string }[] };
+    const node = spec.nodeName;
+    if (!node || !this.isFake(node)) return;
+    const uid = pod.metadata.uid!;
+    const ns = pod.metadata.namespace!;
+    if (pod.metadata.deletionTimestamp) {
+      if (this.deleting.has(uid)) return;
+      this.deleting.add(uid);
+      this.send(ctx, 'DELETE', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, {}, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } }, { kind: 'write', what: `delete ${ns}/${pod.metadata.name}` });
+      return;
+    }
+    const phase = (pod.status as { phase?: string } | undefined)?.phase;
+    if (this.readied.has(uid) || phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') return;
+    this.readied.add(uid);
+    const now = rfc3339(ctx.now);
+    const idx = this.nodeIndexOf(node);
+    const n = (this.podCounter.get(node) ?? 1) + 1;
+    this.podCounter.set(node, n > 254 ? 2 : n);
+    const podIP = `10.${200 + Math.floor(idx / 256)}.${idx % 256}.${n}`;
+    const hostIP = ((this.nodes.store.get(node)?.status as { addresses?: { type: string; address: string }[] } | undefined)?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
+    const cond = (type: string) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: now });
+    const status = {
+      phase: 'Running',
+      conditions: [cond('PodReadyToStartContainers'), cond('Initialized'), cond('Ready'), cond('ContainersReady'), cond('PodScheduled')],
+      hostIP,
+      hostIPs: [{ ip: hostIP }],
+      podIP,
+      podIPs: [{ ip: podIP }],
+      startTime: now,
+      containerStatuses: (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image ?? '', imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } } })),
+    };
+    this.send(ctx, 'PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {}, { status }, { kind: 'write', what: `ready ${ns}/${pod.metadata.name}` }, 'application/strategic-merge-patch+json');
+  }
+
+  private nodeIndexOf(node: string): number {
+    let i = this.nodeIndex.get(node);
+    if (i === undefined) this.nodeIndex.set(node, (i = this.nodeIndex.size + 1));
+    return i;
+  }
+
+  /** node-heartbeat-with-lease: the Lease in kube-node-lease, created or renewed. */
+  private renewLease(ctx: ActorContext, node: KObject, create: boolean): void {
+    const name = node.metadata.name!;
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid }] },
+      spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339Micro(ctx.now) },
+    };
+    if (create) {
+      this.leases.add(name);
+      this.send(ctx, 'POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', {}, lease, { kind: 'write', what: `lease ${name}` });
+    } else {
+      this.send(ctx, 'PATCH', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, {}, { spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339Micro(ctx.now) } }, { kind: 'write', what: `renew ${name}` }, 'application/merge-patch+json');
+    }
+  }
+
+  timer(ctx: ActorContext, tag: string, data: unknown): void {
+    if (tag === 'relist') return this.list(ctx, data as 'nodes' | 'pods');
+    if (tag === 'lease') {
+      ctx.setTimer(LEASE_RENEW_MS, 'lease');
+      for (const n of this.nodes.store.values()) if (this.isFake(n.metadata.name!)) this.renewLease(ctx, n, !this.leases.has(n.metadata.name!));
+      return;
+    }
+    if (tag === 'status') {
+      ctx.setTimer(STATUS_MS, 'status');
+      // The Ready heartbeat: every condition's lastHeartbeatTime, Ready True.
+      for (const n of this.nodes.store.values()) {
+        if (!this.isFake(n.metadata.name!)) continue;
+        const conds = ((n.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).map((c) => ({
+          ...c,
+          ...(c.type === 'Ready' ? { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' } : {}),
+          lastHeartbeatTime: rfc3339(ctx.now),
+        }));
+        if (conds.length === 0) continue;
+        this.send(ctx, 'PATCH', `/api/v1/nodes/${n.metadata.name}/status`, {}, { status: { conditions: conds } }, { kind: 'write', what: `heartbeat ${n.metadata.name}` }, 'application/strategic-merge-patch+json');
+      }
+    }
+  }
+
+  persisted(): void {}
+
+  refused(ctx: ActorContext, _to: ActorId, p: Payload): void {
+    const reqId = (p as { reqId?: number }).reqId ?? 0;
+    const purpose = this.requests.get(reqId);
+    this.requests.delete(reqId);
+    if (purpose && (purpose.kind === 'list' || purpose.kind === 'watch')) ctx.setTimer(1000, 'relist', purpose.informer);
+  }
+
+  peerReset(ctx: ActorContext, peer: ActorId): void {
+    if (peer !== this.config.server) return;
+    for (const [reqId, purpose] of [...this.requests]) {
+      this.requests.delete(reqId);
+      if (purpose.kind === 'list' || purpose.kind === 'watch') ctx.setTimer(1000, 'relist', purpose.informer);
+    }
+  }
+}
+
+registerClass('KwokController', KwokController);
+registerActorKind<KwokConfig, null>({
+  kind: KWOK_KIND,
+  initDurable: () => null,
+  create: (id, config) => new KwokController(id, config),
+});
