@@ -1,8 +1,9 @@
 // The workspace: top bar; the dock (terminal, editor, etcd client) on the
-// left; views in the centre (etcd/Raft, API server, Scheduler); inspector on the right;
+// left; views in the centre (etcd/Raft, API server, Scheduler, Cluster); inspector on the right;
 // timeline along the bottom.
 import { useEffect, type CSSProperties, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { ApiServerPanel } from './apiserver/ApiServerPanel';
+import { ClusterPanel } from './cluster/ClusterPanel';
 import { Dock } from './panels/Dock';
 import { Inspector } from './panels/Inspector';
 import { Timeline } from './panels/Timeline';
@@ -63,6 +64,7 @@ const CENTRE_TABS: { id: CentreTab; label: string }[] = [
   { id: 'raft', label: 'etcd / Raft' },
   { id: 'apiserver', label: 'API server' },
   { id: 'scheduler', label: 'Scheduler' },
+  { id: 'cluster', label: 'Cluster' },
 ];
 
 /** The views, as tabs that keep their state (hidden, not unmounted). */
@@ -102,6 +104,9 @@ function Centre() {
       </div>
       <div role="tabpanel" id="tabpanel-scheduler" aria-labelledby="tab-scheduler" className="tabpanel tabpanel-scheduler" hidden={tab !== 'scheduler'}>
         <SchedulerPanel />
+      </div>
+      <div role="tabpanel" id="tabpanel-cluster" aria-labelledby="tab-cluster" className="tabpanel tabpanel-cluster" hidden={tab !== 'cluster'}>
+        <ClusterPanel />
       </div>
     </main>
   );

@@ -12,7 +12,7 @@ export type Selection =
 
 export type Theme = 'dark' | 'light';
 
-export type CentreTab = 'raft' | 'apiserver' | 'scheduler';
+export type CentreTab = 'raft' | 'apiserver' | 'scheduler' | 'cluster';
 export type DockTab = 'terminal' | 'editor' | 'client';
 
 export type TraceFilter = 'send' | 'deliver' | 'drop' | 'heartbeat' | 'timer' | 'persist' | 'fault';
@@ -70,7 +70,7 @@ export const useUi = create<UiState>()(() => ({
   theme: initialTheme(),
   traceFilters: { send: false, deliver: true, drop: true, heartbeat: false, timer: false, persist: false, fault: true },
   actionError: null,
-  centreTab: saved<CentreTab>('kubeglass.centreTab', ['raft', 'apiserver', 'scheduler'], 'raft'),
+  centreTab: saved<CentreTab>('kubeglass.centreTab', ['raft', 'apiserver', 'scheduler', 'cluster'], 'raft'),
   dockTab: saved<DockTab>('kubeglass.dockTab', ['terminal', 'editor', 'client'], 'terminal'),
   dockWidth: initialDockWidth(),
   lastStep: null,

@@ -5,7 +5,9 @@ import type { RequestRecord } from '../apiserver/records/types';
 import type { DecisionJson } from '../scheduler/records/types';
 import type { QueueEntry, QueueView } from '../scheduler/queue/schedulingQueue';
 import type {
+  ClusterView,
   Command,
+  ControllersView,
   EngineOptions,
   EtcdMemberView,
   EtcdOpResult,
@@ -121,7 +123,7 @@ export interface ApplyDocResult {
 
 export const TRACE_POST_LIMIT = 400;
 
-export type { DecisionJson, QueueEntry, QueueView, SchedulerView };
+export type { ClusterView, ControllersView, DecisionJson, QueueEntry, QueueView, SchedulerView };
 
 /** GET /playground/v1/scheduler/decisions: every decision still held for one pod, oldest first. */
 export interface PodDecisions {
@@ -166,4 +168,8 @@ export interface WorkerApi {
   watchSchedulerDecisions(pod: string, on: boolean): void;
   /** The running KubeSchedulerConfiguration (YAML), or null without a scheduler. Replace it with exec({ type: 'schedulerConfig', text }). */
   schedulerConfig(): string | null;
+  /** The cluster map: nodes, pods and control-plane components (null before the API server is ready). */
+  clusterView(): ClusterView | null;
+  /** kube-controller-manager's controllers: queue depth, latency and recent reconciles (null without it). */
+  controllersView(): ControllersView | null;
 }

@@ -4,7 +4,7 @@
 import * as Comlink from 'comlink';
 import { Engine } from '../index';
 import type { Command, EngineOptions } from '../facade/types';
-import type { ApplyDocResult, ExecResult, KubectlOutput, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
+import type { ApplyDocResult, ClusterView, ControllersView, ExecResult, KubectlOutput, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
 import { ApiBridge } from './apiBridge';
 import { KubectlHost } from './kubectlHost';
 import { HostSession, type HostTimers } from './session';
@@ -72,6 +72,8 @@ const api: WorkerApi = {
   schedulerDecisions: (pod: string): PodDecisions => needEngine().schedulerDecisions(pod),
   watchSchedulerDecisions: (pod: string, on: boolean): void => needEngine().watchSchedulerDecisions(pod, on),
   schedulerConfig: (): string | null => needEngine().schedulerConfig(),
+  clusterView: (): ClusterView | null => needEngine().clusterView(),
+  controllersView: (): ControllersView | null => needEngine().controllersView(),
 };
 
 Comlink.expose(api);

@@ -27,7 +27,18 @@ export interface KwokConfig {
   podCidrBase?: string;
 }
 
-type Purpose = { kind: 'list' | 'watch'; informer: 'nodes' | 'pods' } | { kind: 'write'; what: string };
+type Purpose = { kind: 'list' | 'watch'; informer: 'nodes' | 'pods' } | { kind: 'write'; what: string; w?: PendingWrite };
+
+/** Writes in flight at most (client-side throttling, as KWOK's client QPS/burst keep it from flooding the API server). */
+const MAX_WRITES_IN_FLIGHT = 16;
+
+interface PendingWrite {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  body: unknown;
+  what: string;
+  contentType: string;
+}
 
 export class KwokController implements Actor {
   readonly nodes = new Reflector('/api/v1/nodes');
@@ -41,6 +52,8 @@ export class KwokController implements Actor {
   private readonly nodeIndex = new Map<string, number>();
   private readonly podCounter = new Map<string, number>();
   private nextReq = 1;
+  private readonly pending: PendingWrite[] = [];
+  private writesInFlight = 0;
 
   constructor(
     readonly id: ActorId,
@@ -70,6 +83,19 @@ export class KwokController implements Actor {
     return reqId;
   }
 
+  private write(ctx: ActorContext, w: PendingWrite): void {
+    this.pending.push(w);
+    this.pump(ctx);
+  }
+
+  private pump(ctx: ActorContext): void {
+    while (this.writesInFlight < MAX_WRITES_IN_FLIGHT && this.pending.length > 0) {
+      const w = this.pending.shift()!;
+      this.writesInFlight++;
+      this.send(ctx, w.method, w.path, {}, w.body, { kind: 'write', what: w.what, w }, w.contentType);
+    }
+  }
+
   private list(ctx: ActorContext, informer: 'nodes' | 'pods'): void {
     const r = this[informer];
     const q = r.listRequest();
@@ -89,6 +115,13 @@ export class KwokController implements Actor {
     if (p.type === 'HttpResponse') {
       const m = p as unknown as HttpResponseMsg;
       if (!m.streaming) this.requests.delete(reqId);
+      if (purpose.kind === 'write') {
+        this.writesInFlight--;
+        // A throttled write (429) is tried again after a second.
+        if (m.response.status === 429 && purpose.w) ctx.setTimer(1000, 'retry', purpose.w);
+        this.pump(ctx);
+        return;
+      }
       if (purpose.kind === 'list') {
         const r = this[purpose.informer];
         const out = r.onList(m.response.status, m.response.body);
@@ -145,7 +178,7 @@ export class KwokController implements Actor {
     if (pod.metadata.deletionTimestamp) {
       if (this.deleting.has(uid)) return;
       this.deleting.add(uid);
-      this.send(ctx, 'DELETE', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, {}, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } }, { kind: 'write', what: `delete ${ns}/${pod.metadata.name}` });
+      this.write(ctx, { method: 'DELETE', path: `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } }, what: `delete ${ns}/${pod.metadata.name}`, contentType: 'application/json' });
       return;
     }
     const phase = (pod.status as { phase?: string } | undefined)?.phase;
@@ -168,7 +201,7 @@ export class KwokController implements Actor {
       startTime: now,
       containerStatuses: (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image ?? '', imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } } })),
     };
-    this.send(ctx, 'PATCH', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {}, { status }, { kind: 'write', what: `ready ${ns}/${pod.metadata.name}` }, 'application/strategic-merge-patch+json');
+    this.write(ctx, { method: 'PATCH', path: `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, body: { status }, what: `ready ${ns}/${pod.metadata.name}`, contentType: 'application/strategic-merge-patch+json' });
   }
 
   private nodeIndexOf(node: string): number {
@@ -188,14 +221,15 @@ export class KwokController implements Actor {
     };
     if (create) {
       this.leases.add(name);
-      this.send(ctx, 'POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', {}, lease, { kind: 'write', what: `lease ${name}` });
+      this.write(ctx, { method: 'POST', path: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', body: lease, what: `lease ${name}`, contentType: 'application/json' });
     } else {
-      this.send(ctx, 'PATCH', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, {}, { spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339Micro(ctx.now) } }, { kind: 'write', what: `renew ${name}` }, 'application/merge-patch+json');
+      this.write(ctx, { method: 'PATCH', path: `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, body: { spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339Micro(ctx.now) } }, what: `renew ${name}`, contentType: 'application/merge-patch+json' });
     }
   }
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
     if (tag === 'relist') return this.list(ctx, data as 'nodes' | 'pods');
+    if (tag === 'retry') return this.write(ctx, data as PendingWrite);
     if (tag === 'lease') {
       ctx.setTimer(LEASE_RENEW_MS, 'lease');
       for (const n of this.nodes.store.values()) if (this.isFake(n.metadata.name!)) this.renewLease(ctx, n, !this.leases.has(n.metadata.name!));
@@ -212,7 +246,7 @@ export class KwokController implements Actor {
           lastHeartbeatTime: rfc3339(ctx.now),
         }));
         if (conds.length === 0) continue;
-        this.send(ctx, 'PATCH', `/api/v1/nodes/${n.metadata.name}/status`, {}, { status: { conditions: conds } }, { kind: 'write', what: `heartbeat ${n.metadata.name}` }, 'application/strategic-merge-patch+json');
+        this.write(ctx, { method: 'PATCH', path: `/api/v1/nodes/${n.metadata.name}/status`, body: { status: { conditions: conds } }, what: `heartbeat ${n.metadata.name}`, contentType: 'application/strategic-merge-patch+json' });
       }
     }
   }
@@ -224,6 +258,10 @@ export class KwokController implements Actor {
     const purpose = this.requests.get(reqId);
     this.requests.delete(reqId);
     if (purpose && (purpose.kind === 'list' || purpose.kind === 'watch')) ctx.setTimer(1000, 'relist', purpose.informer);
+    if (purpose?.kind === 'write') {
+      this.writesInFlight--;
+      this.pump(ctx);
+    }
   }
 
   peerReset(ctx: ActorContext, peer: ActorId): void {
@@ -231,7 +269,9 @@ export class KwokController implements Actor {
     for (const [reqId, purpose] of [...this.requests]) {
       this.requests.delete(reqId);
       if (purpose.kind === 'list' || purpose.kind === 'watch') ctx.setTimer(1000, 'relist', purpose.informer);
+      if (purpose.kind === 'write') this.writesInFlight--;
     }
+    this.pump(ctx);
   }
 }
 

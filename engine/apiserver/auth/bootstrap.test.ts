@@ -43,8 +43,8 @@ describe('bootstrap policy objects', () => {
     }
     const count = (kind: string) => policy.filter((o) => o.kind === kind).length;
     expect({ ClusterRole: count('ClusterRole'), ClusterRoleBinding: count('ClusterRoleBinding'), Role: count('Role'), RoleBinding: count('RoleBinding') }).toEqual({
-      ClusterRole: 31 + 33,
-      ClusterRoleBinding: 12 + 33,
+      ClusterRole: 31 + 34,
+      ClusterRoleBinding: 12 + 34,
       Role: 7,
       RoleBinding: 7,
     });

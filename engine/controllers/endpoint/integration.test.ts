@@ -10,7 +10,7 @@ const endpointsOf = (e: Engine) => call(e, 'GET', '/api/v1/namespaces/default/en
 describe('endpoint-controller on the control plane', () => {
   it('publishes Endpoints (and an EndpointSlice) for a Service and follows its pods', () => {
     const e = controlPlane(11);
-    createNode(e, { name: 'node-1' });
+    createNode(e, { name: 'node-1', kwok: false });
     webService(e);
     webPods(e, 2);
     makeReady(e, 'web-0', '10.244.0.10');

@@ -11,7 +11,7 @@ const slicesOf = (e: Engine) => call(e, 'GET', '/apis/discovery.k8s.io/v1/namesp
 describe('endpointslice-controller on the control plane', () => {
   it('publishes an EndpointSlice for a Service and follows pod readiness', () => {
     const e = controlPlane(7);
-    createNode(e, { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'zone-a' } });
+    createNode(e, { name: 'node-1', kwok: false, labels: { 'topology.kubernetes.io/zone': 'zone-a' } });
     webService(e);
     webPods(e, 2);
     makeReady(e, 'web-0', '10.244.0.10');

@@ -10,7 +10,7 @@ const podsOf = (e: Engine) => call(e, 'GET', '/api/v1/namespaces/default/pods', 
 describe('job-controller on the control plane', () => {
   it('runs a Job to completion', () => {
     const e = controlPlane(5);
-    createNode(e, { name: 'node-1' });
+    createNode(e, { name: 'node-1', kwok: false });
     const r = call(e, 'POST', '/apis/batch/v1/namespaces/default/jobs', {
       apiVersion: 'batch/v1',
       kind: 'Job',
