@@ -1,9 +1,9 @@
 // The Cluster view: control-plane components, nodes and their pods on a canvas
 // map, a legend, and the controllers' queues below. It reads the engine only
 // while visible, at most every POLL_MS and only when virtual time has moved.
-import { useEffect, useMemo } from 'react';
+import { useClockPolling } from '../lib/useClockPolling';
+import { useMemo } from 'react';
 import { useUi } from '../store/uiStore';
-import { useView } from '../store/viewStore';
 import { clusterPoller } from './clusterClient';
 import { useCluster } from './clusterStore';
 import { ClusterMap } from './ClusterMap';
@@ -13,34 +13,10 @@ import { buildModel, POD_STATE_LABEL, POD_STATES } from './model';
 /** Wall ms between reads while the simulation moves. */
 export const POLL_MS = 300;
 
-function usePolling(visible: boolean): void {
-  useEffect(() => {
-    if (!visible) return;
-    void clusterPoller.refresh();
-    let last = performance.now();
-    let lastT = useView.getState().clock.virtualTime;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const tick = () => {
-      timer = null;
-      last = performance.now();
-      void clusterPoller.refresh();
-    };
-    const unsubscribe = useView.subscribe((s) => {
-      if (s.clock.virtualTime === lastT) return;
-      lastT = s.clock.virtualTime;
-      if (timer !== null) return;
-      timer = setTimeout(tick, Math.max(0, POLL_MS - (performance.now() - last)));
-    });
-    return () => {
-      unsubscribe();
-      if (timer !== null) clearTimeout(timer);
-    };
-  }, [visible]);
-}
 
 export function ClusterPanel() {
   const visible = useUi((s) => s.centreTab === 'cluster');
-  usePolling(visible);
+  useClockPolling(visible, () => clusterPoller.refresh(), POLL_MS);
   const cluster = useCluster((s) => s.cluster);
   const readError = useCluster((s) => s.readError);
   const model = useMemo(() => buildModel(cluster), [cluster]);

@@ -1,9 +1,9 @@
 // The Scheduler view: kube-scheduler's replicas and counters, its queue and
 // recent cycles on the left, the chosen pod's decision (the scoring table) on
 // the right; and the profile editor. It reads the engine only while visible.
+import { useClockPolling } from '../lib/useClockPolling';
 import { useEffect, useMemo, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useUi } from '../store/uiStore';
-import { useView } from '../store/viewStore';
 import { DecisionPane } from './DecisionPane';
 import { ProfileEditor } from './ProfileEditor';
 import { QueuePane, RecentCycles } from './QueuePane';
@@ -22,34 +22,10 @@ const SUBVIEWS: { id: SubView; label: string }[] = [
 ];
 
 /** Reads the scheduler while the panel is visible and the engine has moved. */
-function usePolling(visible: boolean): void {
-  useEffect(() => {
-    if (!visible) return;
-    void poller.refresh(true);
-    let last = 0;
-    let lastT = useView.getState().clock.virtualTime;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const tick = () => {
-      timer = null;
-      last = performance.now();
-      void poller.refresh();
-    };
-    const unsubscribe = useView.subscribe((s) => {
-      if (s.clock.virtualTime === lastT) return;
-      lastT = s.clock.virtualTime;
-      if (timer !== null) return;
-      timer = setTimeout(tick, Math.max(0, POLL_MS - (performance.now() - last)));
-    });
-    return () => {
-      unsubscribe();
-      if (timer !== null) clearTimeout(timer);
-    };
-  }, [visible]);
-}
 
 export function SchedulerPanel() {
   const visible = useUi((s) => s.centreTab === 'scheduler');
-  usePolling(visible);
+  useClockPolling(visible, (first) => (first ? poller.refresh(true) : poller.refresh()), POLL_MS);
   const [sub, setSub] = useState<SubView>('decisions');
   const [railHidden, setRailHidden] = useState(false);
   // The profile editor mounts on first show and then stays (its buffer and undo).
