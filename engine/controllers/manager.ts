@@ -19,6 +19,8 @@ import { CONTROLLER_FACTORIES } from './registry';
 import { INFORMER_PATHS, type ApiCall, type Controller, type ControllerContext, type EventSpec } from './framework/types';
 import { ManagerContext } from './framework/context';
 import { CoreEventRecorder } from './framework/events';
+import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
+import { hashString } from '../sim/rng';
 
 const EMPTY: ReadonlyMap<string, KObject> = new Map();
 
@@ -41,6 +43,7 @@ type Purpose =
   | { kind: 'nsFinalize'; ns: string }
   | { kind: 'credentialsSA' | 'credentialsToken'; controller: string }
   | { kind: 'controller'; controller: string; tag: unknown }
+  | { kind: 'lease'; seq: number }
   | { kind: 'ready' };
 
 /**
@@ -70,11 +73,17 @@ export class ControllerManager implements Actor {
   private queueTimer = -1;
   private queueTimerAt = -1;
   private readonly eventRecorder = new CoreEventRecorder('kube-controller-manager');
+  /** --leader-elect (on by default): only the holder of kube-system/kube-controller-manager runs controllers. */
+  readonly elector: LeaderElector;
+  private electorTimer = -1;
+  private electorWakeAt = -1;
 
   constructor(
     readonly id: ActorId,
     readonly config: ControllerManagerConfig,
   ) {
+    // The identity is hostname_uuid upstream; the id and a hash of it here (stable across runs).
+    this.elector = new LeaderElector({ name: 'kube-controller-manager', namespace: 'kube-system', identity: `${id}_${hashString(id).toString(16)}`, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     this.controllers = CONTROLLER_FACTORIES.map((f) => f());
     for (const c of this.controllers) for (const name of c.informers) if (!this.reflectors.has(name)) this.reflectors.set(name, new Reflector(INFORMER_PATHS[name]!));
   }
@@ -88,6 +97,37 @@ export class ControllerManager implements Actor {
     // Like the real manager, wait for the API server to be healthy before acting (controllermanager.go WaitForAPIServer).
     this.send(ctx, { method: 'GET', path: '/readyz', query: {} }, { kind: 'ready' });
     ctx.setTimer(5000, 'resync');
+    this.applyElection(ctx, this.elector.run(ctx.now));
+  }
+
+  get isLeader(): boolean {
+    return this.elector.isLeader;
+  }
+
+  private applyElection(ctx: ActorContext, plan: LeaderElectionPlan): void {
+    if (plan.request) {
+      const r = plan.request;
+      this.send(ctx, { method: r.method, path: r.path, query: {}, ...(r.body !== undefined ? { body: r.body } : {}) }, { kind: 'lease', seq: r.seq });
+    }
+    for (const e of plan.events) {
+      if (e.type === 'OnStartedLeading') {
+        this.reconcile(ctx);
+        this.runQueues(ctx);
+      } else if (e.type === 'OnStoppedLeading') {
+        // kube-controller-manager exits when it loses the lease and comes back as a candidate.
+        this.applyElection(ctx, this.elector.run(ctx.now));
+      } else if (e.type === 'RecordEvent') {
+        const lease = { apiVersion: e.involvedObject.apiVersion, kind: 'Lease', metadata: { name: e.involvedObject.name, namespace: e.involvedObject.namespace, uid: e.involvedObject.uid, resourceVersion: e.involvedObject.resourceVersion } };
+        const call = this.eventRecorder.record({ regarding: lease, type: 'Normal', reason: 'LeaderElection', message: e.message }, 'kube-controller-manager', ctx.now);
+        if (call) this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body), ...(call.contentType ? { headers: { 'content-type': call.contentType } } : {}) }, { kind: 'write', key: `event/${call.path}` });
+      }
+    }
+    const wake = this.elector.nextWakeAt();
+    if (wake !== null && wake !== this.electorWakeAt) {
+      if (this.electorTimer >= 0) ctx.cancelTimer(this.electorTimer);
+      this.electorWakeAt = wake;
+      this.electorTimer = ctx.setTimer(Math.max(0, wake - ctx.now), 'elector');
+    }
   }
 
   private ensureCredentials(ctx: ActorContext, controller: ControllerName): void {
@@ -151,6 +191,9 @@ export class ControllerManager implements Actor {
           this.reconcile(ctx);
           return;
         }
+        case 'lease':
+          this.applyElection(ctx, this.elector.onResponse(ctx.now, purpose.seq, res.status, res.body));
+          return;
         case 'controller': {
           const c = this.controllers.find((x) => x.name === purpose.controller);
           if (c) {
@@ -218,6 +261,12 @@ export class ControllerManager implements Actor {
       ctx.setTimer(5000, 'resync');
       this.reconcile(ctx);
     }
+    if (tag === 'elector') {
+      this.electorTimer = -1;
+      this.electorWakeAt = -1;
+      this.applyElection(ctx, this.elector.tick(ctx.now));
+      return;
+    }
     if (tag === 'queues') {
       this.queueTimer = -1;
       this.queueTimerAt = -1;
@@ -234,6 +283,7 @@ export class ControllerManager implements Actor {
     if (purpose && (purpose.kind === 'list' || purpose.kind === 'watch')) ctx.setTimer(1000, 'relist', purpose.reflector);
     if (purpose?.kind === 'write') this.inFlight.delete(purpose.key);
     if (purpose?.kind === 'controller') this.controllerFailed(ctx, purpose.controller, purpose.tag);
+    if (purpose?.kind === 'lease') this.applyElection(ctx, this.elector.onResponse(ctx.now, purpose.seq, 0, ''));
   }
 
   private controllerFailed(ctx: ActorContext, name: string, tag: unknown): void {
@@ -248,6 +298,7 @@ export class ControllerManager implements Actor {
       if (purpose.kind === 'list' || purpose.kind === 'watch') ctx.setTimer(1000, 'relist', purpose.reflector);
       if (purpose.kind === 'write') this.inFlight.delete(purpose.key);
       if (purpose.kind === 'controller') this.controllerFailed(ctx, purpose.controller, purpose.tag);
+      if (purpose.kind === 'lease') this.applyElection(ctx, this.elector.onResponse(ctx.now, purpose.seq, 0, ''));
     }
   }
 
@@ -296,6 +347,7 @@ export class ControllerManager implements Actor {
    * the controller has its credentials and its informers are synced.
    */
   private runQueues(ctx: ActorContext): void {
+    if (!this.isLeader) return;
     let next = Infinity;
     for (const c of this.controllers) {
       c.queue.tick(ctx.now);
@@ -326,6 +378,7 @@ export class ControllerManager implements Actor {
   // ---- controllers -----------------------------------------------------------------
 
   private reconcile(ctx: ActorContext): void {
+    if (!this.isLeader) return;
     const ns = this.reflectors.get('namespaces')!;
     const sas = this.reflectors.get('serviceaccounts')!;
     const cms = this.reflectors.get('configmaps')!;

@@ -85,6 +85,8 @@ export class Engine {
     if (!(Number.isInteger(a) && a >= 1 && a <= 5)) throw new RangeError(`apiServers must be 1 to 5 (got ${a})`);
     const sc = options.schedulers ?? 1;
     if (!(Number.isInteger(sc) && sc >= 0 && sc <= 3)) throw new RangeError(`schedulers must be 0 to 3 (got ${sc})`);
+    const cm = options.controllerManagers ?? 1;
+    if (!(Number.isInteger(cm) && cm >= 1 && cm <= 3)) throw new RangeError(`controllerManagers must be 1 to 3 (got ${cm})`);
     const nn = options.nodes ?? 0;
     if (!(Number.isInteger(nn) && nn >= 0 && nn <= 5000)) throw new RangeError(`nodes must be 0 to 5000 (got ${nn})`);
     this.options = {
@@ -98,6 +100,7 @@ export class Engine {
       maxRequestsInflight: DEFAULT_APISERVER.maxRequestsInflight,
       maxMutatingRequestsInflight: DEFAULT_APISERVER.maxMutatingRequestsInflight,
       schedulers: 1,
+      controllerManagers: 1,
       schedulerConfig: '',
       nodes: 0,
       ...options,
@@ -118,7 +121,9 @@ export class Engine {
         } satisfies ApiServerConfig);
       }
       this.sim.spawn(KUBECTL_CLIENT, API_CLIENT_KIND, { server: APISERVER, timeoutMs: 60_000 } satisfies ApiClientConfig);
-      this.sim.spawn(CONTROLLER_MANAGER, CONTROLLER_MANAGER_KIND, { server: APISERVER } satisfies ControllerManagerConfig);
+      for (let i = 0; i < this.options.controllerManagers; i++) {
+        this.sim.spawn(`kube-controller-manager-${i}`, CONTROLLER_MANAGER_KIND, { server: `kube-apiserver-${i % this.options.apiServers}` } satisfies ControllerManagerConfig);
+      }
       // KWOK runs the fake nodes created through the API with kwok.x-k8s.io/node=fake (heartbeats, pods Running).
       this.sim.spawn(KWOK_CONTROLLER, KWOK_KIND, { server: APISERVER } satisfies KwokConfig);
       for (let i = 1; i <= this.options.nodes; i++) {
@@ -366,7 +371,10 @@ export class Engine {
     });
     const components: ClusterView['components'] = [];
     for (let i = 0; i < this.options.apiServers; i++) components.push({ name: `kube-apiserver-${i}`, kind: 'kube-apiserver', up: !!this.sim.actor(`kube-apiserver-${i}`), leader: false });
-    components.push({ name: CONTROLLER_MANAGER, kind: 'kube-controller-manager', up: !!this.sim.actor(CONTROLLER_MANAGER), leader: !!this.sim.actor(CONTROLLER_MANAGER) });
+    for (let i = 0; i < this.options.controllerManagers; i++) {
+      const m = this.sim.actor<ControllerManager>(`kube-controller-manager-${i}`);
+      components.push({ name: `kube-controller-manager-${i}`, kind: 'kube-controller-manager', up: !!m, leader: !!m && m.isLeader });
+    }
     for (const id of this.schedulerIds()) {
       const sc = this.sim.actor<KubeScheduler>(id);
       components.push({ name: id, kind: 'kube-scheduler', up: !!sc, leader: !!sc && sc.elector.isLeader });
@@ -378,7 +386,8 @@ export class Engine {
 
   /** The modular controllers of kube-controller-manager-0: queue depth, latency and recent reconciles. */
   controllersView(): ControllersView | null {
-    const m = this.sim.actor<ControllerManager>(CONTROLLER_MANAGER);
+    let m: ControllerManager | undefined;
+    for (let i = 0; i < this.options.controllerManagers && !m?.isLeader; i++) m = this.sim.actor<ControllerManager>(`kube-controller-manager-${i}`) ?? m;
     if (!m) return null;
     return jsonRoundTrip({
       controllers: m.controllers.map((c) => {

@@ -29,6 +29,8 @@ export interface EngineOptions {
   maxMutatingRequestsInflight?: number;
   /** Worker nodes, each a kubelet with a fake container runtime (node-1..node-N: 4 CPU, 16Gi, 110 pods); default 0. */
   nodes?: number;
+  /** kube-controller-manager replicas (kube-controller-manager-0..N-1, leader-elected); default 1. */
+  controllerManagers?: number;
   /** kube-scheduler replicas (kube-scheduler-0..N-1, leader-elected); default 1, 0 for none. */
   schedulers?: number;
   /** The KubeSchedulerConfiguration (YAML or JSON) the schedulers start with; upstream's defaults when absent. */

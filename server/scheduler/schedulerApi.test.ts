@@ -28,6 +28,8 @@ beforeAll(async () => {
   srv = await startServer({ port: 0, seed: 21, etcdMembers: 1, speed: 1 });
   base = srv.url;
   await post(base, '/playground/v1/clock', { advance: '3s' });
+  // Pods need their namespace's default ServiceAccount: wait for the controller manager (it leads first).
+  for (let i = 0; i < 30 && !srv.host.engine.clusterReady(); i++) await post(base, '/playground/v1/clock', { advance: '1s' });
   expect((await kube('POST', '/api/v1/nodes', nodeObject({ name: 'node-a', cpu: '2' }))).status).toBe(201);
   expect((await kube('POST', '/api/v1/namespaces/default/pods', podObject({ name: 'fits', cpu: '500m' }))).status).toBe(201);
   expect((await kube('POST', '/api/v1/namespaces/default/pods', podObject({ name: 'too-big', cpu: '3' }))).status).toBe(201);
