@@ -17,7 +17,7 @@ export interface Figure {
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
 
 /** Sends requests `concurrency` at a time until `total` are answered; returns wall seconds. */
-function drive(e: Engine, total: number, concurrency: number, make: (i: number) => ApiRequest): number {
+export function drive(e: Engine, total: number, concurrency: number, make: (i: number) => ApiRequest): number {
   const start = performance.now();
   let sent = 0;
   const open = new Set<number>();

@@ -10,7 +10,7 @@ import { DirectScheduler } from '../engine/scheduler/testing/direct';
 import { controlPlane, createNode, podObject } from '../engine/scheduler/testing/cluster';
 import { ADMIN_TOKEN } from '../engine/apiserver/server/scenario';
 import type { KubeScheduler } from '../engine/scheduler/scheduler';
-import type { Figure } from './apiserver';
+import { drive, type Figure } from './apiserver';
 
 function node(i: number, labels: Record<string, string> = {}): Node {
   const allocatable = { cpu: '4', memory: '32Gi', pods: '110' };
@@ -81,24 +81,8 @@ function endToEnd(nodes: number, pods: number): number {
   for (let i = 0; i < nodes; i++) createNode(e, { name: `node-${i}` });
   e.advance(2000);
   const start = performance.now();
-  let sent = 0;
-  const open = new Set<number>();
-  while (sent < pods || open.size > 0) {
-    while (open.size < 50 && sent < pods) {
-      const body = JSON.stringify(podObject({ name: `p-${sent++}`, cpu: '100m', memory: '500Mi' }));
-      const r = e.exec({ type: 'api', request: { method: 'POST', path: '/api/v1/namespaces/default/pods', query: {}, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body } });
-      if (!r.ok) throw new Error(r.error);
-      open.add(r.result as number);
-    }
-    e.advance(2);
-    for (const id of [...open]) {
-      const c = e.apiCall(id);
-      if (c?.response || c?.error) {
-        open.delete(id);
-        e.apiForget(id);
-      }
-    }
-  }
+  const auth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  drive(e, pods, 50, (i) => ({ method: 'POST', path: '/api/v1/namespaces/default/pods', query: {}, headers: auth, body: JSON.stringify(podObject({ name: `p-${i}`, cpu: '100m', memory: '500Mi' })) }));
   const s = e.sim.actor<KubeScheduler>('kube-scheduler-0')!;
   for (let t = 0; t < 600_000 && s.stats.bindings < pods; t += 20) e.advance(20);
   if (s.stats.bindings < pods) console.log(`warning: only ${s.stats.bindings} of ${pods} pods bound`);

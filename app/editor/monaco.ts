@@ -121,6 +121,22 @@ monaco.editor.defineTheme('kubeglass-light', {
   },
 });
 
+/** What every YAML editor of the page shares: type, layout, indentation. */
+export const YAML_EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
+  automaticLayout: true,
+  minimap: { enabled: false },
+  fontSize: 13,
+  lineHeight: 20,
+  fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Mono', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
+  scrollBeyondLastLine: false,
+  tabSize: 2,
+  insertSpaces: true,
+  lineNumbersMinChars: 3,
+  fixedOverflowWidgets: true,
+  padding: { top: 6, bottom: 6 },
+  scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
+};
+
 export function setTheme(theme: Theme): void {
   monaco.editor.setTheme(theme === 'dark' ? 'kubeglass-dark' : 'kubeglass-light');
 }
@@ -139,22 +155,11 @@ export function mountEditor(el: HTMLElement, theme: Theme): MountedEditor {
   const main = monaco.editor.getModel(uri) ?? monaco.editor.createModel(useEditor.getState().text, 'yaml', uri);
   if (main.getValue() !== useEditor.getState().text) main.setValue(useEditor.getState().text);
   const editor = monaco.editor.create(el, {
+    ...YAML_EDITOR_OPTIONS,
     model: main,
     ariaLabel: 'YAML editor',
-    automaticLayout: true,
-    minimap: { enabled: false },
-    fontSize: 13,
-    lineHeight: 20,
-    fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Mono', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
-    scrollBeyondLastLine: false,
-    tabSize: 2,
-    insertSpaces: true,
-    lineNumbersMinChars: 3,
     renderLineHighlight: 'line',
-    fixedOverflowWidgets: true,
-    padding: { top: 6, bottom: 6 },
     quickSuggestions: { other: true, comments: false, strings: true },
-    scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
   });
 
   const disposables: monaco.IDisposable[] = [];

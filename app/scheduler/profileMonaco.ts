@@ -4,7 +4,7 @@
 // so the Kubernetes object schema the manifest editor uses does not apply to a
 // KubeSchedulerConfiguration.
 import * as monaco from 'monaco-editor/esm/vs/editor/editor.api';
-import { setTheme } from '../editor/monaco';
+import { setTheme, YAML_EDITOR_OPTIONS } from '../editor/monaco';
 import type { Theme } from '../store/uiStore';
 import { setBuffer, useScheduler } from './schedulerStore';
 
@@ -22,22 +22,11 @@ export function mountProfileEditor(el: HTMLElement, theme: Theme, onApply: () =>
   const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(useScheduler.getState().buffer, 'yaml', uri);
   if (model.getValue() !== useScheduler.getState().buffer) model.setValue(useScheduler.getState().buffer);
   const editor = monaco.editor.create(el, {
+    ...YAML_EDITOR_OPTIONS,
     model,
     ariaLabel: 'KubeSchedulerConfiguration editor',
-    automaticLayout: true,
-    minimap: { enabled: false },
-    fontSize: 13,
-    lineHeight: 20,
-    fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Mono', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
-    scrollBeyondLastLine: false,
-    tabSize: 2,
-    insertSpaces: true,
-    lineNumbersMinChars: 3,
-    fixedOverflowWidgets: true,
-    padding: { top: 6, bottom: 6 },
     autoClosingBrackets: 'never',
     autoClosingQuotes: 'never',
-    scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
   });
   const sub = model.onDidChangeContent(() => setBuffer(model.getValue()));
   editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, onApply);
