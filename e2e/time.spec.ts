@@ -55,9 +55,12 @@ test('stepping shows messages mid-flight in the ring', async ({ page }) => {
   }
   const v = await view(page);
   expect(v.inFlight.length).toBeGreaterThan(0);
-  const m = v.inFlight[0]!;
-  await expect(page.locator('g.msg').first()).toBeVisible();
-  await page.getByRole('button', { name: new RegExp(`^${m.type} `) }).first().click();
+  // Several messages may share a lane; the last one drawn is on top of the others.
+  const top = page.locator('g.msg').last();
+  await expect(top).toBeVisible();
+  const label = (await top.getAttribute('aria-label'))!;
+  expect(v.inFlight.some((m) => label.startsWith(`${m.type} from ${m.from} to ${m.to}`))).toBe(true);
+  await top.locator('circle').click();
   await expect(page.getByRole('heading', { name: new RegExp(`Message #\\d+`) })).toBeVisible();
   await shot(page, 'message-in-flight');
 });
