@@ -22,11 +22,11 @@ export interface ControllerRevision extends KObject {
 export const revisionNumber = (cr: KObject): number => (cr as ControllerRevision).revision ?? 0;
 
 /** The revision's Data.Raw: its data as Go re-encodes it (the bytes upstream compares). */
-export const rawData = (cr: KObject): string => goJsonCompact((cr as ControllerRevision).data ?? null);
+export const rawData = (cr: object): string => goJsonCompact((cr as { data?: unknown }).data ?? null);
 
 /** getPatch (statefulset and daemon controllers): the template wrapped to replace the whole template. */
-export function templatePatch(obj: KObject): string {
-  const template = JSON.parse(JSON.stringify((obj.spec as { template?: unknown } | undefined)?.template ?? {})) as Record<string, unknown>;
+export function templatePatch(obj: object): string {
+  const template = JSON.parse(JSON.stringify(((obj as { spec?: unknown }).spec as { template?: unknown } | undefined)?.template ?? {})) as Record<string, unknown>;
   template.$patch = 'replace';
   return goJsonCompact({ spec: { template } });
 }
@@ -75,7 +75,7 @@ export function sortControllerRevisions(revs: KObject[]): KObject[] {
 }
 
 /** EqualRevision: same hash label (when both have one) and the same data. */
-export function equalRevision(a: KObject | null, b: KObject | null): boolean {
+export function equalRevision(a: (KObject & { data?: unknown }) | null, b: (KObject & { data?: unknown }) | null): boolean {
   if (!a || !b) return a === b;
   const ha = a.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL];
   const hb = b.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL];
@@ -103,8 +103,8 @@ export function adoptRevisionPatch(parent: KObject, cr: KObject): unknown {
 }
 
 /** The template a revision restores (ApplyRevision, whose patch replaces spec.template whole). */
-export function revisionTemplate(cr: KObject): Record<string, unknown> {
-  const t = JSON.parse(JSON.stringify(((cr as ControllerRevision).data as { spec?: { template?: Record<string, unknown> } } | undefined)?.spec?.template ?? {})) as Record<string, unknown>;
+export function revisionTemplate(cr: object): Record<string, unknown> {
+  const t = JSON.parse(JSON.stringify(((cr as { data?: unknown }).data as { spec?: { template?: Record<string, unknown> } } | undefined)?.spec?.template ?? {})) as Record<string, unknown>;
   delete t.$patch;
   return t;
 }
