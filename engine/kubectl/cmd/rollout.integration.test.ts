@@ -13,7 +13,7 @@ import { runKubectl } from '../index';
 function kubectl(e: Engine) {
   const transport = {
     async request(req: ApiRequest) {
-      const r = call(e, req.method, req.path, req.body, { query: req.query, headers: req.headers });
+      const r = call(e, req.method, req.path, req.body, { query: req.query as Record<string, string>, headers: req.headers });
       return { status: r.status, headers: r.headers, body: r.text };
     },
     watch() {
