@@ -64,6 +64,12 @@ describe('daemon-set-controller with kubelets', () => {
     const hash = revs.find((r) => r.revision === 2).metadata.labels['controller-revision-hash'];
     expect(revs.find((r) => r.revision === 2).metadata.name).toBe(`agent-${hash}`);
     expect(pods(e).filter((p) => !p.metadata.deletionTimestamp).every((p) => p.metadata.labels['controller-revision-hash'] === hash)).toBe(true);
+    // A NoSchedule taint: the pod may stay (it tolerates no NoExecute taint it lacks) but is misscheduled.
+    const node2 = call(e, 'GET', '/api/v1/nodes/node-2').body;
+    expect(call(e, 'PUT', '/api/v1/nodes/node-2', { ...node2, spec: { ...node2.spec, taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } }).status).toBe(200);
+    runUntil(e, () => ds(e).status?.numberMisscheduled === 1, 'one misscheduled pod', 20_000, 200);
+    expect(ds(e).status).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 2, numberMisscheduled: 1 });
+    expect(pods(e).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.spec.nodeName).sort()).toEqual(['fake-1', 'node-1', 'node-2']);
     const msgs = events().filter((x) => x.involvedObject.kind === 'DaemonSet').map((x) => `${x.reason}: ${x.message}`);
     expect(msgs.some((m) => /^SuccessfulCreate: Created pod: agent-[a-z0-9]{5}$/.test(m))).toBe(true);
     expect(msgs.some((m) => /^SuccessfulDelete: Deleted pod: agent-[a-z0-9]{5}$/.test(m))).toBe(true);

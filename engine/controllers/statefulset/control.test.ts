@@ -238,3 +238,19 @@ describe('StatefulSet control loop', () => {
     expect(writes(plan(set, [], [cr]).steps)).toEqual(['POST pods web-5', 'POST pods web-6', 'PUT statefulsets/web/status']);
   });
 });
+
+describe('StatefulSet minReadySeconds', () => {
+  it('a ready pod counts as available only minReadySeconds after it turned ready; OrderedReady waits for that', () => {
+    const set = sts({ minReadySeconds: 30 });
+    const cr = revisionOf(set, 1);
+    const p0 = pod(set, 0, cr.metadata.name!, 'Ready');
+    (p0.status as any).conditions[0].lastTransitionTime = rfc3339(NOW - 10_000);
+    let r = plan(set, [p0], [cr]);
+    expect(writes(r.steps)).toEqual(['PUT statefulsets/web/status']);
+    expect(r.status).toMatchObject({ readyReplicas: 1, availableReplicas: 0 });
+    (p0.status as any).conditions[0].lastTransitionTime = rfc3339(NOW - 31_000);
+    r = plan(set, [p0], [cr]);
+    expect(writes(r.steps)).toEqual(['POST pods web-1', 'PUT statefulsets/web/status']);
+    expect(r.status).toMatchObject({ readyReplicas: 1, availableReplicas: 1 });
+  });
+});
