@@ -54,6 +54,8 @@ interface Awaited {
   key: string;
   /** resourceVersion the store must reach; null = the object must be gone. */
   rv: number | null;
+  /** A creation: the object must appear (later writes may also have removed it again). */
+  created: boolean;
   deadline: number;
 }
 
@@ -158,14 +160,14 @@ export class WriteChains {
     const meta = obj?.kind === 'Status' ? null : obj?.metadata;
     if (meta?.name && meta.resourceVersion) {
       const key = meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
-      list.push({ resource: w.observe!, key, rv: Number(meta.resourceVersion), deadline });
+      list.push({ resource: w.observe!, key, rv: Number(meta.resourceVersion), created: w.call.method === 'POST', deadline });
     } else if (w.call.method === 'DELETE') {
       // A delete answered with a Status: the object is gone.
       const parts = w.call.path.split('/');
       const name = parts[parts.length - 1]!;
       const nsAt = parts.indexOf('namespaces');
       const key = nsAt >= 0 && parts[nsAt + 2] !== undefined ? `${parts[nsAt + 1]}/${name}` : name;
-      list.push({ resource: w.observe!, key, rv: null, deadline });
+      list.push({ resource: w.observe!, key, rv: null, created: false, deadline });
     }
     if (list.length) this.awaited.set(owner, list);
   }
@@ -182,7 +184,9 @@ function nameOf(body: string): string {
 function observed(a: Awaited, ctx: ControllerContext): boolean {
   const o = ctx.store(a.resource).get(a.key);
   if (a.rv === null) return !o;
-  return !o || Number(o.metadata.resourceVersion ?? 0) >= a.rv;
+  // An update's object may be gone since (deleted); a created one must have been seen.
+  if (!o) return !a.created;
+  return Number(o.metadata.resourceVersion ?? 0) >= a.rv;
 }
 
 /** Builds the event upstream records about `regarding`. */
