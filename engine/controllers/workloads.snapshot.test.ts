@@ -7,7 +7,7 @@ import { Engine } from '../facade/engine';
 
 describe('workload controllers and snapshots', () => {
   it('a snapshot taken mid-rollout of a StatefulSet, a DaemonSet and a CronJob continues identically', { timeout: 60_000 }, () => {
-    const e = controlPlane(71, { nodes: 1 });
+    const e = controlPlane(71, { nodes: 1, etcdMembers: 1 });
     e.advance(3_000);
     const tpl = (app: string, extra: Record<string, unknown> = {}) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }], ...extra } });
     call(e, 'POST', '/apis/apps/v1/namespaces/default/statefulsets', { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 3, serviceName: 'db', podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'db' } }, template: tpl('db') } });

@@ -7,7 +7,7 @@ import { runUntil } from '../../scheduler/testing/cluster';
 
 describe('cronjob-controller with the job controller and a kubelet', () => {
   it('every minute a Job named <cronjob>-<minutes>, run to completion; one kept', { timeout: 60_000 }, () => {
-    const e = controlPlane(8, { nodes: 1 });
+    const e = controlPlane(8, { nodes: 1, etcdMembers: 1 });
     const cj = {
       apiVersion: 'batch/v1',
       kind: 'CronJob',

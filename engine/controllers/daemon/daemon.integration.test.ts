@@ -15,7 +15,7 @@ const available = (p: any) => !p.metadata.deletionTimestamp && (p.status?.condit
 
 describe('daemon-set-controller with kubelets', () => {
   it('one pod per node, taints and new nodes, a rolling update within maxUnavailable', { timeout: 60_000 }, () => {
-    const e = controlPlane(23, { nodes: 3 });
+    const e = controlPlane(23, { nodes: 3, etcdMembers: 1 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 3, 'three Ready nodes', 60_000, 500);
     const body = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'nginx:1.27' }] } } } };
     expect(call(e, 'POST', DS, body).status).toBe(201);

@@ -12,7 +12,7 @@ const ready = (p: any) => (p.status?.conditions ?? []).some((c: any) => c.type =
 
 describe('Deployment rolling update timeline', () => {
   it('10 replicas, 25%/25%: never more than 13 pods, never fewer than 8 available', { timeout: 60_000 }, () => {
-    const e: Engine = controlPlane(51, { nodes: 3 });
+    const e: Engine = controlPlane(51, { nodes: 3, etcdMembers: 1 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 3, 'three Ready nodes', 60_000, 500);
     const labels = { app: 'web' };
     const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 10, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } };

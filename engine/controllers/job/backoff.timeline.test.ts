@@ -15,7 +15,7 @@ const finishedAt = (p: any) => parseRfc3339(p.status.containerStatuses[0].state.
 
 describe('Job back-off timeline', () => {
   it('retries after 10, 20, 40, 80, 160, 320 s, then Failed (BackoffLimitExceeded); deleted ttlSecondsAfterFinished later', { timeout: 60_000 }, () => {
-    const e = controlPlane(41, { nodes: 1 });
+    const e = controlPlane(41, { nodes: 1, etcdMembers: 1 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 1, 'a Ready node', 60_000, 500);
     const body = {
       apiVersion: 'batch/v1',

@@ -39,7 +39,7 @@ describe('job-controller on the control plane', () => {
 
 describe('job-controller with a kubelet', () => {
   it('an Indexed Job runs one pod per index and records completedIndexes', { timeout: 60_000 }, () => {
-    const e = controlPlane(6, { nodes: 1 });
+    const e = controlPlane(6, { nodes: 1, etcdMembers: 1 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 1, 'a Ready node', 60_000, 500);
     const r = call(e, 'POST', '/apis/batch/v1/namespaces/default/jobs', {
       apiVersion: 'batch/v1',

@@ -32,7 +32,7 @@ function runningByPod(e: Engine): Map<string, string[]> {
 
 describe('StatefulSet across a partition', () => {
   it('never runs two pods of one ordinal: db-1 is replaced only after the lost node’s pod is force-deleted', { timeout: 120_000 }, () => {
-    const e = controlPlane(31, { nodes: 3 });
+    const e = controlPlane(31, { nodes: 3, etcdMembers: 1 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 3, 'three Ready nodes', 60_000, 500);
     const labels = { app: 'db' };
     const sts = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'db', image: 'redis:7' }], tolerations: TOLERATIONS } } } };

@@ -14,7 +14,7 @@ const imageOf = (p: any) => p.spec.containers[0].image as string;
 
 describe('statefulset-controller with kubelets', () => {
   it('OrderedReady: web-N is created only once web-(N-1) is Running and Ready; a partitioned rolling update goes 2, 1 and stops', { timeout: 60_000 }, () => {
-    const e = controlPlane(21, { nodes: 2 });
+    const e = controlPlane(21, { nodes: 2, etcdMembers: 1 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'two Ready nodes', 60_000, 500);
     const w = watch(e, '/api/v1/namespaces/default/pods');
     const body = {
@@ -75,7 +75,7 @@ describe('statefulset-controller with kubelets', () => {
   });
 
   it('creates one claim per ordinal from volumeClaimTemplates and waits with the pod Pending until they bind', { timeout: 30_000 }, () => {
-    const e = controlPlane(22);
+    const e = controlPlane(22, { etcdMembers: 1 });
     const body = {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',

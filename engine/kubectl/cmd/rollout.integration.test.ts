@@ -28,7 +28,7 @@ const TEMPLATE = (app: string, image: string, nodeSelector = '<none>') =>
 
 describe('kubectl rollout for StatefulSets and DaemonSets', () => {
   it('history, history --revision, undo (with renumbered revisions), status, and what is not supported', { timeout: 60_000 }, async () => {
-    const e = controlPlane(61, { nodes: 1 });
+    const e = controlPlane(61, { nodes: 1, etcdMembers: 1 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 1, 'a Ready node', 60_000, 500);
     const k = kubectl(e);
     const sts = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web' }, spec: { replicas: 1, serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } };
@@ -90,7 +90,7 @@ describe('kubectl rollout for StatefulSets and DaemonSets', () => {
   });
 
   it('describe statefulset, daemonset and cronjob', { timeout: 60_000 }, async () => {
-    const e = controlPlane(62);
+    const e = controlPlane(62, { etcdMembers: 1 });
     const k = kubectl(e);
     const sts = {
       apiVersion: 'apps/v1',
