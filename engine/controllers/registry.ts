@@ -10,6 +10,10 @@ import { DeploymentController } from './deployment/controller';
 import { EndpointSliceController } from './endpointslice/controller';
 import { EndpointController } from './endpoint/controller';
 import { JobController } from './job/controller';
+import { StatefulSetController } from './statefulset/controller';
+import { DaemonSetsController } from './daemon/controller';
+import { CronJobController } from './cronjob/controller';
+import { TTLAfterFinishedController } from './ttlafterfinished/controller';
 
 /** Each entry builds one controller (its state lives in the instance). */
 export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
@@ -21,4 +25,8 @@ export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
   () => new EndpointSliceController(),
   () => new EndpointController(),
   () => new JobController(),
+  () => new StatefulSetController(),
+  () => new DaemonSetsController(),
+  () => new CronJobController(),
+  () => new TTLAfterFinishedController(),
 ];

@@ -228,10 +228,26 @@ function validateStatefulSetSpec(spec: unknown): Errs {
   return errs;
 }
 
+/** The template with a persistentVolumeClaim volume per claim template it does not already name. */
+function withClaimVolumes(spec: unknown): unknown {
+  const sp = o(spec);
+  if (!isObj(sp.template) || !Array.isArray(sp.volumeClaimTemplates) || sp.volumeClaimTemplates.length === 0) return sp.template;
+  const tpl = clone(sp.template) as Loose;
+  const podSpec = (tpl.spec = o(tpl.spec));
+  const volumes: Loose[] = Array.isArray(podSpec.volumes) ? podSpec.volumes : [];
+  for (const t of sp.volumeClaimTemplates as Loose[]) {
+    const name = o(o(t).metadata).name;
+    if (typeof name === 'string' && !volumes.some((v) => o(v).name === name)) volumes.push({ name, persistentVolumeClaim: { claimName: name } });
+  }
+  podSpec.volumes = volumes;
+  return tpl;
+}
+
 export function validateStatefulSet(sts: Loose): Errs {
   const errs = [...validateObjectMeta(sts.metadata, true, nameIsDNSLabel), ...validateStatefulSetSpec(sts.spec)];
-  // The registry validates the pod template fully on create (statefulSetStrategy.Validate).
-  errs.push(...validatePodTemplateSpec(o(sts.spec).template, root('spec', 'template')).filter((e) => !e.field.startsWith('spec.template.labels') && !e.field.startsWith('spec.template.annotations')));
+  // The registry validates the pod template fully on create (statefulSetStrategy.Validate); the
+  // volumeClaimTemplates are volumes of every pod (the controller mounts `<claim>-<set>-<ordinal>`).
+  errs.push(...validatePodTemplateSpec(withClaimVolumes(sts.spec), root('spec', 'template')).filter((e) => !e.field.startsWith('spec.template.labels') && !e.field.startsWith('spec.template.annotations')));
   return errs;
 }
 

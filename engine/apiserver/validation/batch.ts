@@ -1,5 +1,5 @@
 // batch/v1 validation (pkg/apis/batch/validation/validation.go v1.32).
-import { parseCronStandard } from './cron';
+import { parseCronStandard } from '../../apimachinery/cron/cron';
 import { isDNS1123Label } from '../../apimachinery/validation/names';
 import { nameIsDNSSubdomain } from './names';
 import { selectorMatches, selectorParseFails, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';

@@ -151,3 +151,15 @@ describe('DeploymentController rolling update', () => {
     expect(copy.d.status).toEqual(sim.d.status);
   });
 });
+
+describe('DeploymentController minReadySeconds', () => {
+  it('is copied to the ReplicaSets and kept in step with the Deployment', () => {
+    const sim = new DeploySim(deployment('web', 2, 'nginx:1', { minReadySeconds: 5 }));
+    run(sim, 5);
+    expect(spec(sim.rss()[0]!).minReadySeconds).toBe(5);
+    sim.update((s) => (s.minReadySeconds = 9));
+    run(sim, 2);
+    expect(sim.rss()).toHaveLength(1);
+    expect(spec(sim.rss()[0]!).minReadySeconds).toBe(9);
+  });
+});

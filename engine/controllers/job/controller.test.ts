@@ -210,3 +210,82 @@ describe('JobController orphan pods', () => {
     expect(w.pods().every((p) => !p.metadata.finalizers.includes(JOB_TRACKING_FINALIZER))).toBe(true);
   });
 });
+
+describe('JobController Indexed completion mode', () => {
+  const indexOf = (p: any) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'];
+
+  it('gives pods the lowest pending indexes: annotation, label, hostname, generateName and JOB_COMPLETION_INDEX', () => {
+    const { w } = setup({ completionMode: 'Indexed', completions: 4, parallelism: 2 });
+    w.run(0);
+    const pods = w.pods().sort((a, b) => (indexOf(a) < indexOf(b) ? -1 : 1));
+    expect(pods.map(indexOf)).toEqual(['0', '1']);
+    expect(pods[1].metadata).toMatchObject({ generateName: 'pi-1-', labels: { 'job-name': 'pi', 'batch.kubernetes.io/job-completion-index': '1' } });
+    expect(pods[1].spec.hostname).toBe('pi-1');
+    expect(pods[1].spec.containers[0].env).toEqual([{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } }]);
+  });
+
+  it('records completed indexes as intervals and completes when every index succeeded', () => {
+    const { w } = setup({ completionMode: 'Indexed', completions: 4, parallelism: 2 });
+    w.run(1500);
+    const byIndex = () => new Map(w.pods().map((p) => [indexOf(p), p]));
+    w.setPhase(byIndex().get('1').metadata.name, 'Succeeded');
+    w.run(3000);
+    expect(w.job().status.completedIndexes).toBe('1');
+    expect(w.job().status.succeeded).toBe(1);
+    // Index 1 is done: the next pods take 2 (and 0 is still running).
+    expect([...byIndex().keys()].sort()).toEqual(['0', '1', '2']);
+    for (const ix of ['0', '2']) w.setPhase(byIndex().get(ix).metadata.name, 'Succeeded');
+    w.run(3000);
+    expect(w.job().status.completedIndexes).toBe('0-2');
+    w.setPhase(byIndex().get('3').metadata.name, 'Succeeded');
+    w.run(3000);
+    const st = w.job().status;
+    expect(st.completedIndexes).toBe('0-3');
+    expect(st.succeeded).toBe(4);
+    expect(st.conditions.map((c: any) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
+  });
+
+  it('a failed index is retried with the same index', () => {
+    const { w } = setup({ completionMode: 'Indexed', completions: 2, parallelism: 2 });
+    w.run(1500);
+    const failed = w.pods().find((p) => indexOf(p) === '0');
+    w.setPhase(failed.metadata.name, 'Failed');
+    w.run(15_000);
+    const retry = w.pods().filter((p) => indexOf(p) === '0' && p.status.phase !== 'Failed');
+    expect(retry).toHaveLength(1);
+    expect(retry[0].metadata.name).not.toBe(failed.metadata.name);
+    expect(w.job().status.failed).toBe(1);
+  });
+});
+
+describe('JobController podFailurePolicy', () => {
+  const failWith = (w: any, name: string, exitCode: number) => {
+    const p = JSON.parse(JSON.stringify(w.ctx.store('pods').get(`default/${name}`)));
+    p.status = { phase: 'Failed', containerStatuses: [{ name: 'c', state: { terminated: { exitCode, finishedAt: '2025-01-01T00:00:01Z' } } }] };
+    p.metadata.resourceVersion = String(w.rv++);
+    w.ctx.upsert(w.c, 'pods', p);
+  };
+  const policy = { rules: [{ action: 'FailJob', onExitCodes: { containerName: 'c', operator: 'In', values: [42] } }, { action: 'Ignore', onExitCodes: { operator: 'In', values: [137] } }] };
+
+  it('FailJob on a matching exit code fails the Job with reason PodFailurePolicy', () => {
+    const { w } = setup({ podFailurePolicy: policy, podReplacementPolicy: 'Failed' });
+    w.run(1500);
+    failWith(w, w.pods()[0].metadata.name, 42);
+    w.run(3000);
+    const st = w.job().status;
+    expect(st.conditions.map((c: any) => [c.type, c.reason, c.message])).toEqual([
+      ['FailureTarget', 'PodFailurePolicy', `Container c for pod default/${w.pods()[0].metadata.name} failed with exit code 42 matching FailJob rule at index 0`],
+      ['Failed', 'PodFailurePolicy', `Container c for pod default/${w.pods()[0].metadata.name} failed with exit code 42 matching FailJob rule at index 0`],
+    ]);
+  });
+
+  it('Ignore: the failure does not count toward backoffLimit and the pod is replaced at once', () => {
+    const { w } = setup({ podFailurePolicy: policy, podReplacementPolicy: 'Failed', backoffLimit: 0 });
+    w.run(1500);
+    failWith(w, w.pods()[0].metadata.name, 137);
+    w.run(3000);
+    expect(w.job().status.failed ?? 0).toBe(0);
+    expect(w.job().status.conditions ?? []).toEqual([]);
+    expect(w.pods().filter((p) => p.status.phase === 'Pending')).toHaveLength(1);
+  });
+});

@@ -1,5 +1,6 @@
 // The Job controller (pkg/controller/job/job_controller.go, v1.32), NonIndexed
-// completion mode: pods created up to parallelism until completions succeed,
+// and Indexed completion modes (indexed.ts), the pod failure policy: pods
+// created up to parallelism until completions succeed,
 // finished pods counted through the batch.kubernetes.io/job-tracking finalizer
 // (first recorded in status.uncountedTerminatedPods, then the finalizer is
 // removed, then they move to succeeded/failed), the interim SuccessCriteriaMet /
@@ -13,7 +14,12 @@ import { rfc3339, parseRfc3339 } from '../../apiserver/http/time';
 import { registerClass } from '../../sim/serial';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
 import { isPodReady, keyOfObject, pushRecent, type Loose } from '../endpoint/podutil';
+import { errorMessage } from '../replicaset/podUtil';
 import { nextBackoffRecord, remainingBackoff, type BackoffRecord } from './backoff';
+import {
+  addCompletionIndexEnv, completionIndex, duplicatedIndexPodsForRemoval, firstPendingIndexes, generateNameWithIndex, indexedTemplate, intervalsHas, intervalsString, intervalsTotal, isIndexedJob,
+  matchPodFailurePolicy, parseIndexes, withIndexes, type Interval,
+} from './indexed';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 /** syncJobBatchPeriod: pod events are batched for a second. */
@@ -150,7 +156,6 @@ export class JobController implements Controller {
       this.backoff.delete(key);
       return { type: 'done' };
     }
-    if (job.spec?.completionMode === 'Indexed') return { type: 'done' }; // not simulated yet
 
     const now = ctx.now;
     const satisfied = this.satisfied(key, now);
@@ -168,8 +173,14 @@ export class JobController implements Controller {
     // getNewFinishedPods
     const tracked = (p: Loose) => hasFinalizer(p) && !expectedRm.has(p.metadata.uid);
     const newSucceeded = pods.filter((p) => tracked(p) && p.status?.phase === 'Succeeded' && !unc.succeeded.includes(p.metadata.uid));
-    const newFailed = pods.filter((p) => tracked(p) && p.status?.phase !== 'Succeeded' && isPodFailed(p, job) && !unc.failed.includes(p.metadata.uid));
-    const succeeded = (status.succeeded ?? 0) + newSucceeded.length + unc.succeeded.length;
+    // Failures a pod failure policy rule ignores do not count.
+    const newFailed = pods.filter((p) => tracked(p) && p.status?.phase !== 'Succeeded' && isPodFailed(p, job) && !unc.failed.includes(p.metadata.uid) && matchPodFailurePolicy(job, p).countFailed);
+    const indexed = isIndexedJob(job);
+    const completionsN: number = job.spec?.completions ?? 0;
+    // calculateSucceededIndexes: the recorded intervals plus succeeded pods not counted yet.
+    const prevSucceededIndexes: Interval[] = indexed ? parseIndexes(status.completedIndexes, completionsN) : [];
+    let succeededIndexes: Interval[] = indexed ? withIndexes(prevSucceededIndexes, newSucceeded.map(completionIndex).filter((ix) => ix >= 0 && ix < completionsN)) : [];
+    const succeeded = indexed ? intervalsTotal(succeededIndexes) : (status.succeeded ?? 0) + newSucceeded.length + unc.succeeded.length;
     const failedCount = (status.failed ?? 0) + newFailed.length + unc.failed.length;
     let needsUpdate = false;
     if (!status.startTime && job.spec?.suspend !== true) {
@@ -184,6 +195,17 @@ export class JobController implements Controller {
     if (!finishedCond) {
       const ft = findCondition(job, 'FailureTarget');
       if (ft) finishedCond = this.condition('Failed', ft.reason ?? '', ft.message ?? '', now);
+    }
+    if (!finishedCond && job.spec?.podFailurePolicy) {
+      // getFailJobMessage: a failed pod matching a FailJob rule fails the Job.
+      for (const p of pods) {
+        if (!isPodFailed(p, job)) continue;
+        const m = matchPodFailurePolicy(job, p).message;
+        if (m !== null) {
+          finishedCond = this.condition('FailureTarget', 'PodFailurePolicy', m, now);
+          break;
+        }
+      }
     }
     if (!finishedCond) {
       if (failedCount > backoffLimit || pastBackoffLimitOnFailure(job, pods)) {
@@ -203,7 +225,7 @@ export class JobController implements Controller {
       if (!satisfied) finishedCond = null;
     } else {
       if (satisfied && !job.metadata.deletionTimestamp) {
-        const m = this.manageJob(ctx, key, job, activePods, succeeded, newBackoff);
+        const m = this.manageJob(ctx, key, job, activePods, succeeded, newBackoff, succeededIndexes);
         active = m.active;
         if (m.retryAfter > 0) result = { type: 'after', delayMs: m.retryAfter };
       }
@@ -231,14 +253,23 @@ export class JobController implements Controller {
       const considerFailed = isPodFailed(p, job);
       if (!(job.metadata.deletionTimestamp || finishedCond || p.status?.phase === 'Succeeded' || considerFailed)) continue;
       const uid = p.metadata.uid as string;
-      if (p.status?.phase === 'Succeeded' && !unc.failed.includes(uid)) {
+      if (p.status?.phase === 'Succeeded' && !unc.failed.includes(uid) && indexed) {
+        // The completion index is enough not to count it twice: completedIndexes, not uncounted uids.
+        const ix = completionIndex(p);
+        if (ix >= 0 && ix < completionsN && !intervalsHas(prevSucceededIndexes, ix)) {
+          succeededIndexes = withIndexes(succeededIndexes, [ix]);
+          addedNow.add(uid);
+          needsFlush = true;
+        }
+      } else if (p.status?.phase === 'Succeeded' && !unc.failed.includes(uid)) {
         if (!unc.succeeded.includes(uid)) {
           unc.succeeded.push(uid);
           addedNow.add(uid);
           needsFlush = true;
         }
       } else if (considerFailed || (finishedCond && finishedCond.type !== 'SuccessCriteriaMet' && finishedCond.type !== 'Complete')) {
-        if (!unc.failed.includes(uid)) {
+        const ix = completionIndex(p);
+        if (!unc.failed.includes(uid) && (!indexed || (ix >= 0 && ix < completionsN)) && matchPodFailurePolicy(job, p).countFailed) {
           unc.failed.push(uid);
           addedNow.add(uid);
           needsFlush = true;
@@ -246,6 +277,13 @@ export class JobController implements Controller {
       }
       toRemoveFinalizer.push(p);
       if (unc.succeeded.length + unc.failed.length >= MAX_UNCOUNTED_PODS) break;
+    }
+    if (indexed) {
+      const str = intervalsString(succeededIndexes);
+      if (str !== (status.completedIndexes ?? '')) needsFlush = true;
+      status.succeeded = intervalsTotal(succeededIndexes);
+      if (str) status.completedIndexes = str;
+      else delete status.completedIndexes;
     }
     const conditions: Condition[] = [...(status.conditions ?? [])];
     if (finishedCond?.type === 'FailureTarget') {
@@ -328,8 +366,8 @@ export class JobController implements Controller {
     return { type: 'done' };
   }
 
-  /** manageJob (NonIndexed): create or delete pods toward min(parallelism, completions left). */
-  private manageJob(ctx: ControllerContext, key: string, job: Loose, activePods: Loose[], succeeded: number, backoff: BackoffRecord): { active: number; retryAfter: number } {
+  /** manageJob: create or delete pods toward min(parallelism, completions left); Indexed pods get the lowest pending indexes. */
+  private manageJob(ctx: ControllerContext, key: string, job: Loose, activePods: Loose[], succeeded: number, backoff: BackoffRecord, succeededIndexes: Interval[]): { active: number; retryAfter: number } {
     let active = activePods.length;
     const parallelism: number = job.spec?.parallelism ?? 1;
     if (job.spec?.suspend === true) {
@@ -341,8 +379,13 @@ export class JobController implements Controller {
     if (typeof completions !== 'number') wantActive = succeeded > 0 ? active : parallelism;
     else wantActive = Math.max(0, Math.min(completions - succeeded, parallelism));
     const rmAtLeast = Math.max(0, active - wantActive);
-    if (rmAtLeast > 0) {
-      const victims = [...activePods].sort(deletionRank).slice(0, Math.min(rmAtLeast, MAX_POD_CREATE_DELETE_PER_SYNC));
+    // activePodsForRemoval: Indexed pods with a duplicate or invalid index first, then by ActivePods rank.
+    let rm: Loose[] = [];
+    let left: Loose[] = activePods;
+    if (isIndexedJob(job)) ({ rm, left } = duplicatedIndexPodsForRemoval(activePods, completions ?? 0, deletionRank));
+    if (rm.length < rmAtLeast) rm = [...rm, ...[...left].sort(deletionRank).slice(0, rmAtLeast - rm.length)];
+    if (rm.length > 0) {
+      const victims = rm.slice(0, MAX_POD_CREATE_DELETE_PER_SYNC);
       this.expect(key, 0, victims.length, ctx.now);
       for (const p of victims) this.deletePod(ctx, key, job, p);
       return { active: active - victims.length, retryAfter: 0 };
@@ -350,10 +393,15 @@ export class JobController implements Controller {
     if (active < wantActive) {
       const wait = remainingBackoff(backoff, ctx.now);
       if (wait > 0) return { active, retryAfter: wait };
-      const diff = Math.min(wantActive - active, MAX_POD_CREATE_DELETE_PER_SYNC);
+      let diff = Math.min(wantActive - active, MAX_POD_CREATE_DELETE_PER_SYNC);
+      const indexes = isIndexedJob(job) ? firstPendingIndexes(activePods, succeededIndexes, diff, completions ?? 0) : [];
+      if (isIndexedJob(job)) diff = indexes.length;
       this.expect(key, diff, 0, ctx.now);
       const pod = podFromTemplate(job);
-      for (let i = 0; i < diff; i++) ctx.request({ method: 'POST', path: `/api/v1/namespaces/${job.metadata.namespace}/pods`, body: pod }, { type: 'createPod', job: key } satisfies Tag);
+      for (let i = 0; i < diff; i++) {
+        const body = isIndexedJob(job) ? indexedPod(pod, job.metadata.name, indexes[i]!) : pod;
+        ctx.request({ method: 'POST', path: `/api/v1/namespaces/${job.metadata.namespace}/pods`, body }, { type: 'createPod', job: key } satisfies Tag);
+      }
       active += diff;
     }
     return { active, retryAfter: 0 };
@@ -380,7 +428,7 @@ export class JobController implements Controller {
         } else {
           const e = this.expectations.get(t.job);
           if (e) e.add--;
-          if (job) ctx.event({ regarding: job, type: 'Warning', reason: 'FailedCreate', message: `Error creating: status ${status}` });
+          if (job) ctx.event({ regarding: job, type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${errorMessage(status, body)}` });
           this.queue.addRateLimited(t.job, ctx.now);
         }
         return;
@@ -390,7 +438,7 @@ export class JobController implements Controller {
         if (!ok && status !== 404) {
           const e = this.expectations.get(t.job);
           if (e && e.del > 0) e.del--;
-          if (job) ctx.event({ regarding: job, type: 'Warning', reason: 'FailedDelete', message: `Error deleting: status ${status}` });
+          if (job) ctx.event({ regarding: job, type: 'Warning', reason: 'FailedDelete', message: `Error deleting: ${errorMessage(status, body)}` });
           this.queue.addRateLimited(t.job, ctx.now);
         }
         return;
@@ -448,7 +496,13 @@ function removeFinalizerPatch(): unknown {
   return { metadata: { '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER] } };
 }
 
-/** GetPodFromTemplate with the tracking finalizer and the Job as controller. */
+/** An Indexed Job's pod for one index: annotation, label, hostname and generateName `<job>-<index>-`. */
+function indexedPod(pod: KObject, jobName: string, index: number): KObject {
+  const t = indexedTemplate({ metadata: pod.metadata, spec: pod.spec }, jobName, index);
+  return { ...pod, metadata: { ...t.metadata, generateName: generateNameWithIndex(jobName, index) }, spec: t.spec };
+}
+
+/** GetPodFromTemplate with the tracking finalizer and the Job as controller (and JOB_COMPLETION_INDEX for Indexed Jobs). */
 export function podFromTemplate(job: Loose): KObject {
   const t = job.spec?.template ?? {};
   const meta = t.metadata ?? {};
@@ -464,7 +518,11 @@ export function podFromTemplate(job: Loose): KObject {
       finalizers: [...(meta.finalizers ?? []), JOB_TRACKING_FINALIZER],
       ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name, uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }],
     },
-    spec: JSON.parse(JSON.stringify(t.spec ?? {})),
+    spec: (() => {
+      const spec = JSON.parse(JSON.stringify(t.spec ?? {}));
+      if (isIndexedJob(job)) addCompletionIndexEnv(spec);
+      return spec;
+    })(),
   };
 }
 

@@ -36,3 +36,26 @@ describe('job-controller on the control plane', () => {
     expect(events[0].source.component).toBe('job-controller');
   }, 60_000);
 });
+
+describe('job-controller with a kubelet', () => {
+  it('an Indexed Job runs one pod per index and records completedIndexes', { timeout: 60_000 }, () => {
+    const e = controlPlane(6, { nodes: 1, etcdMembers: 1 });
+    runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 1, 'a Ready node', 60_000, 500);
+    const r = call(e, 'POST', '/apis/batch/v1/namespaces/default/jobs', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'idx' },
+      spec: { completionMode: 'Indexed', completions: 3, parallelism: 3, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'w', image: 'busybox', command: ['sh', '-c', 'sleep 2'] }] } } },
+    });
+    expect(r.status).toBe(201);
+    const job = () => call(e, 'GET', '/apis/batch/v1/namespaces/default/jobs/idx').body;
+    runUntil(e, () => (job().status?.conditions ?? []).some((c: any) => c.type === 'Complete'), 'the Job complete', 60_000, 500);
+    expect(job().status).toMatchObject({ succeeded: 3, completedIndexes: '0-2' });
+    const pods = call(e, 'GET', '/api/v1/namespaces/default/pods', undefined, { query: { labelSelector: 'batch.kubernetes.io/job-name=idx' } }).body.items as any[];
+    expect(pods.map((p) => [p.metadata.labels['batch.kubernetes.io/job-completion-index'], p.spec.hostname, p.metadata.name.slice(0, 6)]).sort()).toEqual([
+      ['0', 'idx-0', 'idx-0-'],
+      ['1', 'idx-1', 'idx-1-'],
+      ['2', 'idx-2', 'idx-2-'],
+    ]);
+  });
+});

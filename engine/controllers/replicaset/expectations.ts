@@ -44,6 +44,14 @@ export class UIDTrackingControllerExpectations {
     this.expectations.set(key, { add: 0, del: podKeys.length, timestamp: now });
   }
 
+  /** SetExpectations: creations to see, and deletions of exactly these pod keys. */
+  setExpectations(key: string, adds: number, podKeys: readonly string[], now: number): void {
+    const set = this.uids.get(key) ?? new Set<string>();
+    for (const k of podKeys) set.add(k);
+    this.uids.set(key, set);
+    this.expectations.set(key, { add: adds, del: podKeys.length, timestamp: now });
+  }
+
   creationObserved(key: string): void {
     const e = this.expectations.get(key);
     if (e) e.add--;

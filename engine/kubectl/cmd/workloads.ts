@@ -1,5 +1,5 @@
-// kubectl run, expose, set image, rollout, cordon/uncordon, taint, logs, top
-// (staging/src/k8s.io/kubectl/pkg/cmd/{run,expose,set/set_image.go,rollout,drain,taint,logs,top}).
+// kubectl run, expose, set image, cordon/uncordon, taint, logs, top (rollout is in rollout.ts)
+// (staging/src/k8s.io/kubectl/pkg/cmd/{run,expose,set/set_image.go,drain,taint,logs,top}).
 import type { JsonObject } from '../../apimachinery/types';
 import { createTwoWayMergePatch, patchMetaFor } from '../../apimachinery/patch';
 import type { Ctx } from '../cli/context';
@@ -21,7 +21,7 @@ type Obj = Record<string, any>;
 
 const GEN: FlagDef[] = [...OUTPUT_FLAGS, DRY_RUN_FLAG, VALIDATE_FLAG, { name: 'field-manager', kind: 'string' }];
 
-async function fetchTargets(ctx: Ctx, args: string[]): Promise<{ ref: Ref; ns?: string; obj: Obj }[]> {
+export async function fetchTargets(ctx: Ctx, args: string[]): Promise<{ ref: Ref; ns?: string; obj: Obj }[]> {
   const r = await resolveArgs(ctx, args);
   const out: { ref: Ref; ns?: string; obj: Obj }[] = [];
   const errors: KubectlErr[] = [];
@@ -40,7 +40,7 @@ async function fetchTargets(ctx: Ctx, args: string[]): Promise<{ ref: Ref; ns?: 
   return out;
 }
 
-async function patchObject(ctx: Ctx, m: Mapping, ns: string | undefined, name: string, body: string, contentType: string, query: Record<string, string>): Promise<Obj> {
+export async function patchObject(ctx: Ctx, m: Mapping, ns: string | undefined, name: string, body: string, contentType: string, query: Record<string, string>): Promise<Obj> {
   const r = await ctx.client.tryJson<Obj>('PATCH', resourcePath(m, ns, name), { body, contentType, query });
   if (!r.ok) fail(errs.status(r.status));
   return r.value;
@@ -222,184 +222,6 @@ export async function runSetImage(ctx: Ctx, args: string[]): Promise<void> {
     const res = await patchObject(ctx, ref.mapping, ns, obj.metadata.name, twoWay(ref.mapping, obj, after), 'application/strategic-merge-patch+json', { fieldManager: getString(f, 'field-manager') || 'kubectl-set', ...dryRunQuery(dryRun) });
     printer.print(res, 'image updated');
   }
-}
-
-// ---------- rollout
-
-function revisionOf(o: Obj): number {
-  return Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
-}
-
-async function ownedReplicaSets(ctx: Ctx, dep: Obj): Promise<Obj[]> {
-  const sel = Object.entries((dep.spec?.selector?.matchLabels as Record<string, string>) ?? {})
-    .map(([k, v]) => `${k}=${v}`)
-    .sort()
-    .join(',');
-  const r = await ctx.client.tryJson<Obj>('GET', `/apis/apps/v1/namespaces/${dep.metadata.namespace}/replicasets`, { query: sel ? { labelSelector: sel } : {} });
-  if (!r.ok) fail(errs.status(r.status));
-  return ((r.value.items as Obj[]) ?? []).filter((rs) => ((rs.metadata?.ownerReferences as Obj[]) ?? []).some((o) => o.controller && o.uid === dep.metadata.uid));
-}
-
-function statusMessage(kind: string, o: Obj): { msg: string; done: boolean } {
-  const st = o.status ?? {};
-  const spec = o.spec ?? {};
-  const name = o.metadata.name;
-  const gen = o.metadata.generation ?? 0;
-  if (kind === 'Deployment') {
-    if (gen <= (st.observedGeneration ?? 0)) {
-      const prog = ((st.conditions as Obj[]) ?? []).find((c) => c.type === 'Progressing');
-      if (prog?.reason === 'ProgressDeadlineExceeded') fail(errs.plain(`deployment "${name}" exceeded its progress deadline`));
-      const want = spec.replicas ?? 1;
-      if ((st.updatedReplicas ?? 0) < want) return { msg: `Waiting for deployment "${name}" rollout to finish: ${st.updatedReplicas ?? 0} out of ${want} new replicas have been updated...\n`, done: false };
-      if ((st.replicas ?? 0) > (st.updatedReplicas ?? 0)) return { msg: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - (st.updatedReplicas ?? 0)} old replicas are pending termination...\n`, done: false };
-      if ((st.availableReplicas ?? 0) < (st.updatedReplicas ?? 0)) return { msg: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${st.updatedReplicas ?? 0} updated replicas are available...\n`, done: false };
-      return { msg: `deployment "${name}" successfully rolled out\n`, done: true };
-    }
-    return { msg: 'Waiting for deployment spec update to be observed...\n', done: false };
-  }
-  if (kind === 'DaemonSet') {
-    if ((spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') fail(errs.plain('rollout status is only available for RollingUpdate strategy type'));
-    if (gen <= (st.observedGeneration ?? 0)) {
-      if ((st.updatedNumberScheduled ?? 0) < (st.desiredNumberScheduled ?? 0)) return { msg: `Waiting for daemon set "${name}" rollout to finish: ${st.updatedNumberScheduled ?? 0} out of ${st.desiredNumberScheduled ?? 0} new pods have been updated...\n`, done: false };
-      if ((st.numberAvailable ?? 0) < (st.desiredNumberScheduled ?? 0)) return { msg: `Waiting for daemon set "${name}" rollout to finish: ${st.numberAvailable ?? 0} of ${st.desiredNumberScheduled ?? 0} updated pods are available...\n`, done: false };
-      return { msg: `daemon set "${name}" successfully rolled out\n`, done: true };
-    }
-    return { msg: 'Waiting for daemon set spec update to be observed...\n', done: false };
-  }
-  // StatefulSet
-  if ((spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') fail(errs.plain('rollout status is only available for RollingUpdate strategy type'));
-  if (!st.observedGeneration || gen > st.observedGeneration) return { msg: 'Waiting for statefulset spec update to be observed...\n', done: false };
-  const want = spec.replicas ?? 1;
-  if ((st.readyReplicas ?? 0) < want) return { msg: `Waiting for ${want - (st.readyReplicas ?? 0)} pods to be ready...\n`, done: false };
-  const ru = spec.updateStrategy?.rollingUpdate;
-  if (ru) {
-    if (ru.partition !== undefined && (st.updatedReplicas ?? 0) < want - ru.partition) return { msg: `Waiting for partitioned roll out to finish: ${st.updatedReplicas ?? 0} out of ${want - ru.partition} new pods have been updated...\n`, done: false };
-    return { msg: `partitioned roll out complete: ${st.updatedReplicas ?? 0} new pods have been updated...\n`, done: true };
-  }
-  if (st.updateRevision !== st.currentRevision) return { msg: `waiting for statefulset rolling update to complete ${st.updatedReplicas ?? 0} pods at revision ${st.updateRevision}...\n`, done: false };
-  return { msg: `statefulset rolling update complete ${st.currentReplicas ?? 0} pods at revision ${st.currentRevision}...\n`, done: true };
-}
-
-const ROLLOUT_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'];
-
-async function rolloutStatus(ctx: Ctx, args: string[]): Promise<void> {
-  const targets = await fetchTargets(ctx, args);
-  const watch = getBool(ctx.flags, 'watch');
-  for (const { ref, ns, obj } of targets) {
-    if (!ROLLOUT_KINDS.includes(ref.mapping.kind)) fail(errs.plain(`no status viewer has been implemented for ${ref.mapping.kind}`));
-    let first = statusMessage(ref.mapping.kind, obj);
-    ctx.io.out(first.msg);
-    if (first.done || !watch) continue;
-    let finish!: () => void;
-    const done = new Promise<void>((r) => (finish = r));
-    let failure: unknown = null;
-    const w = ctx.client.watch(resourcePath(ref.mapping, ns), { query: { fieldSelector: `metadata.name=${obj.metadata.name}`, resourceVersion: String(obj.metadata.resourceVersion ?? '0'), watch: 'true' } }, (line) => {
-      try {
-        const ev = JSON.parse(line) as Obj;
-        if (ev.type === 'DELETED') {
-          failure = errs.plain('object has been deleted');
-          finish();
-          return;
-        }
-        if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') return;
-        first = statusMessage(ref.mapping.kind, ev.object as Obj);
-        ctx.io.out(first.msg);
-        if (first.done) finish();
-      } catch (e) {
-        failure = (e as { err?: unknown }).err ?? errs.plain(String(e));
-        finish();
-      }
-    });
-    const stop = ctx.env.interrupt ? ctx.env.interrupt : new Promise<void>(() => undefined);
-    await Promise.race([done, w.done.then(() => undefined), stop]);
-    w.cancel();
-    if (failure) fail(failure as KubectlErr);
-  }
-}
-
-async function rolloutHistory(ctx: Ctx, args: string[]): Promise<void> {
-  const revision = getInt(ctx.flags, 'revision');
-  for (const { ref, obj } of await fetchTargets(ctx, args)) {
-    if (ref.mapping.kind !== 'Deployment') fail(errs.plain(`no history viewer has been implemented for ${ref.mapping.kind}`));
-    const rss = await ownedReplicaSets(ctx, obj);
-    const byRev = new Map(rss.filter((rs) => revisionOf(rs) > 0).map((rs) => [revisionOf(rs), rs]));
-    if (revision > 0) {
-      const rs = byRev.get(revision);
-      if (!rs) fail(errs.plain(`unable to find the specified revision`));
-      ctx.io.out(nameLine(obj, `with revision #${revision}`));
-      ctx.io.out(`${describePodTemplateRaw(rs.spec?.template)}\n`);
-      continue;
-    }
-    const w = new TabWriter(DESCRIBE_TABWRITER);
-    w.write('REVISION\tCHANGE-CAUSE\n');
-    for (const rev of [...byRev.keys()].sort((a, b) => a - b)) w.write(`${rev}\t${byRev.get(rev)!.metadata?.annotations?.['kubernetes.io/change-cause'] || '<none>'}\n`);
-    w.flush();
-    ctx.io.out(`${nameLine(obj, '').replace(/\n$/, ' \n')}${w.take()}\n`);
-  }
-}
-
-async function rolloutUndo(ctx: Ctx, args: string[]): Promise<void> {
-  const to = getInt(ctx.flags, 'to-revision');
-  const dryRun = dryRunStrategy(ctx);
-  for (const { ref, ns, obj } of await fetchTargets(ctx, args)) {
-    if (ref.mapping.kind !== 'Deployment') fail(errs.plain(`no rollbacker has been implemented for "${ref.mapping.kind}"`));
-    const rss = await ownedReplicaSets(ctx, obj);
-    const revs = rss.map(revisionOf).filter((r) => r > 0).sort((a, b) => b - a);
-    if (revs.length === 0) fail(errs.plain(`no rollout history found for deployment "${obj.metadata.name}"`));
-    const target = to > 0 ? to : revs[1];
-    const rs = rss.find((x) => revisionOf(x) === target);
-    if (target === undefined || !rs) fail(errs.plain(to > 0 ? `unable to find specified revision ${to} in history` : `no rollout history found for deployment "${obj.metadata.name}"`));
-    const template = JSON.parse(JSON.stringify(rs.spec.template)) as Obj;
-    if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
-    if (JSON.stringify(template) === JSON.stringify(obj.spec?.template)) {
-      ctx.io.out(`${nameLine(obj, `skipped rollback (current template already matches revision ${target})`)}`);
-      continue;
-    }
-    const patch = [
-      { op: 'replace', path: '/spec/template', value: template },
-      { op: 'replace', path: '/metadata/annotations', value: obj.metadata.annotations ?? {} },
-    ];
-    if (dryRun !== 'client') await patchObject(ctx, ref.mapping, ns, obj.metadata.name, JSON.stringify(patch), 'application/json-patch+json', dryRunQuery(dryRun));
-    ctx.io.out(nameLine(obj, dryRun === 'none' ? 'rolled back' : `rolled back (${dryRun === 'client' ? 'dry run' : 'server dry run'})`));
-  }
-}
-
-async function rolloutPatch(ctx: Ctx, args: string[], what: 'restart' | 'pause' | 'resume'): Promise<void> {
-  const dryRun = dryRunStrategy(ctx);
-  const printer = new ResultPrinter(ctx, dryRun);
-  for (const { ref, ns, obj } of await fetchTargets(ctx, args)) {
-    if (!ROLLOUT_KINDS.includes(ref.mapping.kind) || (what !== 'restart' && ref.mapping.kind !== 'Deployment')) fail(errs.plain(`${kindString(ref.mapping)}/${obj.metadata.name} ${what === 'restart' ? 'restarting' : what === 'pause' ? 'pausing' : 'resuming'} is not supported`));
-    let body: Obj;
-    let op: string;
-    if (what === 'restart') {
-      if (obj.spec?.paused) fail(errs.plain(`can't restart paused deployment (run rollout resume first)`));
-      body = { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': rfc3339(ctx.now()) } } } } };
-      op = 'restarted';
-    } else if (what === 'pause') {
-      if (obj.spec?.paused) fail(errs.plain(`${ref.mapping.resource}.${ref.mapping.group} "${obj.metadata.name}" is already paused`));
-      body = { spec: { paused: true } };
-      op = 'paused';
-    } else {
-      if (!obj.spec?.paused) fail(errs.plain(`${ref.mapping.resource}.${ref.mapping.group} "${obj.metadata.name}" is not paused`));
-      body = { spec: { paused: null } };
-      op = 'resumed';
-    }
-    let res = obj;
-    if (dryRun !== 'client') res = await patchObject(ctx, ref.mapping, ns, obj.metadata.name, goJsonCompact(body), 'application/strategic-merge-patch+json', { fieldManager: getString(ctx.flags, 'field-manager') || 'kubectl-rollout', ...dryRunQuery(dryRun) });
-    printer.print(res, op);
-  }
-}
-
-export function rolloutSubcommands(): CommandSpec[] {
-  const common = [...GEN];
-  return [
-    { name: 'status', short: 'Show the status of the rollout', use: '(TYPE NAME | TYPE/NAME) [flags] [options]', flags: [{ name: 'watch', shorthand: 'w', kind: 'bool', default: true }, { name: 'revision', kind: 'int' }, { name: 'timeout', kind: 'duration', default: '0s' }, { name: 'filename', shorthand: 'f', kind: 'stringSlice' }, { name: 'selector', shorthand: 'l', kind: 'string' }], run: rolloutStatus },
-    { name: 'history', short: 'View rollout history', use: '(TYPE NAME | TYPE/NAME) [flags] [options]', flags: [...OUTPUT_FLAGS, { name: 'revision', kind: 'int' }], run: rolloutHistory },
-    { name: 'undo', short: 'Undo a previous rollout', use: '(TYPE NAME | TYPE/NAME) [flags] [options]', flags: [...common, { name: 'to-revision', kind: 'int' }], run: rolloutUndo },
-    { name: 'restart', short: 'Restart a resource', use: 'RESOURCE [options]', flags: common, run: (ctx, a) => rolloutPatch(ctx, a, 'restart') },
-    { name: 'pause', short: 'Mark the provided resource as paused', use: 'RESOURCE [options]', flags: common, run: (ctx, a) => rolloutPatch(ctx, a, 'pause') },
-    { name: 'resume', short: 'Resume a paused resource', use: 'RESOURCE [options]', flags: common, run: (ctx, a) => rolloutPatch(ctx, a, 'resume') },
-  ];
 }
 
 // ---------- cordon / uncordon / taint

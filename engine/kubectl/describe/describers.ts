@@ -2,7 +2,8 @@
 // (staging/src/k8s.io/kubectl/pkg/describe/describe.go v1.32: describePod,
 // describeDeployment, describeReplicaSet, describeService, describeNode,
 // describeNamespace, ConfigMapDescriber, describeSecret,
-// describeServiceAccount, describeJob, genericDescriber).
+// describeServiceAccount, describeJob, genericDescriber; the workload
+// controllers' kinds are in workloads.ts).
 import type { Mapping } from '../client/discovery';
 import type { RestClient } from '../client/rest';
 import { resourcePath } from '../resource/builder';
@@ -10,6 +11,7 @@ import { parseQuantity } from '../util/quantity';
 import { formatQuantity, addQuantities } from '../util/quantityFormat';
 import { humanDuration, parseTime, timestampSince } from '../util/duration';
 import { goFmtV } from '../printers/goJson';
+import { describeCronJob, describeDaemonSet, describeStatefulSet } from './workloads';
 import { describeEvents, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, printTaintsMultiline, printTolerationsMultiline, timeRfc1123z } from './writer';
 
 type Obj = Record<string, any>;
@@ -55,7 +57,7 @@ export function formatLabelSelector(sel: Obj | undefined | null): string {
   return s === '' ? '<none>' : s;
 }
 
-function formatLabelsPlain(labels: Record<string, string> | undefined): string {
+export function formatLabelsPlain(labels: Record<string, string> | undefined): string {
   const keys = Object.keys(labels ?? {}).sort();
   return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${labels![k]}`).join(',');
 }
@@ -302,7 +304,7 @@ function describeTopologySpreadConstraints(tscs: Obj[] | undefined, w: PrefixWri
   });
 }
 
-function describePodTemplate(template: Obj | undefined, w: PrefixWriter): void {
+export function describePodTemplate(template: Obj | undefined, w: PrefixWriter): void {
   w.write(0, 'Pod Template:\n');
   if (!template) {
     w.write(1, '<unset>');
@@ -471,7 +473,8 @@ async function describeDeployment(d: DescribeDeps, dep: Obj, events: Obj[] | nul
     const owned = ownedRs;
     const byAge = [...owned].sort((a, b) => (parseTime(a.metadata.creationTimestamp) ?? 0) - (parseTime(b.metadata.creationTimestamp) ?? 0) || (a.metadata.name < b.metadata.name ? -1 : 1));
     const newRS = byAge.find((rs) => equalIgnoreHash(rs.spec?.template, spec.template));
-    const old = owned.filter((rs) => rs !== newRS && (rs.spec?.replicas ?? 1) !== 0);
+    // GetAllReplicaSets' allOldRSs, in the creation order FindNewReplicaSet sorted the list into.
+    const old = byAge.filter((rs) => rs !== newRS);
     w.write(0, `OldReplicaSets:\t${replicaSetsByLabels(old)}\n`);
     w.write(0, `NewReplicaSet:\t${replicaSetsByLabels(newRS ? [newRS] : [])}\n`);
   }
@@ -479,7 +482,8 @@ async function describeDeployment(d: DescribeDeps, dep: Obj, events: Obj[] | nul
   return w.done();
 }
 
-async function podStatusCounts(d: DescribeDeps, ns: string, selector: Obj | undefined, uid: string): Promise<[number, number, number, number] | string> {
+/** getPodStatusByLabelSelector: phases of the pods the selector matches (only those `uid` controls, when given). */
+export async function podStatusCounts(d: DescribeDeps, ns: string, selector: Obj | undefined, uid: string | null): Promise<[number, number, number, number] | string> {
   const pods = await d.client.tryJson<Obj>('GET', `/api/v1/namespaces/${ns}/pods`, { query: { labelSelector: selectorString(selector), limit: String(d.chunkSize) } });
   if (!pods.ok) return pods.status.message ?? '';
   let running = 0;
@@ -487,7 +491,7 @@ async function podStatusCounts(d: DescribeDeps, ns: string, selector: Obj | unde
   let succeeded = 0;
   let failed = 0;
   for (const p of (pods.value.items as Obj[]) ?? []) {
-    if (controllerOf(p)?.uid !== uid) continue;
+    if (uid !== null && controllerOf(p)?.uid !== uid) continue;
     switch (p.status?.phase) {
       case 'Running':
         running++;
@@ -996,6 +1000,15 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
     }
     case 'batch/Job':
       text = await describeJob(d, obj, await ev());
+      break;
+    case 'apps/StatefulSet':
+      text = await describeStatefulSet(d, obj, await ev());
+      break;
+    case 'apps/DaemonSet':
+      text = await describeDaemonSet(d, obj, await ev());
+      break;
+    case 'batch/CronJob':
+      text = describeCronJob(obj, await ev(), d.now);
       break;
     default:
       text = describeGeneric(obj, await ev(), d.now);
