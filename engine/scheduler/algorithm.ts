@@ -72,6 +72,13 @@ export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
   return msg;
 }
 
+/** Diagnosis.AddPluginStatus: a rejecting plugin is remembered (it decides which events requeue the pod). */
+function addPluginStatus(d: Diagnosis, s: Status): void {
+  if (!s.plugin) return;
+  if (s.code === 'Unschedulable' || s.code === 'UnschedulableAndUnresolvable' || s.code === 'Pending') d.unschedulablePlugins.add(s.plugin);
+  if (s.code === 'Pending') d.pendingPlugins.add(s.plugin);
+}
+
 /** sort.Strings: byte order. */
 function goStringLess(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -115,15 +122,20 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
     return { type: 'fitError', numAllNodes: allNodes.length, diagnosis };
   }
 
-  // The node a previous preemption nominated is tried first.
+  // The node a previous preemption nominated is tried first (evaluateNominatedNode);
+  // its rejection joins the diagnosis like any node's.
   const nominated = pod.status?.nominatedNodeName;
+  let nominatedFailed = false;
   if (nominated) {
     const ni = cache.get(nominated);
     if (ni) {
       rec.nominatedNode = nominated;
       const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
-      rec.nodes.push(ni.name);
-      rec.rejections.push(s);
+      // An Error here is logged upstream and the full search goes on.
+      if (s === null || s.code !== 'Error') {
+        rec.nodes.push(ni.name);
+        rec.rejections.push(s);
+      }
       if (s === null) {
         rec.feasible.push(0);
         rec.numNodesToFind = 1;
@@ -131,7 +143,11 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
         rec.selected = ni.name;
         return { type: 'scheduled', node: ni.name, evaluatedNodes: 1, feasibleNodes: 1 };
       }
-      if (s.code === 'Error') return { type: 'error', status: s };
+      if (s.code !== 'Error') {
+        diagnosis.nodeToStatus.set(ni.name, s);
+        addPluginStatus(diagnosis, s);
+        nominatedFailed = true;
+      }
     }
   }
 
@@ -148,35 +164,44 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
     diagnosis.absentNodesStatus = unresolvable(`node(s) didn't satisfy plugin(s) [${[...pre.pluginsWithNodes].sort().join(' ')}]`);
   }
 
-  // Filter: round-robin from nextStartNodeIndex until numNodesToFind are feasible.
-  const { count: numNodesToFind, percentage } = numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? globalPercentage, nodes.length);
+  // Filter (findNodesThatPassFilters): round-robin from nextStartNodeIndex until
+  // numNodesToFind are feasible; one is enough when nothing will score them.
+  const found = numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? globalPercentage, nodes.length);
+  const numNodesToFind = fwk.score.length === 0 ? 1 : found.count;
   rec.numNodesToFind = numNodesToFind;
-  rec.percentageOfNodesToScore = percentage;
+  rec.percentageOfNodesToScore = found.percentage;
   rec.startIndex = alg.nextStartNodeIndex;
   const feasible: NodeInfo[] = [];
   const numNodes = nodes.length;
-  let processed = 0;
-  const base = rec.nodes.length;
+  let error: Status | null = null;
   for (let i = 0; i < numNodes && feasible.length < numNodesToFind; i++) {
     const ni = nodes[(alg.nextStartNodeIndex + i) % numNodes]!;
     const s: MaybeStatus = fwk.filter.length === 0 ? null : fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
-    processed++;
     if (s !== null && s.code === 'Error') {
-      rec.message = message(s);
-      return { type: 'error', status: s };
+      error = s;
+      break;
     }
-    rec.nodes.push(ni.name);
+    // The failed nominated node, evaluated again, gives the same verdict: one row, one count.
+    const repeat = nominatedFailed && ni.name === nominated;
+    if (!repeat) {
+      rec.nodes.push(ni.name);
+      rec.rejections.push(s);
+    }
     if (s === null) {
-      rec.rejections.push(null);
-      rec.feasible.push(base + i);
+      rec.feasible.push(rec.nodes.length - 1);
       feasible.push(ni);
     } else {
-      rec.rejections.push(s);
       diagnosis.nodeToStatus.set(ni.name, s);
-      if (s.plugin) diagnosis.unschedulablePlugins.add(s.plugin);
+      addPluginStatus(diagnosis, s);
     }
   }
-  alg.nextStartNodeIndex = (alg.nextStartNodeIndex + processed) % allNodes.length;
+  // Always advanced, error or not, so every node gets its turn.
+  const processedNodes = feasible.length + diagnosis.nodeToStatus.size;
+  alg.nextStartNodeIndex = (alg.nextStartNodeIndex + processedNodes) % allNodes.length;
+  if (error) {
+    rec.message = message(error);
+    return { type: 'error', status: error };
+  }
 
   if (feasible.length === 0) {
     rec.message = fitErrorMessage(allNodes.length, diagnosis);
