@@ -38,12 +38,12 @@ describe('scheduler scenarios on the simulated control plane', () => {
     createNode(e, { name: 'small', cpu: '1' });
     createPod(e, { name: 'held', cpu: '2', spec: {} });
     expect(call(e, 'PATCH', '/api/v1/namespaces/default/pods/held', { metadata: { finalizers: ['example.com/hold'] } }, { headers: { 'content-type': 'application/merge-patch+json' } }).status).toBe(200);
-    runUntil(e, () => e.schedulerQueue().unschedulable.some((q) => q.pod === 'default/held'), 'held unschedulable');
+    runUntil(e, () => e.schedulerQueue()!.unschedulable.some((q) => q.pod === 'default/held'), 'held unschedulable');
     expect(call(e, 'DELETE', '/api/v1/namespaces/default/pods/held').status).toBe(200);
     expect(getPod(e, 'held').metadata.deletionTimestamp).toBeTruthy();
     const skipped = () => call(e, 'GET', '/api/v1/namespaces/default/events').body.items.some((ev: any) => ev.reason === 'FailedScheduling' && ev.message === 'skip schedule deleting pod: default/held');
     // Still queued: the leftover flush (5 minutes unschedulable) pops it, and the cycle skips it.
-    expect(e.schedulerQueue().unschedulable.some((q) => q.pod === 'default/held')).toBe(true);
+    expect(e.schedulerQueue()!.unschedulable.some((q) => q.pod === 'default/held')).toBe(true);
     runUntil(e, skipped, 'the skip event', 7 * 60_000, 1000);
     expect(nodeOf(e, 'held')).toBeUndefined();
   });
