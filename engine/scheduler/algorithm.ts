@@ -11,7 +11,6 @@ import type { Framework, ScoreOutcome } from './framework/runtime';
 import { message, unresolvable, type MaybeStatus, type Status } from './framework/status';
 import type { DecisionRecord, Verdict } from './records/types';
 import type { SchedulerCache } from './cache/cache';
-import { podRequests } from './framework/resources';
 
 /** minFeasibleNodesToFind / minFeasibleNodesPercentageToFind */
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
@@ -226,7 +225,7 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
       rec.message = message(ps);
       return { type: 'error', status: ps };
     }
-    const out: ScoreOutcome | Status = fwk.runScorePlugins(state, pod, feasible);
+    const out: ScoreOutcome | Status = fwk.runScorePlugins(state, pod, feasible, true);
     if (!('totals' in out)) {
       rec.message = message(out);
       return { type: 'error', status: out };
@@ -237,22 +236,7 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
     rec.raw = out.raw;
     rec.normalized = out.normalized;
     rec.totals = out.totals;
-    // The resource plugins' inputs, so the table can show LeastAllocated's arithmetic (6 numbers a node).
-    const res = new Float64Array(feasible.length * 6);
-    for (let f = 0; f < feasible.length; f++) {
-      const ni = feasible[f]!;
-      const b = f * 6;
-      res[b] = ni.nonZeroRequested.milliCPU;
-      res[b + 1] = ni.requested.milliCPU;
-      res[b + 2] = ni.allocatable.milliCPU;
-      res[b + 3] = ni.nonZeroRequested.memory;
-      res[b + 4] = ni.requested.memory;
-      res[b + 5] = ni.allocatable.memory;
-    }
-    rec.resources = res;
-    const plain = podRequests(pod, false);
-    const nonZero = podRequests(pod, true);
-    rec.podResources = [nonZero.milliCPU, plain.milliCPU, nonZero.memory, plain.memory];
+    if (out.inputs) rec.inputs = out.inputs;
     totals = out.totals;
   }
   const selected = selectHost(feasible, totals, rng);
