@@ -236,7 +236,7 @@ export function explainScore(plugin: string, s: PluginScore, col: ColumnStats, s
       formula.push('normalized = raw × 100 / max(raw)');
       if (inputs?.kind === 'nodeAffinity') {
         const sum = inputs.matched.reduce((a, m) => a + m.weight, 0);
-        rawLines({ lines: [...inputs.matched.map((m) => `matched${m.added ? ' (addedAffinity)' : ''}: weight ${m.weight} · ${m.term}`), `raw = ${inputs.matched.map((m) => m.weight).join(' + ')} = ${sum}`], score: sum });
+        rawLines({ lines: [...inputs.matched.map((m) => `matched${m.added ? ' (addedAffinity)' : ''}: weight ${m.weight} · ${m.term}`), inputs.matched.length > 1 ? `raw = ${inputs.matched.map((m) => m.weight).join(' + ')} = ${sum}` : `raw = ${sum}`], score: sum });
       } else if (s.raw === 0) worked.push('no preferred term matches the node → raw 0');
       else rawLines(null);
       if (col.max === 0) check(0, 'max(raw) = 0 → every node gets 0');
