@@ -222,7 +222,8 @@ export function coverageText(d: DecisionJson): string {
   const all = d.numAllNodes;
   const ev = d.evaluatedNodes;
   const parts = [`evaluated ${ev} of ${all} node${all === 1 ? '' : 's'}`];
-  if (d.numNodesToFind < all) parts[0] += ` (percentageOfNodesToScore: stop after ${d.numNodesToFind} feasible)`;
+  if (d.scoringSkipped?.startsWith('no Score plugins')) parts[0] += ' (no Score plugins: stop at the first feasible)';
+  else if (d.numNodesToFind < all) parts[0] += ` (percentageOfNodesToScore: stop after ${d.numNodesToFind} feasible)`;
   parts.push(`${d.feasibleNodes} feasible`);
   return parts.join('; ');
 }

@@ -113,6 +113,7 @@ profiles:
     expect(rec.numNodesToFind).toBe(1);
     expect(rec.nodes).toEqual(['n-0', 'n-1', 'n-2']);
     expect(rec.selected).toBe('n-2');
+    expect(rec.scoringSkipped).toBe('no Score plugins: the first feasible node is taken');
     expect(s.schedule(makePod('q', { requests: { cpu: '2' } })).startIndex).toBe(3);
   });
 

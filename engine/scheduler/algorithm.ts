@@ -209,7 +209,7 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
   const evaluated = feasible.length + diagnosis.nodeToStatus.size;
   // One feasible node: no need to score (schedulePod).
   if (feasible.length === 1) {
-    rec.scoringSkipped = 'only one node passed the filters';
+    rec.scoringSkipped = fwk.score.length === 0 ? 'no Score plugins: the first feasible node is taken' : 'only one node passed the filters';
     rec.selected = feasible[0]!.name;
     return { type: 'scheduled', node: feasible[0]!.name, evaluatedNodes: evaluated, feasibleNodes: 1 };
   }
