@@ -149,9 +149,9 @@ export function preScore(args: InterPodAffinityScoringArgs, handle: Handle, cycl
   let any = false;
   for (let n = 0; n < allNodes.length; n++) {
     const nodeInfo = allNodes[n]!;
-    const node = nodeInfo.node;
-    if (!node) continue;
     const podsToProcess = hasConstraints ? nodeInfo.pods : nodeInfo.podsWithAffinity;
+    const node = nodeInfo.node;
+    if (podsToProcess.length === 0 || !node) continue;
     for (let p = 0; p < podsToProcess.length; p++) {
       if (processExistingPod(args, topologyScore, incoming, podsToProcess[p]!, node)) any = true;
     }
