@@ -3,6 +3,7 @@ import { DirectScheduler } from '../testing/direct';
 import { makeNode, makePod } from '../testing/fixtures';
 import { decisionJson, DecisionLog } from './decisionLog';
 import type { DecisionRecord } from './types';
+import { fromPlain, toPlain } from '../../sim/serial';
 
 function cluster(): DirectScheduler {
   const s = new DirectScheduler(3);
@@ -82,5 +83,33 @@ describe('DecisionLog: bounded memory', () => {
     expect(Object.values(decisionJson(all[0]!).nodes).some((n) => n.inputs)).toBe(false);
     expect(decisionJson(all[7]!).inputsDropped).toBeUndefined();
     expect(decisionJson(all[7]!).nodes['node-b']!.inputs!.NodeResourcesFit).toBeDefined();
+  });
+});
+
+describe('DecisionLog in snapshots', () => {
+  it('records with every kind of score inputs survive a snapshot round trip (recorders are registered classes)', () => {
+    const s = new DirectScheduler(9);
+    for (let i = 0; i < 6; i++) {
+      s.addNode(makeNode(`n${i}`, { labels: { 'topology.kubernetes.io/zone': `z${i % 2}` }, taints: i === 1 ? [{ key: 'spot', effect: 'PreferNoSchedule' }] : [], images: i % 2 ? [{ names: ['nginx:latest'], sizeBytes: 100 * 1024 * 1024 }] : [] }));
+    }
+    for (let i = 0; i < 4; i++) s.schedule(makePod(`w${i}`, { labels: { app: 'w' }, requests: { cpu: '100m' } }));
+    const pod = makePod('probe', {
+      labels: { app: 'w' },
+      containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }],
+      spec: {
+        affinity: {
+          nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 5, preference: { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z1'] }] } }] },
+          podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 3, podAffinityTerm: { labelSelector: { matchLabels: { app: 'w' } }, topologyKey: 'kubernetes.io/hostname' } }] },
+        },
+        topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'w' } } }],
+      },
+    });
+    const log = new DecisionLog();
+    log.add(s.schedule(pod));
+    const before = decisionJson(log.recent(1)[0]!);
+    const kinds = new Set(Object.values(before.nodes).flatMap((n) => Object.values(n.inputs ?? {}).map((x) => x.kind)));
+    expect([...kinds].sort()).toEqual(['imageLocality', 'interPodAffinity', 'nodeAffinity', 'resources', 'taints', 'topologySpread']);
+    const restored = fromPlain<DecisionLog>(JSON.parse(JSON.stringify(toPlain(log))));
+    expect(decisionJson(restored.recent(1)[0]!)).toEqual(before);
   });
 });
