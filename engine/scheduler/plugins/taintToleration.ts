@@ -84,9 +84,10 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
 
   /** The PreferNoSchedule taints the raw score counted (none: the raw 0 says it). */
   scoreInputs(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null {
-    const s = state.read(PRE_SCORE_STATE_KEY);
     const taints = nodeInfo.node?.spec?.taints;
-    if (!s || !taints) return null;
+    if (!taints || taints.length === 0) return null;
+    const s = state.read(PRE_SCORE_STATE_KEY);
+    if (!s) return null;
     let intolerable: string[] | null = null;
     for (const t of taints) {
       if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(s.tolerationsPreferNoSchedule, t)) (intolerable ??= []).push(`${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`);
