@@ -12,63 +12,105 @@ import { ADMIN_TOKEN } from '../engine/apiserver/server/scenario';
 import type { KubeScheduler } from '../engine/scheduler/scheduler';
 import { drive, type Figure } from './apiserver';
 
+/**
+ * scheduler_perf's templates/node-default.yaml: capacity 4 CPU / 32Gi / 110 pods
+ * (kube-apiserver defaults allocatable to capacity; here the cache gets it
+ * directly), the kubernetes.io/hostname label createNodes adds, and the
+ * labelNodePrepareStrategy's label when a workload has one.
+ */
 function node(i: number, labels: Record<string, string> = {}): Node {
-  const allocatable = { cpu: '4', memory: '32Gi', pods: '110' };
+  const capacity = { pods: '110', cpu: '4', memory: '32Gi' };
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: `node-${i}`, uid: `node-uid-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}`, ...labels } },
+    metadata: { name: `scheduler-perf-${i}`, uid: `node-uid-${i}`, labels: { 'kubernetes.io/hostname': `scheduler-perf-${i}`, ...labels } },
     spec: {},
-    status: { capacity: allocatable, allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
+    status: { capacity, allocatable: capacity, conditions: [{ type: 'Ready', status: 'True' }] },
   };
 }
 
-/** scheduler_perf's pod-default.yaml: one pause container asking 100m cpu and 500Mi memory. */
-function pod(name: string, extra: Partial<Pod['spec']> = {}, labels?: Record<string, string>): Pod {
+/** scheduler_perf's templates/pod-default.yaml: one pause container, port 80, requests = limits = 100m / 500Mi. */
+function pod(name: string, namespace = 'default', extra: Partial<Pod['spec']> = {}, labels?: Record<string, string>): Pod {
+  const resources = { cpu: '100m', memory: '500Mi' };
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: 'default', uid: `uid-${name}`, ...(labels ? { labels } : {}), creationTimestamp: '2025-01-01T00:00:00Z' },
-    spec: { containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '500Mi' } } }], ...extra },
+    metadata: { name, namespace, uid: `uid-${namespace}-${name}`, ...(labels ? { labels } : {}), creationTimestamp: '2025-01-01T00:00:00Z' },
+    spec: { containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', ports: [{ containerPort: 80 }], resources: { limits: resources, requests: resources } }], ...extra },
     status: { phase: 'Pending' },
   };
 }
 
-function measure(s: DirectScheduler, pods: Pod[]): { podsPerSecond: number; failed: number } {
+interface Throughput {
+  /** Pods per wall second (the figure upstream's thresholds are in). */
+  podsPerSecond: number;
+  /** Pods per second of this process's CPU time: what a quiet machine's wall figure comes close to. */
+  podsPerCpuSecond: number;
+  failed: number;
+}
+
+function measure(s: DirectScheduler, pods: Pod[]): Throughput {
   let failed = 0;
   const start = performance.now();
+  const cpu = process.cpuUsage();
   for (const p of pods) if (s.schedule(p).outcome !== 'Scheduled') failed++;
+  const used = process.cpuUsage(cpu);
   const secs = (performance.now() - start) / 1000;
-  return { podsPerSecond: pods.length / secs, failed };
+  return { podsPerSecond: pods.length / secs, podsPerCpuSecond: pods.length / ((used.user + used.system) / 1e6), failed };
 }
 
-function basic(nodes: number, initPods: number, measurePods: number): { podsPerSecond: number; failed: number } {
-  const s = new DirectScheduler(1);
-  for (let i = 0; i < nodes; i++) s.addNode(node(i));
-  for (let i = 0; i < initPods; i++) s.schedule(pod(`init-${i}`));
-  return measure(s, Array.from({ length: measurePods }, (_, i) => pod(`measure-${i}`)));
+interface Shape {
+  nodes: number;
+  initPods: number;
+  measurePods: number;
 }
 
-/** PodAntiAffinity: every pod refuses to share a node with another "color: green" pod. */
-function antiAffinity(nodes: number, initPods: number, measurePods: number) {
-  const s = new DirectScheduler(2);
-  for (let i = 0; i < nodes; i++) s.addNode(node(i));
-  const spec = {
-    affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { color: 'green' } }, topologyKey: 'kubernetes.io/hostname' }] } },
+/** A workload of misc/ or affinity/performance-config.yaml: nodes, then initPods, then the measured pods. */
+function run(seed: number, w: Shape, nodeLabels: Record<string, string>, podOf: (name: string, phase: 'init' | 'measure') => Pod): Throughput {
+  const s = new DirectScheduler(seed);
+  for (let i = 0; i < w.nodes; i++) s.addNode(node(i, nodeLabels));
+  for (let i = 0; i < w.initPods; i++) s.schedule(podOf(`init-${i}`, 'init'));
+  return measure(s, Array.from({ length: w.measurePods }, (_, i) => podOf(`measure-${i}`, 'measure')));
+}
+
+/** SchedulingBasic (misc/): pod-default.yaml pods on unlabelled nodes. */
+function basic(w: Shape) {
+  return run(1, w, {}, (name) => pod(name));
+}
+
+/**
+ * SchedulingPodAntiAffinity (affinity/): pod-with-pod-anti-affinity.yaml — label
+ * color=green, required anti-affinity to color=green per hostname in namespaces
+ * sched-0 and sched-1; init pods in sched-0, measured pods in sched-1.
+ */
+function antiAffinity(w: Shape) {
+  const spec: Partial<Pod['spec']> = {
+    affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { color: 'green' } }, topologyKey: 'kubernetes.io/hostname', namespaces: ['sched-1', 'sched-0'] }] } },
   };
-  for (let i = 0; i < initPods; i++) s.schedule(pod(`init-${i}`, spec, { color: 'green' }));
-  return measure(s, Array.from({ length: measurePods }, (_, i) => pod(`measure-${i}`, spec, { color: 'green' })));
+  return run(2, w, {}, (name, phase) => pod(name, phase === 'init' ? 'sched-0' : 'sched-1', spec, { color: 'green' }));
 }
 
-/** NodeAffinity: pods require zone1; half the nodes are in it. */
-function nodeAffinity(nodes: number, initPods: number, measurePods: number) {
-  const s = new DirectScheduler(3);
-  for (let i = 0; i < nodes; i++) s.addNode(node(i, { 'topology.kubernetes.io/zone': i % 2 === 0 ? 'zone1' : 'zone2' }));
-  const spec = {
-    affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In' as const, values: ['zone1'] }] }] } } },
+/**
+ * SchedulingPodAffinity (affinity/): every node labelled zone1
+ * (labelNodePrepareStrategy), pod-with-pod-affinity.yaml — label color=blue,
+ * required affinity to color=blue per zone in sched-0 and sched-1.
+ */
+function podAffinity(w: Shape) {
+  const spec: Partial<Pod['spec']> = {
+    affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { color: 'blue' } }, topologyKey: 'topology.kubernetes.io/zone', namespaces: ['sched-1', 'sched-0'] }] } },
   };
-  for (let i = 0; i < initPods; i++) s.schedule(pod(`init-${i}`, spec));
-  return measure(s, Array.from({ length: measurePods }, (_, i) => pod(`measure-${i}`, spec)));
+  return run(4, w, { 'topology.kubernetes.io/zone': 'zone1' }, (name, phase) => pod(name, phase === 'init' ? 'sched-0' : 'sched-1', spec, { color: 'blue' }));
+}
+
+/**
+ * SchedulingNodeAffinity (affinity/): every node labelled zone1,
+ * pod-with-node-affinity.yaml — required zone In [zone1, zone2] — for init and measured pods.
+ */
+function nodeAffinity(w: Shape) {
+  const spec: Partial<Pod['spec']> = {
+    affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone1', 'zone2'] }] }] } } },
+  };
+  return run(3, w, { 'topology.kubernetes.io/zone': 'zone1' }, (name) => pod(name, 'default', spec));
 }
 
 /**
@@ -90,17 +132,22 @@ function endToEnd(nodes: number, pods: number): number {
 }
 
 export function schedulerBench(report: (f: Figure) => void): void {
-  // Warm up the JIT on a small cluster first, as a long-running scheduler is.
-  basic(500, 500, 2000);
-  for (const n of [500, 5000, 15000]) {
-    const r = basic(n, 1000, n === 15000 ? 5000 : 10000);
-    report({ name: `scheduler: SchedulingBasic ${n} nodes`, value: r.podsPerSecond, unit: 'pods/s', ...(n === 5000 ? { goal: 2000 } : {}) });
+  const show = (name: string, r: Throughput, goal?: number) => {
+    report({ name, value: r.podsPerSecond, unit: 'pods/s', ...(goal ? { goal } : {}) });
+    report({ name: `  the same per CPU second`, value: r.podsPerCpuSecond, unit: 'pods/CPU-s', ...(goal ? { goal } : {}) });
     if (r.failed) console.log(`warning: ${r.failed} pods did not schedule`);
-  }
-  const aa = antiAffinity(5000, 1000, 1000);
-  report({ name: 'scheduler: PodAntiAffinity 5000 nodes', value: aa.podsPerSecond, unit: 'pods/s', goal: 60 });
-  const na = nodeAffinity(5000, 1000, 5000);
-  report({ name: 'scheduler: NodeAffinity 5000 nodes', value: na.podsPerSecond, unit: 'pods/s', goal: 220 });
+  };
+  // Warm up the JIT on a small cluster first, as a long-running scheduler is.
+  basic({ nodes: 500, initPods: 500, measurePods: 2000 });
+  // SchedulingBasic: upstream's CI runs 5000Nodes_10000Pods (threshold 680 pods/s); 500 and 15,000 nodes as the issue asks.
+  for (const n of [500, 5000, 15000]) show(`scheduler: SchedulingBasic ${n} nodes`, basic({ nodes: n, initPods: 1000, measurePods: n === 15000 ? 5000 : 10000 }), n === 5000 ? 2000 : undefined);
+  // The affinity workloads at upstream's performance sizes and thresholds.
+  show('scheduler: PodAntiAffinity 5000 nodes, 2000 pods', antiAffinity({ nodes: 5000, initPods: 1000, measurePods: 2000 }), 60);
+  show('scheduler: PodAffinity 5000 nodes, 5000 pods', podAffinity({ nodes: 5000, initPods: 5000, measurePods: 5000 }), 35);
+  show('scheduler: NodeAffinity 5000 nodes, 10000 pods', nodeAffinity({ nodes: 5000, initPods: 5000, measurePods: 10000 }), 220);
   report({ name: 'scheduler: end to end via API+etcd, 100 nodes', value: endToEnd(100, 2000), unit: 'pods/s' });
   report({ name: 'scheduler: heap after the runs', value: process.memoryUsage().heapUsed / 1024 / 1024, unit: 'MiB' });
 }
+
+/** The shapes, for profiling one at a time. */
+export const schedulerShapes = { basic, antiAffinity, podAffinity, nodeAffinity };

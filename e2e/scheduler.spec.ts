@@ -121,7 +121,17 @@ test('a pod short of cpu waits with Insufficient cpu, avoids the tainted node, a
   await expect(tip).toContainText('NodeResourcesFit');
   await expect(tip).toContainText('LeastAllocated');
   await expect(tip).toContainText('weighted');
+  // Worked through with this node's numbers: the pod's 500m on the node's 2 or 4 CPUs.
+  await expect(tip).toContainText(/cpu: node 0m \+ this pod 500m = 500m of [24]000m → /);
   await shot(page, 'scheduler-score-tooltip');
+  // Every score plugin explains itself with its inputs, not only LeastAllocated.
+  await row(page, winner).locator('td[data-score="TaintToleration"]').hover();
+  await expect(tip).toContainText('no PreferNoSchedule taint left untolerated → raw 0');
+  await expect(tip).toContainText('max(raw) = 0 → every node gets 100');
+  await row(page, winner).locator('td[data-score="NodeResourcesBalancedAllocation"]').hover();
+  await expect(tip).toContainText(/std = \|[0-9.]+ − [0-9.]+\| \/ 2 = [0-9.]+ → \(1 − std\) × 100 = \d+/);
+  await row(page, winner).locator('td[data-score="ImageLocality"]').hover();
+  await expect(tip).toContainText('none of the pod’s images is on the node');
   await page.mouse.move(0, 0);
   await expect(tip).toBeHidden();
 
@@ -137,6 +147,18 @@ test('a pod short of cpu waits with Insufficient cpu, avoids the tainted node, a
   await page.getByRole('button', { name: `Switch to ${other} theme` }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', other);
   await shot(page, `scheduler-5-nodes-${other}`);
+
+  // A preferred node affinity: NodeAffinity scores, and its hover names the matched term.
+  await create(page, [podYaml('picky', '100m', '  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - weight: 10\n        preference:\n          matchExpressions:\n          - {key: kubernetes.io/hostname, operator: In, values: [node-2]}\n')]);
+  await showPod(page, 'default/picky');
+  await expect(outcome(page)).toContainText('Scheduled on node-2');
+  await page.getByRole('radio', { name: 'Raw' }).click();
+  await row(page, 'node-2').locator('td[data-score="NodeAffinity"]').hover();
+  await expect(tip).toContainText('matched: weight 10 · kubernetes.io/hostname In [node-2]');
+  await expect(tip).toContainText('normalized = 10 × 100 / 10 = 100');
+  await shot(page, 'scheduler-node-affinity-tooltip');
+  await page.mouse.move(0, 0);
+  await scrollHome(page);
 
   // (a) A pod needing 6 CPUs fits nowhere: FailedScheduling with the aggregated message.
   await create(page, [podYaml('big', '6')]);

@@ -6,7 +6,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import type { DecisionJson } from '../../engine/host/protocol';
 import type { ProfileScoring } from './configInfo';
-import { columnStats, explainScore, explainTotal, type ColumnStats, type Explanation } from './explain';
+import { columnStats, explainScore, explainTotal, scoreColumnStats, type ColumnStats, type Explanation } from './explain';
 import { setNodeFilter, setScoreMode, setShowSkipped, sortBy, useScheduler } from './schedulerStore';
 import {
   SCORE_MODES,
@@ -59,18 +59,7 @@ export function ScoreTable({ decision, scoring }: { decision: DecisionJson; scor
     const shown = f ? model.rows.filter((r) => r.node.includes(f)) : model.rows;
     return sortRows(shown, sort, mode);
   }, [model, nodeFilter, sort, mode]);
-  const stats = useMemo(() => {
-    const m = new Map<string, ColumnStats>();
-    for (const p of model.scorePlugins) {
-      const raws: number[] = [];
-      for (const r of model.rows) {
-        const s = r.scores?.[p];
-        if (s) raws.push(s.raw);
-      }
-      m.set(p, columnStats(raws));
-    }
-    return m;
-  }, [model]);
+  const stats = useMemo(() => scoreColumnStats(model), [model]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ top: 0, left: 0, height: 400, width: 600 });
@@ -120,7 +109,7 @@ export function ScoreTable({ decision, scoring }: { decision: DecisionJson; scor
   /** Room for a rejection's reason: from where its text sits (it sticks beside the node column) to the right edge. */
   const reasonRoom = (failAt: number) => viewport.width - Math.max(NODE_COL, NODE_COL + failAt * FILTER_COL - viewport.left) - 12;
   const hoverRow = hover ? model.rows.find((r) => r.node === hover.node) : undefined;
-  const explanation = hover && hoverRow?.scores ? explain(hover.plugin, hoverRow, stats, scoring, decision.podRequests) : null;
+  const explanation = hover && hoverRow?.scores ? explain(hover.plugin, hoverRow, stats, scoring, decision.inputsDropped === true) : null;
 
   return (
     <div className="sched-table-wrap">
@@ -251,12 +240,11 @@ function weightOf(rows: readonly NodeRow[], plugin: string): string {
   return '?';
 }
 
-function explain(plugin: string, row: NodeRow, stats: Map<string, ColumnStats>, scoring: ProfileScoring, pod: DecisionJson['podRequests']): Explanation | null {
+function explain(plugin: string, row: NodeRow, stats: Map<string, ColumnStats>, scoring: ProfileScoring, inputsDropped: boolean): Explanation | null {
   if (!row.scores) return null;
   if (plugin === '') return row.total === null ? null : explainTotal(row.scores, row.total);
   const s = row.scores[plugin];
-  const inputs = row.resources && pod ? { node: row.resources, pod } : undefined;
-  return s ? explainScore(plugin, s, stats.get(plugin) ?? columnStats([]), scoring, inputs) : null;
+  return s ? explainScore(plugin, s, stats.get(plugin) ?? columnStats([]), scoring, row.inputs[plugin], inputsDropped) : null;
 }
 
 function SortHeader({ k, sort, label, title, className }: { k: SortKey; sort: SortSpec; label: string; title: string; className: string }) {

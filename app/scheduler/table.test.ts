@@ -107,5 +107,7 @@ describe('text', () => {
     expect(coverageText(fiveNodeDecision())).toBe('evaluated 5 of 5 nodes; 3 feasible');
     const d = { ...manyNodeDecision(10), numAllNodes: 500, numNodesToFind: 100, evaluatedNodes: 103, feasibleNodes: 100 };
     expect(coverageText(d)).toBe('evaluated 103 of 500 nodes (percentageOfNodesToScore: stop after 100 feasible); 100 feasible');
+    const noScore = { ...manyNodeDecision(10), numAllNodes: 5, numNodesToFind: 1, evaluatedNodes: 3, feasibleNodes: 1, scoringSkipped: 'no Score plugins: the first feasible node is taken' };
+    expect(coverageText(noScore)).toBe('evaluated 3 of 5 nodes (no Score plugins: stop at the first feasible); 1 feasible');
   });
 });

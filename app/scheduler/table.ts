@@ -2,7 +2,7 @@
 // (nodes) and columns (Filter plugins, then Score plugins), sorted by any
 // column, and the window of rows a virtualised list draws. Pure data, tested.
 import type { DecisionJson } from '../../engine/host/protocol';
-import type { NodeResourcesJson } from '../../engine/scheduler/records/types';
+import type { ScoreInputs } from '../../engine/scheduler/records/types';
 
 export type ScoreMode = 'raw' | 'normalized' | 'weighted';
 export const SCORE_MODES: readonly ScoreMode[] = ['raw', 'normalized', 'weighted'];
@@ -27,8 +27,8 @@ export interface NodeRow {
   reason: string;
   scores: Record<string, PluginScore> | null;
   total: number | null;
-  /** cpu (millicores) and memory (bytes) on the node before this pod, when the decision kept them. */
-  resources: NodeResourcesJson | null;
+  /** Score plugin → what its raw score was computed from, when the decision kept it. */
+  inputs: Record<string, ScoreInputs>;
   winner: boolean;
   nominated: boolean;
 }
@@ -89,7 +89,7 @@ export function buildTable(d: DecisionJson): TableModel {
       reason,
       scores: n.scores ?? null,
       total: n.total ?? null,
-      resources: n.resources ?? null,
+      inputs: n.inputs ?? {},
       winner: d.selected !== '' && node === d.selected,
       nominated: d.nominatedNode === node,
     });
@@ -222,7 +222,8 @@ export function coverageText(d: DecisionJson): string {
   const all = d.numAllNodes;
   const ev = d.evaluatedNodes;
   const parts = [`evaluated ${ev} of ${all} node${all === 1 ? '' : 's'}`];
-  if (d.numNodesToFind < all) parts[0] += ` (percentageOfNodesToScore: stop after ${d.numNodesToFind} feasible)`;
+  if (d.scoringSkipped?.startsWith('no Score plugins')) parts[0] += ' (no Score plugins: stop at the first feasible)';
+  else if (d.numNodesToFind < all) parts[0] += ` (percentageOfNodesToScore: stop after ${d.numNodesToFind} feasible)`;
   parts.push(`${d.feasibleNodes} feasible`);
   return parts.join('; ');
 }

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../sim/rng';
 import { fitErrorMessage, numFeasibleNodesToFind, selectHost, type Diagnosis } from './algorithm';
 import { unresolvable, unschedulable } from './framework/status';
-import { nodeInfoOf, makeNode } from './testing/fixtures';
+import { nodeInfoOf, makeNode, makePod } from './testing/fixtures';
+import { DirectScheduler } from './testing/direct';
+import { decisionJson } from './records/decisionLog';
 
 describe('numFeasibleNodesToFind (schedule_one.go)', () => {
   // Cases from upstream's TestNumFeasibleNodesToFind.
@@ -65,5 +67,66 @@ describe('selectHost', () => {
     const again = new Rng(7);
     const first = selectHost(nodes, Float64Array.from([50, 10, 50, 50]), again);
     expect(first).toBe(selectHost(nodes, Float64Array.from([50, 10, 50, 50]), new Rng(7)));
+  });
+});
+
+describe('findNodesThatPassFilters across cycles', () => {
+  const NO_SCORE = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      disabled:
+      - name: '*'
+`;
+
+  it('starts each cycle where the last one stopped (round robin over 200 nodes, 100 to find)', () => {
+    const s = new DirectScheduler(1);
+    for (let i = 0; i < 200; i++) s.addNode(makeNode(`n-${String(i).padStart(3, '0')}`));
+    const starts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const rec = s.schedule(makePod(`p-${i}`, { requests: { cpu: '10m' } }));
+      // 200 nodes: 50 − 200/125 = 49% → 98, so at least 100.
+      expect(rec.numNodesToFind).toBe(100);
+      expect(rec.nodes).toHaveLength(100);
+      starts.push(rec.startIndex);
+      expect(rec.nodes[0]).toBe(`n-${String(rec.startIndex).padStart(3, '0')}`);
+    }
+    expect(starts).toEqual([0, 100, 0]);
+  });
+
+  it('counts rejected nodes too when advancing the start index', () => {
+    const s = new DirectScheduler(1);
+    for (let i = 0; i < 150; i++) s.addNode(makeNode(`n-${String(i).padStart(3, '0')}`, i < 20 ? { allocatable: { cpu: '1', memory: '1Gi', pods: '110' } } : {}));
+    const rec = s.schedule(makePod('big', { requests: { cpu: '2' } }));
+    // 20 nodes too small, then 100 feasible: 120 processed.
+    expect(rec.nodes).toHaveLength(120);
+    expect(rec.feasible).toHaveLength(100);
+    expect(s.schedule(makePod('next', { requests: { cpu: '2' } })).startIndex).toBe(120);
+  });
+
+  it('looks for a single feasible node when the profile has no Score plugins', () => {
+    const s = new DirectScheduler(1, NO_SCORE);
+    for (let i = 0; i < 5; i++) s.addNode(makeNode(`n-${i}`, i < 2 ? { allocatable: { cpu: '1', memory: '1Gi', pods: '110' } } : {}));
+    const rec = s.schedule(makePod('p', { requests: { cpu: '2' } }));
+    expect(rec.numNodesToFind).toBe(1);
+    expect(rec.nodes).toEqual(['n-0', 'n-1', 'n-2']);
+    expect(rec.selected).toBe('n-2');
+    expect(rec.scoringSkipped).toBe('no Score plugins: the first feasible node is taken');
+    expect(s.schedule(makePod('q', { requests: { cpu: '2' } })).startIndex).toBe(3);
+  });
+
+  it('a nominated node that fails is part of the diagnosis and evaluated once', () => {
+    const s = new DirectScheduler(1);
+    s.addNode(makeNode('a', { allocatable: { cpu: '1', memory: '1Gi', pods: '110' } }));
+    s.addNode(makeNode('b', { allocatable: { cpu: '1', memory: '1Gi', pods: '110' } }));
+    const pod = makePod('p', { requests: { cpu: '2' } });
+    pod.status = { phase: 'Pending', nominatedNodeName: 'b' };
+    const rec = s.schedule(pod);
+    expect(rec.nominatedNode).toBe('b');
+    expect(rec.nodes).toEqual(['b', 'a']);
+    expect(rec.message).toBe('0/2 nodes are available: 2 Insufficient cpu.');
+    expect(decisionJson(rec).evaluatedNodes).toBe(2);
   });
 });

@@ -11,7 +11,6 @@ import type { Framework, ScoreOutcome } from './framework/runtime';
 import { message, unresolvable, type MaybeStatus, type Status } from './framework/status';
 import type { DecisionRecord, Verdict } from './records/types';
 import type { SchedulerCache } from './cache/cache';
-import { podRequests } from './framework/resources';
 
 /** minFeasibleNodesToFind / minFeasibleNodesPercentageToFind */
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
@@ -72,6 +71,13 @@ export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
   return msg;
 }
 
+/** Diagnosis.AddPluginStatus: a rejecting plugin is remembered (it decides which events requeue the pod). */
+function addPluginStatus(d: Diagnosis, s: Status): void {
+  if (!s.plugin) return;
+  if (s.code === 'Unschedulable' || s.code === 'UnschedulableAndUnresolvable' || s.code === 'Pending') d.unschedulablePlugins.add(s.plugin);
+  if (s.code === 'Pending') d.pendingPlugins.add(s.plugin);
+}
+
 /** sort.Strings: byte order. */
 function goStringLess(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -115,15 +121,20 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
     return { type: 'fitError', numAllNodes: allNodes.length, diagnosis };
   }
 
-  // The node a previous preemption nominated is tried first.
+  // The node a previous preemption nominated is tried first (evaluateNominatedNode);
+  // its rejection joins the diagnosis like any node's.
   const nominated = pod.status?.nominatedNodeName;
+  let nominatedFailed = false;
   if (nominated) {
     const ni = cache.get(nominated);
     if (ni) {
       rec.nominatedNode = nominated;
       const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
-      rec.nodes.push(ni.name);
-      rec.rejections.push(s);
+      // An Error here is logged upstream and the full search goes on.
+      if (s === null || s.code !== 'Error') {
+        rec.nodes.push(ni.name);
+        rec.rejections.push(s);
+      }
       if (s === null) {
         rec.feasible.push(0);
         rec.numNodesToFind = 1;
@@ -131,7 +142,11 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
         rec.selected = ni.name;
         return { type: 'scheduled', node: ni.name, evaluatedNodes: 1, feasibleNodes: 1 };
       }
-      if (s.code === 'Error') return { type: 'error', status: s };
+      if (s.code !== 'Error') {
+        diagnosis.nodeToStatus.set(ni.name, s);
+        addPluginStatus(diagnosis, s);
+        nominatedFailed = true;
+      }
     }
   }
 
@@ -148,35 +163,44 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
     diagnosis.absentNodesStatus = unresolvable(`node(s) didn't satisfy plugin(s) [${[...pre.pluginsWithNodes].sort().join(' ')}]`);
   }
 
-  // Filter: round-robin from nextStartNodeIndex until numNodesToFind are feasible.
-  const { count: numNodesToFind, percentage } = numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? globalPercentage, nodes.length);
+  // Filter (findNodesThatPassFilters): round-robin from nextStartNodeIndex until
+  // numNodesToFind are feasible; one is enough when nothing will score them.
+  const found = numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? globalPercentage, nodes.length);
+  const numNodesToFind = fwk.score.length === 0 ? 1 : found.count;
   rec.numNodesToFind = numNodesToFind;
-  rec.percentageOfNodesToScore = percentage;
+  rec.percentageOfNodesToScore = found.percentage;
   rec.startIndex = alg.nextStartNodeIndex;
   const feasible: NodeInfo[] = [];
   const numNodes = nodes.length;
-  let processed = 0;
-  const base = rec.nodes.length;
+  let error: Status | null = null;
   for (let i = 0; i < numNodes && feasible.length < numNodesToFind; i++) {
     const ni = nodes[(alg.nextStartNodeIndex + i) % numNodes]!;
     const s: MaybeStatus = fwk.filter.length === 0 ? null : fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
-    processed++;
     if (s !== null && s.code === 'Error') {
-      rec.message = message(s);
-      return { type: 'error', status: s };
+      error = s;
+      break;
     }
-    rec.nodes.push(ni.name);
+    // The failed nominated node, evaluated again, gives the same verdict: one row, one count.
+    const repeat = nominatedFailed && ni.name === nominated;
+    if (!repeat) {
+      rec.nodes.push(ni.name);
+      rec.rejections.push(s);
+    }
     if (s === null) {
-      rec.rejections.push(null);
-      rec.feasible.push(base + i);
+      rec.feasible.push(rec.nodes.length - 1);
       feasible.push(ni);
     } else {
-      rec.rejections.push(s);
       diagnosis.nodeToStatus.set(ni.name, s);
-      if (s.plugin) diagnosis.unschedulablePlugins.add(s.plugin);
+      addPluginStatus(diagnosis, s);
     }
   }
-  alg.nextStartNodeIndex = (alg.nextStartNodeIndex + processed) % allNodes.length;
+  // Always advanced, error or not, so every node gets its turn.
+  const processedNodes = feasible.length + diagnosis.nodeToStatus.size;
+  alg.nextStartNodeIndex = (alg.nextStartNodeIndex + processedNodes) % allNodes.length;
+  if (error) {
+    rec.message = message(error);
+    return { type: 'error', status: error };
+  }
 
   if (feasible.length === 0) {
     rec.message = fitErrorMessage(allNodes.length, diagnosis);
@@ -185,7 +209,7 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
   const evaluated = feasible.length + diagnosis.nodeToStatus.size;
   // One feasible node: no need to score (schedulePod).
   if (feasible.length === 1) {
-    rec.scoringSkipped = 'only one node passed the filters';
+    rec.scoringSkipped = fwk.score.length === 0 ? 'no Score plugins: the first feasible node is taken' : 'only one node passed the filters';
     rec.selected = feasible[0]!.name;
     return { type: 'scheduled', node: feasible[0]!.name, evaluatedNodes: evaluated, feasibleNodes: 1 };
   }
@@ -201,7 +225,7 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
       rec.message = message(ps);
       return { type: 'error', status: ps };
     }
-    const out: ScoreOutcome | Status = fwk.runScorePlugins(state, pod, feasible);
+    const out: ScoreOutcome | Status = fwk.runScorePlugins(state, pod, feasible, true);
     if (!('totals' in out)) {
       rec.message = message(out);
       return { type: 'error', status: out };
@@ -212,22 +236,7 @@ export function schedulePod(fwk: Framework, cache: SchedulerCache, state: CycleS
     rec.raw = out.raw;
     rec.normalized = out.normalized;
     rec.totals = out.totals;
-    // The resource plugins' inputs, so the table can show LeastAllocated's arithmetic (6 numbers a node).
-    const res = new Float64Array(feasible.length * 6);
-    for (let f = 0; f < feasible.length; f++) {
-      const ni = feasible[f]!;
-      const b = f * 6;
-      res[b] = ni.nonZeroRequested.milliCPU;
-      res[b + 1] = ni.requested.milliCPU;
-      res[b + 2] = ni.allocatable.milliCPU;
-      res[b + 3] = ni.nonZeroRequested.memory;
-      res[b + 4] = ni.requested.memory;
-      res[b + 5] = ni.allocatable.memory;
-    }
-    rec.resources = res;
-    const plain = podRequests(pod, false);
-    const nonZero = podRequests(pod, true);
-    rec.podResources = [nonZero.milliCPU, plain.milliCPU, nonZero.memory, plain.memory];
+    if (out.inputs) rec.inputs = out.inputs;
     totals = out.totals;
   }
   const selected = selectHost(feasible, totals, rng);

@@ -33,6 +33,21 @@ describe('scheduler scenarios on the simulated control plane', () => {
     expect(events.some((ev: any) => ev.reason === 'Preempted' && ev.involvedObject.name === 'low')).toBe(true);
   });
 
+  it('a pending pod being deleted (held by a finalizer) stays queued and is skipped with an event', () => {
+    const e = controlPlane(15);
+    createNode(e, { name: 'small', cpu: '1' });
+    createPod(e, { name: 'held', cpu: '2', spec: {} });
+    expect(call(e, 'PATCH', '/api/v1/namespaces/default/pods/held', { metadata: { finalizers: ['example.com/hold'] } }, { headers: { 'content-type': 'application/merge-patch+json' } }).status).toBe(200);
+    runUntil(e, () => e.schedulerQueue()!.unschedulable.some((q) => q.pod === 'default/held'), 'held unschedulable');
+    expect(call(e, 'DELETE', '/api/v1/namespaces/default/pods/held').status).toBe(200);
+    expect(getPod(e, 'held').metadata.deletionTimestamp).toBeTruthy();
+    const skipped = () => call(e, 'GET', '/api/v1/namespaces/default/events').body.items.some((ev: any) => ev.reason === 'FailedScheduling' && ev.message === 'skip schedule deleting pod: default/held');
+    // Still queued: the leftover flush (5 minutes unschedulable) pops it, and the cycle skips it.
+    expect(e.schedulerQueue()!.unschedulable.some((q) => q.pod === 'default/held')).toBe(true);
+    runUntil(e, skipped, 'the skip event', 7 * 60_000, 1000);
+    expect(nodeOf(e, 'held')).toBeUndefined();
+  });
+
   it('a lease holder that crashes is replaced within leaseDuration + retryPeriod', () => {
     const e = controlPlane(13, { schedulers: 2 });
     runUntil(e, () => scheduler(e, 0).elector.isLeader || scheduler(e, 1).elector.isLeader, 'a leader');
@@ -80,6 +95,55 @@ profiles:
     const bad = e.exec({ type: 'schedulerConfig', text: 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: 150\n' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.error).toContain('percentageOfNodesToScore');
+  });
+});
+
+describe('profiles and fake nodes', () => {
+  it('pods choose a profile by schedulerName; a name no profile has is left to another scheduler', () => {
+    const e = controlPlane(16);
+    const cfg = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: bin-packer
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]
+  plugins:
+    score:
+      disabled: [{name: NodeResourcesBalancedAllocation}, {name: PodTopologySpread}]
+`;
+    expect(e.exec({ type: 'schedulerConfig', text: cfg })).toEqual({ ok: true });
+    createNode(e, { name: 'a' });
+    createNode(e, { name: 'b' });
+    for (let i = 0; i < 3; i++) createPod(e, { name: `packed-${i}`, cpu: '500m', spec: { schedulerName: 'bin-packer' } });
+    createPod(e, { name: 'elsewhere', cpu: '500m', spec: { schedulerName: 'someone-else' } });
+    runUntil(e, () => [0, 1, 2].every((i) => !!nodeOf(e, `packed-${i}`)), 'packed pods bound');
+    expect(new Set([0, 1, 2].map((i) => nodeOf(e, `packed-${i}`))).size).toBe(1);
+    const d = e.schedulerDecisions('default/packed-2').decisions[0]!;
+    expect(d.profile).toBe('bin-packer');
+    expect(Object.values(d.nodes).find((n) => n.inputs?.NodeResourcesFit)!.inputs!.NodeResourcesFit).toMatchObject({ kind: 'resources', scorer: 'MostAllocated' });
+    // The Scheduled event comes from the profile's own reporter.
+    const ev = call(e, 'GET', '/api/v1/namespaces/default/events').body.items.find((x: any) => x.reason === 'Scheduled' && x.involvedObject.name === 'packed-0');
+    expect(ev.reportingComponent).toBe('bin-packer');
+    e.advance(3000);
+    expect(nodeOf(e, 'elsewhere')).toBeUndefined();
+    expect(e.schedulerDecisions('default/elsewhere').decisions).toEqual([]);
+    expect(JSON.stringify(e.schedulerQueue())).not.toContain('default/elsewhere');
+  });
+
+  it('schedules onto a node created with status.capacity only (allocatable defaulted from it), as scheduler_perf creates them', () => {
+    const e = controlPlane(17);
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'perf-node', labels: { 'kubernetes.io/hostname': 'perf-node' } }, spec: {}, status: { capacity: { pods: '110', cpu: '4', memory: '32Gi' }, conditions: [{ type: 'Ready', status: 'True' }], phase: 'Running' } };
+    expect(call(e, 'POST', '/api/v1/nodes', node).status).toBe(201);
+    createPod(e, { name: 'fits', cpu: '3' });
+    createPod(e, { name: 'too-big', cpu: '5' });
+    runUntil(e, () => nodeOf(e, 'fits') === 'perf-node', 'fits bound');
+    runUntil(e, () => getPod(e, 'too-big').status?.conditions?.some((c: any) => c.reason === 'Unschedulable'), 'too-big unschedulable');
+    expect(getPod(e, 'too-big').status.conditions.find((c: any) => c.type === 'PodScheduled').message).toMatch(/^0\/1 nodes are available: 1 Insufficient cpu\./);
   });
 });
 

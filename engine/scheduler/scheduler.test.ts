@@ -28,8 +28,16 @@ describe('kube-scheduler on the simulated control plane', () => {
     expect(fit.weight).toBe(1);
     expect(dec.nodes[node]!.scores!.TaintToleration).toEqual({ raw: 0, normalized: 100, weight: 3, weighted: 300 });
     // The inputs behind those numbers: the node before this pod, and the pod's requests.
-    expect(dec.nodes[node]!.resources!.cpu).toEqual({ requested: 0, nonZeroRequested: 0, allocatable: 4000 });
-    expect(dec.podRequests!.memory).toEqual({ requested: 1024 ** 3, nonZero: 1024 ** 3 });
+    expect(dec.nodes[node]!.inputs!.NodeResourcesFit).toEqual({
+      kind: 'resources',
+      scorer: 'LeastAllocated',
+      resources: [
+        { name: 'cpu', weight: 1, nodeRequested: 0, podRequest: 500, allocatable: 4000, score: 87 },
+        { name: 'memory', weight: 1, nodeRequested: 0, podRequest: 1024 ** 3, allocatable: 32 * 1024 ** 3, score: 96 },
+      ],
+    });
+    // No PreferNoSchedule taint: TaintToleration's raw 0 needs no inputs.
+    expect(dec.nodes[node]!.inputs!.TaintToleration).toBeUndefined();
     expect(dec.nodes[node]!.scores!.NodeResourcesBalancedAllocation!.raw).toBe(95);
   });
 

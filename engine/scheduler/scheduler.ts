@@ -471,8 +471,9 @@ export class KubeScheduler implements Actor {
       }
       return;
     }
-    // Unassigned: the queue's, unless another scheduler owns it, it is being deleted, or it is being bound.
-    if (!this.responsibleFor(pod) || pod.metadata.deletionTimestamp) {
+    // Unassigned: the queue's, unless another scheduler owns it or it is being bound.
+    // A pod being deleted stays queued: the cycle that pops it skips it (skipPodSchedule).
+    if (!this.responsibleFor(pod)) {
       if (old) this.queue.delete(pod);
       return;
     }
@@ -526,7 +527,8 @@ export class KubeScheduler implements Actor {
     const profile = pod.spec.schedulerName ?? DEFAULT_SCHEDULER_NAME;
     const fwk = this.setup.frameworks.get(profile);
     if (!fwk || pod.metadata.deletionTimestamp || this.cache.isAssumedPod(pod)) {
-      // skipPodSchedule: no profile, being deleted, or already assumed.
+      // skipPodSchedule: no profile, being deleted (said in an event), or already assumed.
+      if (fwk && pod.metadata.deletionTimestamp) this.emit(ctx, profile, pod, 'Warning', 'FailedScheduling', 'Scheduling', `skip schedule deleting pod: ${pod.metadata.namespace}/${pod.metadata.name}`);
       this.queue.done(pod);
       this.kick(ctx);
       return;

@@ -12,6 +12,7 @@ import type { CycleState } from './cycleState';
 import type { NodeInfo } from './nodeInfo';
 import type { PodInfo } from './podInfo';
 import type { MaybeStatus, Status } from './status';
+import type { ScoreInputs, ScoreInputsRecorder } from './scoreInputs';
 import type { FieldError, FieldPath } from '../../apimachinery/fieldErrors';
 
 /** framework.MaxNodeScore / MinNodeScore */
@@ -102,6 +103,14 @@ export interface ScorePlugin extends Plugin {
   /** A raw score, or a Status on error. */
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status;
   scoreExtensions?(): ScoreExtensions | null;
+  /**
+   * The inputs `score` used for this node, for the decision record (null when
+   * the raw score explains itself). Called right after `score`, with the same
+   * state. For plugins whose inputs are rarely empty, prefer scoreInputsRecorder.
+   */
+  scoreInputs?(state: CycleState, pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null;
+  /** A dense recorder of this cycle's inputs (used instead of scoreInputs); null: nothing to record. */
+  scoreInputsRecorder?(state: CycleState, pod: Pod): ScoreInputsRecorder | null;
 }
 
 export interface ReservePlugin extends Plugin {

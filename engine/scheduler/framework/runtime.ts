@@ -31,6 +31,7 @@ import {
 } from './interface';
 import type { NodeInfo } from './nodeInfo';
 import type { PodInfo } from './podInfo';
+import type { RecordedInputs, ScoreInputs } from './scoreInputs';
 import { errorStatus, unresolvable, withPlugin, type MaybeStatus, type Status } from './status';
 
 export type ExtensionPoint = 'preEnqueue' | 'queueSort' | 'preFilter' | 'filter' | 'postFilter' | 'preScore' | 'score' | 'reserve' | 'permit' | 'preBind' | 'bind' | 'postBind';
@@ -61,6 +62,8 @@ export interface ScoreOutcome {
   raw: Float64Array;
   normalized: Float64Array;
   totals: Float64Array;
+  /** Per plugin: what it scored each node from (when asked for and the plugin records inputs). */
+  inputs?: (RecordedInputs | null)[];
 }
 
 export class Framework {
@@ -253,8 +256,11 @@ export class Framework {
     return null;
   }
 
-  /** RunScorePlugins: score every node with every plugin, normalise per plugin, then weigh. */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome | Status {
+  /**
+   * RunScorePlugins: score every node with every plugin, normalise per plugin,
+   * then weigh. `withInputs`: also collect each plugin's scoreInputs (the decision record's).
+   */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], withInputs = false): ScoreOutcome | Status {
     const plugins: ScorePlugin[] = [];
     const weights: number[] = [];
     for (let i = 0; i < this.score.length; i++) {
@@ -270,14 +276,22 @@ export class Framework {
     const totals = new Float64Array(N);
     const column: NodeScore[] = new Array<NodeScore>(N);
     for (let n = 0; n < N; n++) column[n] = { name: nodes[n]!.name, score: 0 };
+    const inputs: (RecordedInputs | null)[] | undefined = withInputs ? new Array<RecordedInputs | null>(P).fill(null) : undefined;
     for (let p = 0; p < P; p++) {
       const pl = plugins[p]!;
+      // The decision record's inputs: a dense recorder's numbers, or sparse objects.
+      const recorder = inputs && pl.scoreInputsRecorder ? pl.scoreInputsRecorder(state, pod) : null;
+      const dense = recorder ? new Float64Array(N * recorder.width) : null;
+      const sparse = inputs && !pl.scoreInputsRecorder && pl.scoreInputs ? new Array<ScoreInputs | null>(N).fill(null) : null;
       for (let n = 0; n < N; n++) {
         const s = pl.score(state, pod, nodes[n]!);
         if (typeof s !== 'number') return withPlugin(errorStatus(`running Score plugin "${pl.name}": ${s.reasons.join(', ')}`), pl.name);
         raw[n * P + p] = s;
         column[n]!.score = s;
+        if (dense) recorder!.write(state, pod, nodes[n]!, dense, n * recorder!.width);
+        else if (sparse) sparse[n] = pl.scoreInputs!(state, pod, nodes[n]!);
       }
+      if (inputs) inputs[p] = dense ? { recorder: recorder!, dense } : sparse ? { sparse } : null;
       const ext = pl.scoreExtensions?.();
       if (ext) {
         const s = ext.normalizeScore(state, pod, column);
@@ -291,7 +305,7 @@ export class Framework {
         totals[n]! += v * w;
       }
     }
-    return { plugins: plugins.map((p) => p.name), weights, raw, normalized, totals };
+    return { plugins: plugins.map((p) => p.name), weights, raw, normalized, totals, ...(inputs ? { inputs } : {}) };
   }
 
   runReservePluginsReserve(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {

@@ -9,6 +9,7 @@ import { stateKey, type CycleState } from '../framework/cycleState';
 import { MAX_NODE_SCORE, type Handle, type PluginDefinition, type ScorePlugin } from '../framework/interface';
 import type { ImageStateSummary, NodeInfo } from '../framework/nodeInfo';
 import type { Status } from '../framework/status';
+import type { ScoreInputs } from '../framework/scoreInputs';
 
 const MB = 1024 * 1024;
 export const MIN_THRESHOLD = 23 * MB;
@@ -74,6 +75,17 @@ export class ImageLocality implements ScorePlugin {
     }
     const totalNumNodes = this.handle.nodes.list().length;
     return calculatePriority(sumImageScores(nodeInfo, images, totalNumNodes), images.length);
+  }
+
+  /** The pod's images already on the node, with their sizes and spread; null when none is. */
+  scoreInputs(state: CycleState, pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null {
+    const images = state.read(IMAGES_KEY) ?? podImages(pod);
+    let present: { name: string; size: number; nodes: number }[] | null = null;
+    for (const name of images) {
+      const st = nodeInfo.imageStates.get(name);
+      if (st !== undefined) (present ??= []).push({ name, size: st.size, nodes: st.numNodes });
+    }
+    return present ? { kind: 'imageLocality', totalNodes: this.handle.nodes.list().length, containers: images.length, images: present } : null;
   }
 
   scoreExtensions(): null {

@@ -25,6 +25,7 @@ import {
   type ScorePlugin,
 } from '../framework/interface';
 import type { NodeInfo } from '../framework/nodeInfo';
+import type { MatchedTerm, ScoreInputs } from '../framework/scoreInputs';
 import { errorStatus, SKIP, unresolvable, type MaybeStatus, type Status } from '../framework/status';
 import {
   newNodeSelector,
@@ -34,6 +35,7 @@ import {
   type NodeSelectorMatcher,
   type PreferredSchedulingTerms,
   type RequiredNodeAffinity,
+  weightedTermText,
 } from './helper/nodeSelector';
 import { defaultNormalizeScore } from './helper/normalizeScore';
 
@@ -178,6 +180,15 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
     }
     if (s.preferredNodeAffinity !== null) count += s.preferredNodeAffinity.score(node);
     return count;
+  }
+
+  /** The preferred terms the node matched (their weights sum to the raw score); null when none did. */
+  scoreInputs(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null {
+    const node = nodeInfo.node;
+    const matched: MatchedTerm[] = [];
+    for (const t of this.addedPrefSchedTerms?.matching(node) ?? []) matched.push({ weight: t.weight, term: weightedTermText(t), added: true });
+    for (const t of state.read(PRE_SCORE_STATE_KEY)?.preferredNodeAffinity?.matching(node) ?? []) matched.push({ weight: t.weight, term: weightedTermText(t) });
+    return matched.length ? { kind: 'nodeAffinity', matched } : null;
   }
 
   scoreExtensions(): ScoreExtensions {

@@ -10,7 +10,7 @@ import { stateKey, type CycleState } from '../framework/cycleState';
 import type { Handle, PluginDefinition, PreScorePlugin, ScoreExtensions, ScorePlugin } from '../framework/interface';
 import type { NodeInfo } from '../framework/nodeInfo';
 import type { MaybeStatus, Status } from '../framework/status';
-import { ResourceAllocationScorer, type ResourceSpec } from './helper/resourceAllocation';
+import { ResourceAllocationScorer, ResourceInputsRecorder, type ResourceSpec } from './helper/resourceAllocation';
 
 export const NODE_RESOURCES_BALANCED_ALLOCATION = 'NodeResourcesBalancedAllocation';
 
@@ -76,6 +76,11 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
     const s = state.read(BALANCED_ALLOCATION_PRE_SCORE_STATE_KEY);
     const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
     return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreInputsRecorder(state: CycleState, pod: Pod): ResourceInputsRecorder {
+    const s = state.read(BALANCED_ALLOCATION_PRE_SCORE_STATE_KEY);
+    return new ResourceInputsRecorder(this.scorer, s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod));
   }
 
   scoreExtensions(): ScoreExtensions | null {

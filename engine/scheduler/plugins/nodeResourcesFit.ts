@@ -31,6 +31,7 @@ import { errorStatus, unresolvable, type MaybeStatus, type Status } from '../fra
 import {
   MAX_CUSTOM_PRIORITY_SCORE,
   ResourceAllocationScorer,
+  ResourceInputsRecorder,
   scaledShape,
   type ResourceSpec,
   type ScoringStrategyType,
@@ -394,6 +395,11 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
     // Without PreScore (upstream tolerates it), compute the requests here.
     const podRequests = s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod);
     return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreInputsRecorder(state: CycleState, pod: Pod): ResourceInputsRecorder {
+    const s = state.read(PRE_SCORE_STATE_KEY);
+    return new ResourceInputsRecorder(this.scorer, s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod));
   }
 
   scoreExtensions(): ScoreExtensions | null {

@@ -20,6 +20,7 @@ import {
   type ScorePlugin,
 } from '../framework/interface';
 import type { NodeInfo } from '../framework/nodeInfo';
+import type { ScoreInputs } from '../framework/scoreInputs';
 import { errorStatus, unresolvable, type MaybeStatus, type Status } from '../framework/status';
 import { defaultNormalizeScore } from './helper/normalizeScore';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint, tolerationsTolerateTaint } from './helper/taints';
@@ -79,6 +80,19 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     const s = state.read(PRE_SCORE_STATE_KEY);
     if (s === undefined) return errorStatus(`failed to read "${PRE_SCORE_STATE_KEY.name}" from cycleState: not found`);
     return countIntolerableTaintsPreferNoSchedule(nodeInfo.node?.spec?.taints, s.tolerationsPreferNoSchedule);
+  }
+
+  /** The PreferNoSchedule taints the raw score counted (none: the raw 0 says it). */
+  scoreInputs(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null {
+    const taints = nodeInfo.node?.spec?.taints;
+    if (!taints || taints.length === 0) return null;
+    const s = state.read(PRE_SCORE_STATE_KEY);
+    if (!s) return null;
+    let intolerable: string[] | null = null;
+    for (const t of taints) {
+      if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(s.tolerationsPreferNoSchedule, t)) (intolerable ??= []).push(`${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`);
+    }
+    return intolerable ? { kind: 'taints', intolerable } : null;
   }
 
   scoreExtensions(): ScoreExtensions {

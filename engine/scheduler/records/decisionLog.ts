@@ -3,9 +3,12 @@
 // session stays small while what is on screen stays explainable.
 import { registerClass } from '../../sim/serial';
 import { rfc3339Micro } from '../../apiserver/http/time';
-import type { DecisionJson, DecisionRecord } from './types';
+import type { DecisionJson, DecisionRecord, NodeDecisionJson } from './types';
+import { inputsAt } from '../framework/scoreInputs';
 
 export const DEFAULT_DECISION_CAPACITY = 2000;
+/** The newest cycles that keep their score inputs (the bulk of a record at thousands of nodes). */
+export const DEFAULT_DETAILED_CYCLES = 100;
 const PER_WATCHED_POD = 20;
 
 export class DecisionLog {
@@ -15,7 +18,10 @@ export class DecisionLog {
   /** pod key → its recent records, kept while the pod is watched. */
   private readonly watched = new Map<string, DecisionRecord[]>();
 
-  constructor(readonly capacity = DEFAULT_DECISION_CAPACITY) {
+  constructor(
+    readonly capacity = DEFAULT_DECISION_CAPACITY,
+    readonly detailedCycles = DEFAULT_DETAILED_CYCLES,
+  ) {
     this.ring = new Array<DecisionRecord | undefined>(capacity);
   }
 
@@ -23,6 +29,14 @@ export class DecisionLog {
     this.ring[this.head] = r;
     this.head = (this.head + 1) % this.capacity;
     if (this.size < this.capacity) this.size++;
+    // The record leaving the detailed window drops its score inputs, unless its pod is on screen.
+    if (this.size > this.detailedCycles) {
+      const old = this.ring[(this.head - 1 - this.detailedCycles + this.capacity) % this.capacity];
+      if (old?.inputs && !this.watched.has(old.pod)) {
+        delete old.inputs;
+        old.inputsDropped = true;
+      }
+    }
     const w = this.watched.get(r.pod);
     if (w) {
       w.push(r);
@@ -109,7 +123,7 @@ export function decisionJson(r: DecisionRecord): DecisionJson {
       }
       filters[pl] = 'Success';
     }
-    const entry: DecisionJson['nodes'][string] = { filters };
+    const entry: NodeDecisionJson = { filters };
     const f = feasibleIndex.get(i);
     if (f !== undefined && r.raw && r.normalized && r.totals) {
       const scores: NonNullable<DecisionJson['nodes'][string]['scores']> = {};
@@ -119,13 +133,14 @@ export function decisionJson(r: DecisionRecord): DecisionJson {
       }
       entry.scores = scores;
       entry.total = r.totals[f]!;
-      if (r.resources) {
-        const x = r.resources;
-        const b = f * 6;
-        entry.resources = {
-          cpu: { requested: x[b + 1]!, nonZeroRequested: x[b]!, allocatable: x[b + 2]! },
-          memory: { requested: x[b + 4]!, nonZeroRequested: x[b + 3]!, allocatable: x[b + 5]! },
-        };
+      if (r.inputs) {
+        let inputs: NonNullable<NodeDecisionJson['inputs']> | undefined;
+        for (let p = 0; p < P; p++) {
+          const rec = r.inputs[p];
+          const x = rec ? inputsAt(rec, f) : null;
+          if (x) (inputs ??= {})[r.scorePlugins[p]!] = x;
+        }
+        if (inputs) entry.inputs = inputs;
       }
     }
     nodes[name] = entry;
@@ -141,13 +156,13 @@ export function decisionJson(r: DecisionRecord): DecisionJson {
     ...(r.nominatedNode ? { nominatedNode: r.nominatedNode } : {}),
     ...(r.preFilter ? { preFilter: r.preFilter } : {}),
     nodes,
-    ...(r.podResources ? { podRequests: { cpu: { requested: r.podResources[1]!, nonZero: r.podResources[0]! }, memory: { requested: r.podResources[3]!, nonZero: r.podResources[2]! } } } : {}),
     selected: r.selected,
     message: r.message,
     ...(r.scoringSkipped ? { scoringSkipped: r.scoringSkipped } : {}),
     ...(r.postFilter ? { postFilter: r.postFilter } : {}),
     outcome: r.outcome,
     ...(r.outcomeMessage ? { outcomeMessage: r.outcomeMessage } : {}),
+    ...(r.inputsDropped ? { inputsDropped: true } : {}),
   };
 }
 

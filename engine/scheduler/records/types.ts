@@ -2,6 +2,9 @@
 // (flat typed arrays) so thousands of cycles fit in memory, and expanded to
 // the JSON the API and the UI read on demand.
 import type { Code, Status } from '../framework/status';
+import type { RecordedInputs, ScoreInputs } from '../framework/scoreInputs';
+
+export type { ScoreInputs, ResourceInput, MatchedTerm } from '../framework/scoreInputs';
 
 export interface Verdict {
   plugin: string;
@@ -57,13 +60,12 @@ export interface DecisionRecord {
   normalized?: Float64Array;
   totals?: Float64Array;
   /**
-   * Scoring inputs of the resource plugins, per scored node f:
-   * resources[f*6 .. f*6+5] = cpu non-zero requested, cpu requested, cpu allocatable,
-   * memory non-zero requested, memory requested, memory allocatable (milli-CPU, bytes; before this pod).
+   * inputs[p]: what score plugin p computed each feasible node's raw score
+   * from (null: the plugin records none). Kept for recent cycles only.
    */
-  resources?: Float64Array;
-  /** This pod's cpu non-zero, cpu, memory non-zero, memory requests. */
-  podResources?: number[];
+  inputs?: (RecordedInputs | null)[];
+  /** The inputs were dropped to bound memory (an older cycle). */
+  inputsDropped?: boolean;
   selected: string;
   /** The failure message (FitError text, or the error). */
   message: string;
@@ -84,19 +86,24 @@ export interface DecisionJson {
   feasibleNodes: number;
   nominatedNode?: string;
   preFilter?: { plugin: string; code: Code; reason: string };
-  nodes: Record<string, { filters: Record<string, string>; scores?: Record<string, { raw: number; normalized: number; weight: number; weighted: number }>; total?: number; resources?: NodeResourcesJson }>;
-  /** What this pod requests (cpu in millicores, memory in bytes); nonZero counts 100m / 200Mi for containers without requests. */
-  podRequests?: { cpu: { requested: number; nonZero: number }; memory: { requested: number; nonZero: number } };
+  nodes: Record<string, NodeDecisionJson>;
   selected: string;
   message: string;
   scoringSkipped?: string;
   postFilter?: PostFilterRecord;
   outcome: DecisionRecord['outcome'];
   outcomeMessage?: string;
+  /** Set when this older cycle's score inputs are no longer kept. */
+  inputsDropped?: boolean;
 }
 
-/** A scored node's cpu (millicores) and memory (bytes) before this pod: what NodeResourcesFit and BalancedAllocation computed from. */
-export interface NodeResourcesJson {
-  cpu: { requested: number; nonZeroRequested: number; allocatable: number };
-  memory: { requested: number; nonZeroRequested: number; allocatable: number };
+/** One evaluated node of a decision. */
+export interface NodeDecisionJson {
+  /** Filter plugin → "Success", "Skip" or the rejection's reason (plugins after the rejecting one did not run). */
+  filters: Record<string, string>;
+  /** Score plugin → its scores (feasible nodes only). */
+  scores?: Record<string, { raw: number; normalized: number; weight: number; weighted: number }>;
+  total?: number;
+  /** Score plugin → what the raw score was computed from (plugins whose raw score is not self-explaining). */
+  inputs?: Record<string, ScoreInputs>;
 }

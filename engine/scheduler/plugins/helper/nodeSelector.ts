@@ -281,11 +281,34 @@ export function matchNodeSelectorTerms(node: Node | null | undefined, ns: NodeSe
 export interface WeightedTerm {
   term: CompiledTerm;
   weight: number;
+  /** The term as the user wrote it (for explaining a score). */
+  source: NodeSelectorTerm;
+  /** nodeSelectorTermText(source), once asked for. */
+  text?: string;
+}
+
+export function weightedTermText(t: WeightedTerm): string {
+  return (t.text ??= nodeSelectorTermText(t.source));
+}
+
+/** A node selector term as one line: "key In [a b], key2 Exists; metadata.name In [n1]". */
+export function nodeSelectorTermText(t: NodeSelectorTerm): string {
+  const req = (r: { key: string; operator: string; values?: string[] }) => `${r.key} ${r.operator}${r.values && r.values.length ? ` [${r.values.join(' ')}]` : ''}`;
+  const parts = [(t.matchExpressions ?? []).map(req).join(', '), (t.matchFields ?? []).map(req).join(', ')].filter((x) => x !== '');
+  return parts.join('; ');
 }
 
 /** nodeaffinity.PreferredSchedulingTerms: score(node) is the sum of the weights of the matching terms. */
 export class PreferredSchedulingTerms {
   constructor(readonly terms: WeightedTerm[]) {}
+
+  /** The terms the node matches, in order. */
+  matching(node: Node | null | undefined): WeightedTerm[] {
+    if (!node) return [];
+    const labels = node.metadata.labels;
+    const name = node.metadata.name ?? '';
+    return this.terms.filter((t) => termMatches(t.term, labels, name));
+  }
 
   score(node: Node | null | undefined): number {
     if (!node) return 0;
@@ -311,7 +334,7 @@ export function newPreferredSchedulingTerms(terms: readonly PreferredSchedulingT
     if (!t.weight || isEmptyNodeSelectorTerm(t.preference ?? {})) return;
     const term = compileTerm(t.preference, p.index(i));
     if (term.parseErrors) errors.push(...term.parseErrors);
-    else parsed.push({ term, weight: t.weight });
+    else parsed.push({ term, weight: t.weight, source: t.preference });
   });
   return errors.length ? { ok: false, errors } : { ok: true, terms: new PreferredSchedulingTerms(parsed) };
 }

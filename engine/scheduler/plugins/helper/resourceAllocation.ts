@@ -17,6 +17,8 @@ import type { NodeInfo } from '../../framework/nodeInfo';
 import { isScalarResourceName, podRequests } from '../../framework/resources';
 import { errorStatus, type Status } from '../../framework/status';
 import { brokenLinear, type FunctionShapePoint } from './shapeScore';
+import type { ResourceInput, ScoreInputs, ScoreInputsRecorder } from '../../framework/scoreInputs';
+import type { CycleState } from '../../framework/cycleState';
 
 /** config.ResourceSpec (v1 JSON: name, weight). */
 export interface ResourceSpec {
@@ -257,6 +259,34 @@ export class ResourceAllocationScorer {
     return Math.trunc((1 - std) * MAX_NODE_SCORE);
   }
 
+  /** For the decision record: per resource, allocatable and the node's requests (without the pod's), at out[at + 2i]. */
+  writeInputs(nodeInfo: NodeInfo, podRequests: readonly number[], out: Float64Array, at: number): void {
+    for (let i = 0; i < this.resources.length; i++) {
+      const pr = podRequests[i] ?? 0;
+      const alloc = this.allocatable(i, nodeInfo, pr);
+      out[at + 2 * i] = alloc;
+      out[at + 2 * i + 1] = alloc === 0 ? 0 : this.requested(i, nodeInfo, pr) - pr;
+    }
+  }
+
+  /** The recorded numbers as ScoreInputs: the resources that counted, with Fit's per-resource scores. */
+  readInputs(podRequests: readonly number[], numbers: Float64Array, at: number): ScoreInputs {
+    const resources: ResourceInput[] = [];
+    for (let i = 0; i < this.resources.length; i++) {
+      const alloc = numbers[at + 2 * i]!;
+      if (alloc === 0) continue;
+      const pr = podRequests[i] ?? 0;
+      const nodeRequested = numbers[at + 2 * i + 1]!;
+      const req = nodeRequested + pr;
+      const r: ResourceInput = { name: this.resources[i]!.name, weight: this.resources[i]!.weight, nodeRequested, podRequest: pr, allocatable: alloc };
+      if (this.scorer === 'LeastAllocated') r.score = leastRequestedScore(req, alloc);
+      else if (this.scorer === 'MostAllocated') r.score = mostRequestedScore(req, alloc);
+      else if (this.scorer === 'RequestedToCapacityRatio') r.score = brokenLinear(this.shape, req > alloc ? MAX_UTILIZATION : mulDivTrunc(req, MAX_UTILIZATION, alloc));
+      resources.push(r);
+    }
+    return { kind: 'resources', scorer: this.scorer, resources };
+  }
+
   /** requested/allocatable capped at 1, or NaN when the resource is skipped. */
   private fraction(i: number, nodeInfo: NodeInfo, podRequests: readonly number[]): number {
     const pr = podRequests[i] ?? 0;
@@ -267,4 +297,25 @@ export class ResourceAllocationScorer {
   }
 }
 
+/** The resource scorers' inputs for one cycle: two numbers per resource and node. */
+export class ResourceInputsRecorder implements ScoreInputsRecorder {
+  readonly width: number;
+
+  constructor(
+    readonly scorer: ResourceAllocationScorer,
+    readonly podRequests: readonly number[],
+  ) {
+    this.width = 2 * scorer.resources.length;
+  }
+
+  write(_state: CycleState, _pod: Pod, nodeInfo: NodeInfo, out: Float64Array, at: number): void {
+    this.scorer.writeInputs(nodeInfo, this.podRequests, out, at);
+  }
+
+  read(numbers: Float64Array, at: number): ScoreInputs {
+    return this.scorer.readInputs(this.podRequests, numbers, at);
+  }
+}
+
 registerClass('SchedulerResourceAllocationScorer', ResourceAllocationScorer);
+registerClass('SchedulerResourceInputsRecorder', ResourceInputsRecorder);

@@ -172,9 +172,10 @@ export function getIncomingAffinityAntiAffinityCounts(
   if (affinityTerms.length === 0 && antiAffinityTerms.length === 0) return { affinity, antiAffinity };
   for (let n = 0; n < allNodes.length; n++) {
     const nodeInfo = allNodes[n]!;
-    if (!nodeInfo.node) continue;
-    const nodeLabels = labelsOf(nodeInfo.node);
+    // An empty node adds nothing: skip it before touching its Node (the walk is memory-bound).
     const pods = nodeInfo.pods;
+    if (pods.length === 0 || !nodeInfo.node) continue;
+    const nodeLabels = labelsOf(nodeInfo.node);
     for (let p = 0; p < pods.length; p++) {
       const existing = pods[p]!.pod;
       updateWithAffinityTerms(affinity, affinityTerms, existing, nodeLabels, 1);

@@ -25,7 +25,8 @@ import type { NodeInfo } from '../../framework/nodeInfo';
 import { newAffinityTerm, type AffinityTerm, type PodInfo } from '../../framework/podInfo';
 import type { MaybeStatus, Status } from '../../framework/status';
 import { addOrRemovePod, filter, preFilter } from './filtering';
-import { normalizeScore, preScore, score } from './scoring';
+import { normalizeScore, preScore, score, scoreInputsRecorder } from './scoring';
+import type { ScoreInputsRecorder } from '../../framework/scoreInputs';
 import { labelsOf, labelValue, NAME, podMatchesAllAffinityTerms } from './terms';
 
 export {
@@ -104,6 +105,10 @@ export class InterPodAffinity
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
     return score(state, pod, nodeInfo);
+  }
+
+  scoreInputsRecorder(state: CycleState): ScoreInputsRecorder | null {
+    return scoreInputsRecorder(state);
   }
 
   scoreExtensions(): ScoreExtensions {

@@ -13,6 +13,7 @@ import { MAX_NODE_SCORE, type Handle, type NodeScore } from '../../framework/int
 import type { NodeInfo } from '../../framework/nodeInfo';
 import type { AffinityTerm, PodInfo, WeightedAffinityTerm } from '../../framework/podInfo';
 import { errorStatus, SKIP, type MaybeStatus, type Status } from '../../framework/status';
+import { StringTable, type ScoreInputs, type ScoreInputsRecorder } from '../../framework/scoreInputs';
 import { EMPTY_LABELS, getNamespaceLabelsSnapshot, labelsOf, labelValue, mergeAffinityTermNamespaces, NAME, parsePodTerms, termMatches } from './terms';
 
 export interface InterPodAffinityScoringArgs {
@@ -148,9 +149,9 @@ export function preScore(args: InterPodAffinityScoringArgs, handle: Handle, cycl
   let any = false;
   for (let n = 0; n < allNodes.length; n++) {
     const nodeInfo = allNodes[n]!;
-    const node = nodeInfo.node;
-    if (!node) continue;
     const podsToProcess = hasConstraints ? nodeInfo.pods : nodeInfo.podsWithAffinity;
+    const node = nodeInfo.node;
+    if (podsToProcess.length === 0 || !node) continue;
     for (let p = 0; p < podsToProcess.length; p++) {
       if (processExistingPod(args, topologyScore, incoming, podsToProcess[p]!, node)) any = true;
     }
@@ -178,6 +179,43 @@ export function score(cycleState: CycleState, _pod: Pod, nodeInfo: NodeInfo): nu
   return total;
 }
 
+/** The node's topology pairs that carry a summed weight (their sum is the raw score): per key, the domain (interned) and its weight. */
+export class AffinityInputsRecorder implements ScoreInputsRecorder {
+  readonly width: number;
+  readonly values = new StringTable();
+
+  constructor(readonly keys: string[]) {
+    this.width = 2 * keys.length;
+  }
+
+  write(cycleState: CycleState, _pod: Pod, nodeInfo: NodeInfo, out: Float64Array, at: number): void {
+    const s = cycleState.read(PRE_SCORE_STATE_KEY);
+    if (!(s instanceof PreScoreState)) return;
+    const nodeLabels = labelsOf(nodeInfo.node);
+    const ts = s.topologyScore;
+    for (let i = 0; i < this.keys.length; i++) {
+      const value = labelValue(nodeLabels, ts.keys[i]!);
+      const score = value === undefined ? undefined : ts.values[i]!.get(value);
+      out[at + 2 * i] = score === undefined ? -1 : this.values.id(value!);
+      out[at + 2 * i + 1] = score ?? 0;
+    }
+  }
+
+  read(numbers: Float64Array, at: number): ScoreInputs | null {
+    let domains: { topologyKey: string; value: string; score: number }[] | null = null;
+    for (let i = 0; i < this.keys.length; i++) {
+      const v = numbers[at + 2 * i]!;
+      if (v >= 0) (domains ??= []).push({ topologyKey: this.keys[i]!, value: this.values.values[v]!, score: numbers[at + 2 * i + 1]! });
+    }
+    return domains ? { kind: 'interPodAffinity', domains } : null;
+  }
+}
+
+export function scoreInputsRecorder(cycleState: CycleState): AffinityInputsRecorder | null {
+  const s = cycleState.read(PRE_SCORE_STATE_KEY);
+  return s instanceof PreScoreState ? new AffinityInputsRecorder([...s.topologyScore.keys]) : null;
+}
+
 /** NormalizeScore: int64(100 * (score - min) / (max - min)); all 0 when max == min. */
 export function normalizeScore(cycleState: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
   const s = readState(cycleState);
@@ -199,3 +237,4 @@ export function normalizeScore(cycleState: CycleState, _pod: Pod, scores: NodeSc
 
 registerClass('InterPodAffinityScoreMap', ScoreMap);
 registerClass('InterPodAffinityPreScoreState', PreScoreState);
+registerClass('InterPodAffinityInputsRecorder', AffinityInputsRecorder);

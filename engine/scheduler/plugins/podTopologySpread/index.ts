@@ -26,7 +26,8 @@ import type { MaybeStatus, Status } from '../../framework/status';
 import { defaultPodTopologySpreadArgs, SYSTEM_DEFAULT_CONSTRAINTS, validatePodTopologySpreadArgs, type PodTopologySpreadArgs } from './args';
 import { getConstraints, labelsOf, labelValue, NAME, nodeLabelsMatchSpreadConstraints, selectorMatches, type SpreadConstraint, type SpreadPluginContext } from './common';
 import { addOrRemovePod, filter, preFilter } from './filtering';
-import { normalizeScore, preScore, score } from './scoring';
+import { normalizeScore, preScore, score, scoreInputsRecorder } from './scoring';
+import type { ScoreInputsRecorder } from '../../framework/scoreInputs';
 
 export { ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH } from './filtering';
 export type { PodTopologySpreadArgs } from './args';
@@ -72,6 +73,10 @@ export class PodTopologySpread
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
     return score(state, pod, nodeInfo);
+  }
+
+  scoreInputsRecorder(state: CycleState): ScoreInputsRecorder | null {
+    return scoreInputsRecorder(state);
   }
 
   scoreExtensions(): ScoreExtensions {

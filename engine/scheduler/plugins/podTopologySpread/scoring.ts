@@ -6,6 +6,7 @@
 // PreScore over all nodes; hostname counts are the node's own, taken in Score.
 import { registerClass } from '../../../sim/serial';
 import type { Pod } from '../../framework/api';
+import { StringTable, type ScoreInputs, type ScoreInputsRecorder } from '../../framework/scoreInputs';
 import { stateKey, type CycleState } from '../../framework/cycleState';
 import { MAX_NODE_SCORE, type NodeScore } from '../../framework/interface';
 import type { NodeInfo } from '../../framework/nodeInfo';
@@ -173,6 +174,62 @@ export function score(cycleState: CycleState, pod: Pod, nodeInfo: NodeInfo): num
   return Math.round(total);
 }
 
+/**
+ * What Score counted, node by node: whether the node is ignored, then per
+ * constraint its domain (interned) and matching pods; maxSkew and the
+ * normalizing weight are the cycle's.
+ */
+export class SpreadInputsRecorder implements ScoreInputsRecorder {
+  readonly width: number;
+  readonly values = new StringTable();
+
+  constructor(
+    readonly keys: string[],
+    readonly maxSkews: number[],
+    readonly weights: number[],
+  ) {
+    this.width = 1 + 2 * keys.length;
+  }
+
+  write(cycleState: CycleState, pod: Pod, nodeInfo: NodeInfo, out: Float64Array, at: number): void {
+    const s = cycleState.read(PRE_SCORE_STATE_KEY);
+    if (!(s instanceof PreScoreState)) return;
+    out[at] = s.ignoredNodes.has(nodeInfo.name) ? 1 : 0;
+    const nodeLabels = labelsOf(nodeInfo.node);
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i]!;
+      const value = labelValue(nodeLabels, c.topologyKey);
+      if (value === undefined) {
+        out[at + 1 + 2 * i] = -1;
+        continue;
+      }
+      out[at + 1 + 2 * i] = this.values.id(value);
+      out[at + 2 + 2 * i] = c.topologyKey === LABEL_HOSTNAME ? countPodsMatchSelector(nodeInfo.pods, c.selector, pod.metadata.namespace ?? '') : (s.topologyValueToPodCounts[i]!.get(value) ?? 0);
+    }
+  }
+
+  read(numbers: Float64Array, at: number): ScoreInputs {
+    if (numbers[at] === 1) return { kind: 'topologySpread', ignored: true, constraints: [] };
+    const constraints: Extract<ScoreInputs, { kind: 'topologySpread' }>['constraints'] = [];
+    for (let i = 0; i < this.keys.length; i++) {
+      const v = numbers[at + 1 + 2 * i]!;
+      if (v < 0) continue;
+      constraints.push({ topologyKey: this.keys[i]!, value: this.values.values[v]!, matching: numbers[at + 2 + 2 * i]!, maxSkew: this.maxSkews[i]!, weight: this.weights[i]! });
+    }
+    return { kind: 'topologySpread', ignored: false, constraints };
+  }
+}
+
+export function scoreInputsRecorder(cycleState: CycleState): SpreadInputsRecorder | null {
+  const s = cycleState.read(PRE_SCORE_STATE_KEY);
+  if (!(s instanceof PreScoreState)) return null;
+  return new SpreadInputsRecorder(
+    s.constraints.map((c) => c.topologyKey),
+    s.constraints.map((c) => c.maxSkew),
+    [...s.topologyNormalizingWeight],
+  );
+}
+
 /** NormalizeScore: MaxNodeScore * (max + min - score) / max with Go's integer division; ignored nodes get 0. */
 export function normalizeScore(cycleState: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
   const s = readState(cycleState);
@@ -202,3 +259,4 @@ export function normalizeScore(cycleState: CycleState, _pod: Pod, scores: NodeSc
 }
 
 registerClass('PodTopologySpreadPreScoreState', PreScoreState);
+registerClass('PodTopologySpreadInputsRecorder', SpreadInputsRecorder);
