@@ -372,17 +372,26 @@ export class Engine {
         requested: requested.get(n.metadata.name ?? '') ?? { cpu: 0, memory: 0 },
       };
     });
+    return { nodes, pods, components: this.controlPlaneComponents() };
+  }
+
+  /** etcd members, API servers, controller managers, schedulers and kwok-controller: up, and which one leads. */
+  controlPlaneComponents(): ClusterView['components'] {
     const components: ClusterView['components'] = [];
-    for (let i = 0; i < this.options.apiServers; i++) components.push({ name: `kube-apiserver-${i}`, kind: 'kube-apiserver', up: !!this.sim.actor(`kube-apiserver-${i}`), leader: false });
+    const etcdLeader = this.leader();
+    for (const name of this.memberNames()) components.push({ name, kind: ETCD_KIND, up: this.sim.isUp(name), leader: name === etcdLeader });
+    if (!this.options.controlPlane) return components;
+    for (let i = 0; i < this.options.apiServers; i++) components.push({ name: `kube-apiserver-${i}`, kind: APISERVER_KIND, up: !!this.sim.actor(`kube-apiserver-${i}`), leader: false });
     for (let i = 0; i < this.options.controllerManagers; i++) {
       const m = this.sim.actor<ControllerManager>(`kube-controller-manager-${i}`);
-      components.push({ name: `kube-controller-manager-${i}`, kind: 'kube-controller-manager', up: !!m, leader: !!m && m.isLeader });
+      components.push({ name: `kube-controller-manager-${i}`, kind: CONTROLLER_MANAGER_KIND, up: !!m, leader: !!m && m.isLeader });
     }
     for (const id of this.schedulerIds()) {
       const sc = this.sim.actor<KubeScheduler>(id);
-      components.push({ name: id, kind: 'kube-scheduler', up: !!sc, leader: !!sc && sc.elector.isLeader });
+      components.push({ name: id, kind: SCHEDULER_KIND, up: !!sc, leader: !!sc && sc.elector.isLeader });
     }
-    return { nodes, pods, components };
+    if (this.sim.has(KWOK_CONTROLLER)) components.push({ name: KWOK_CONTROLLER, kind: KWOK_KIND, up: this.sim.isUp(KWOK_CONTROLLER), leader: false });
+    return components;
   }
 
   // ---- kube-controller-manager ---------------------------------------------------------

@@ -1,0 +1,374 @@
+// The cluster map's feed: reads nodes and pods as an API server's watch cache
+// holds them and hands the map only what changed since its last delta, as
+// columns (see protocol.ts). The cache replaces an object on every change, so
+// an unchanged object is recognised by identity and costs one comparison; a
+// changed one is re-encoded and sent only if what the map shows differs.
+// Requested cpu and memory per node are kept as running sums.
+import type { KObject } from '../../apimachinery/types';
+import type { Pod } from '../../scheduler/framework/api';
+import { podRequests, quantityNumber } from '../../scheduler/framework/resources';
+import {
+  NO_STRING,
+  NODE_TAINTED,
+  NODE_UNSCHEDULABLE,
+  PHASES,
+  POD_READY,
+  POD_TERMINATING,
+  READY_STATUS,
+  type MapComponent,
+  type MapDelta,
+  type NodeColumns,
+  type PodColumns,
+} from './protocol';
+
+/** Where the feed reads: stores keyed by a stable key (the etcd key), objects replaced, never mutated, on change. */
+export interface MapSource {
+  /** Null while no API server has its caches ready. */
+  pods(): ReadonlyMap<string, KObject> | null;
+  nodes(): ReadonlyMap<string, KObject> | null;
+  components(): MapComponent[];
+}
+
+interface PodRow {
+  node: number;
+  phase: number;
+  flags: number;
+  reason: number;
+  owner: number;
+  /** Counted in its node's requests (bound and not finished). */
+  counted: boolean;
+  cpu: number;
+  memory: number;
+}
+
+interface NodeRow {
+  name: number;
+  ready: number;
+  flags: number;
+  allocCpu: number;
+  allocMemory: number;
+  allocPods: number;
+  meta: string;
+}
+
+interface Slot<R> {
+  obj: KObject;
+  row: R;
+  seen: number;
+}
+
+type ContainerStatus = { state?: { waiting?: { reason?: string }; terminated?: { reason?: string } } };
+
+let epochs = 0;
+
+export class ClusterFeed {
+  readonly epoch = ++epochs;
+  private seq = 0;
+  private gen = 0;
+  private readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+  private sentStrings = 0;
+  private readonly pods = new PodTable();
+  private readonly nodes = new NodeTable();
+  /** Requested [cpu, memory] per node name (string id), of counted pods. */
+  private readonly requested = new Map<number, [number, number]>();
+  private readonly sentRequested = new Map<number, string>();
+  private componentsJson = '';
+
+  constructor(private readonly source: MapSource) {}
+
+  private id(s: string): number {
+    let id = this.stringIds.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.stringIds.set(s, id);
+    }
+    return id;
+  }
+
+  /**
+   * The changes since the delta `seq` of feed `epoch` (what the consumer last
+   * applied); everything when the consumer has nothing or lost track.
+   */
+  next(epoch = 0, seq = 0): MapDelta {
+    const full = epoch !== this.epoch || seq !== this.seq || this.seq === 0;
+    if (full) {
+      this.sentStrings = 0;
+      this.sentRequested.clear();
+      this.componentsJson = '';
+    }
+    this.gen++;
+    const dirtyNodes = new Set<number>();
+    const podDelta = this.scanPods(dirtyNodes);
+    const nodeDelta = this.scanNodes(dirtyNodes);
+    const d: MapDelta = { epoch: this.epoch, seq: ++this.seq, full, stringsFrom: 0, strings: [], podCount: this.pods.size, nodeCount: this.nodes.size };
+
+    const podSlots = full ? this.pods.liveSlots() : podDelta.changed;
+    const nodeSlots = full ? this.nodes.liveSlots() : nodeDelta.changed;
+    // Nodes whose requests moved are sent even if their object did not change.
+    const nodeSet = new Set(nodeSlots);
+    const objectChanged = new Set(nodeDelta.changed);
+    for (const nameId of dirtyNodes) {
+      const slot = this.nodes.byName.get(nameId);
+      if (slot !== undefined) nodeSet.add(slot);
+    }
+    const nodesOut: number[] = [];
+    for (const slot of nodeSet) {
+      const row = this.nodes.rows[slot]!.row;
+      const req = this.requested.get(row.name) ?? [0, 0];
+      const reqKey = `${req[0]},${req[1]}`;
+      if (!full && !objectChanged.has(slot) && this.sentRequested.get(row.name) === reqKey) continue;
+      this.sentRequested.set(row.name, reqKey);
+      nodesOut.push(slot);
+    }
+    if (nodesOut.length > 0) d.nodes = this.nodeColumns(nodesOut);
+    const metaSlots = full ? nodeSlots : nodeDelta.metaChanged;
+    if (metaSlots.length > 0) {
+      d.nodeMeta = metaSlots.map((slot) => {
+        const m = JSON.parse(this.nodes.rows[slot]!.row.meta) as { taints: string[]; labels: Record<string, string> };
+        return { slot, taints: m.taints, labels: m.labels };
+      });
+    }
+    if (!full && nodeDelta.removed.length > 0) d.nodesRemoved = Int32Array.from(nodeDelta.removed);
+    if (podSlots.length > 0) d.pods = this.podColumns(podSlots);
+    const named = full ? podSlots : podDelta.added;
+    if (named.length > 0) d.podNames = { slot: Int32Array.from(named), keys: named.map((s) => this.pods.names[s]!).join('\n') };
+    if (!full && podDelta.removed.length > 0) d.podsRemoved = Int32Array.from(podDelta.removed);
+
+    const components = this.source.components();
+    const cj = JSON.stringify(components);
+    if (cj !== this.componentsJson) {
+      this.componentsJson = cj;
+      d.components = components;
+    }
+    d.stringsFrom = this.sentStrings;
+    d.strings = this.strings.slice(this.sentStrings);
+    this.sentStrings = this.strings.length;
+    return d;
+  }
+
+  private scanPods(dirtyNodes: Set<number>): { changed: number[]; added: number[]; removed: number[] } {
+    const out = { changed: [] as number[], added: [] as number[], removed: [] as number[] };
+    const store = this.source.pods();
+    const t = this.pods;
+    let visited = 0;
+    for (const [key, obj] of store ?? []) {
+      let slot = t.byKey.get(key);
+      if (slot !== undefined) {
+        visited++;
+        const s = t.rows[slot]!;
+        s.seen = this.gen;
+        if (s.obj === obj) continue;
+        s.obj = obj;
+        const row = this.podRow(obj);
+        if (samePod(s.row, row)) continue;
+        this.count(s.row, -1, dirtyNodes);
+        this.count(row, 1, dirtyNodes);
+        s.row = row;
+        out.changed.push(slot);
+        continue;
+      }
+      const row = this.podRow(obj);
+      slot = t.add(key, `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`, { obj, row, seen: this.gen });
+      this.count(row, 1, dirtyNodes);
+      out.changed.push(slot);
+      out.added.push(slot);
+    }
+    if (visited < t.size - out.added.length) {
+      for (const [key, slot] of t.byKey) {
+        const s = t.rows[slot]!;
+        if (s.seen === this.gen) continue;
+        this.count(s.row, -1, dirtyNodes);
+        t.remove(key, slot);
+        out.removed.push(slot);
+      }
+    }
+    return out;
+  }
+
+  private count(row: PodRow, sign: 1 | -1, dirty: Set<number>): void {
+    if (!row.counted) return;
+    let r = this.requested.get(row.node);
+    if (!r) this.requested.set(row.node, (r = [0, 0]));
+    r[0] += sign * row.cpu;
+    r[1] += sign * row.memory;
+    if (r[0] === 0 && r[1] === 0 && sign < 0) this.requested.delete(row.node);
+    dirty.add(row.node);
+  }
+
+  private podRow(p: KObject): PodRow {
+    const spec = (p.spec ?? {}) as { nodeName?: string };
+    const status = (p.status ?? {}) as { phase?: string; conditions?: { type: string; status: string }[]; containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[] };
+    const phaseName = status.phase ?? 'Pending';
+    const phase = Math.max(0, PHASES.indexOf(phaseName as (typeof PHASES)[number]));
+    const ready = status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+    const cs = status.initContainerStatuses?.find(notRunning) ?? status.containerStatuses?.find(notRunning);
+    const reason = cs?.state?.waiting?.reason ?? cs?.state?.terminated?.reason ?? '';
+    const owner = p.metadata.ownerReferences?.find((o) => o.controller)?.name ?? '';
+    const node = spec.nodeName ? this.id(spec.nodeName) : NO_STRING;
+    const counted = node !== NO_STRING && phaseName !== 'Succeeded' && phaseName !== 'Failed';
+    const req = counted ? podRequests(p as unknown as Pod) : null;
+    return {
+      node,
+      phase,
+      flags: (ready ? POD_READY : 0) | (p.metadata.deletionTimestamp ? POD_TERMINATING : 0),
+      reason: reason ? this.id(reason) : NO_STRING,
+      owner: owner ? this.id(owner) : NO_STRING,
+      counted,
+      cpu: req?.milliCPU ?? 0,
+      memory: req?.memory ?? 0,
+    };
+  }
+
+  private scanNodes(dirty: Set<number>): { changed: number[]; metaChanged: number[]; removed: number[] } {
+    const out = { changed: [] as number[], metaChanged: [] as number[], removed: [] as number[] };
+    const store = this.source.nodes();
+    const t = this.nodes;
+    let visited = 0;
+    let added = 0;
+    for (const [key, obj] of store ?? []) {
+      let slot = t.byKey.get(key);
+      if (slot !== undefined) {
+        visited++;
+        const s = t.rows[slot]!;
+        s.seen = this.gen;
+        if (s.obj === obj) continue;
+        s.obj = obj;
+        const row = this.nodeRow(obj);
+        if (row.meta !== s.row.meta) out.metaChanged.push(slot);
+        if (sameNode(s.row, row)) continue;
+        if (row.name !== s.row.name) {
+          t.byName.delete(s.row.name);
+          t.byName.set(row.name, slot);
+        }
+        s.row = row;
+        out.changed.push(slot);
+        continue;
+      }
+      const row = this.nodeRow(obj);
+      slot = t.add(key, obj.metadata.name ?? '', { obj, row, seen: this.gen });
+      t.byName.set(row.name, slot);
+      added++;
+      out.changed.push(slot);
+      out.metaChanged.push(slot);
+      dirty.add(row.name);
+    }
+    if (visited < t.size - added) {
+      for (const [key, slot] of t.byKey) {
+        const s = t.rows[slot]!;
+        if (s.seen === this.gen) continue;
+        t.byName.delete(s.row.name);
+        this.sentRequested.delete(s.row.name);
+        t.remove(key, slot);
+        out.removed.push(slot);
+      }
+    }
+    return out;
+  }
+
+  private nodeRow(n: KObject): NodeRow {
+    const spec = (n.spec ?? {}) as { unschedulable?: boolean; taints?: { key: string; value?: string; effect: string }[] };
+    const status = (n.status ?? {}) as { allocatable?: Record<string, string>; conditions?: { type: string; status: string }[] };
+    const a = status.allocatable ?? {};
+    const taints = (spec.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`);
+    const readyStatus = status.conditions?.find((c) => c.type === 'Ready')?.status ?? '';
+    return {
+      name: this.id(n.metadata.name ?? ''),
+      ready: Math.max(0, READY_STATUS.indexOf(readyStatus as (typeof READY_STATUS)[number])),
+      flags: (spec.unschedulable ? NODE_UNSCHEDULABLE : 0) | (taints.length > 0 ? NODE_TAINTED : 0),
+      allocCpu: quantityNumber(a.cpu, true),
+      allocMemory: quantityNumber(a.memory, false),
+      allocPods: quantityNumber(a.pods, false),
+      meta: JSON.stringify({ taints, labels: n.metadata.labels ?? {} }),
+    };
+  }
+
+  private podColumns(slots: number[]): PodColumns {
+    const n = slots.length;
+    const c: PodColumns = { slot: Int32Array.from(slots), node: new Int32Array(n), phase: new Uint8Array(n), flags: new Uint8Array(n), reason: new Int32Array(n), owner: new Int32Array(n) };
+    for (let i = 0; i < n; i++) {
+      const r = this.pods.rows[slots[i]!]!.row;
+      c.node[i] = r.node;
+      c.phase[i] = r.phase;
+      c.flags[i] = r.flags;
+      c.reason[i] = r.reason;
+      c.owner[i] = r.owner;
+    }
+    return c;
+  }
+
+  private nodeColumns(slots: number[]): NodeColumns {
+    const n = slots.length;
+    const f = () => new Float64Array(n);
+    const c: NodeColumns = { slot: Int32Array.from(slots), name: new Int32Array(n), ready: new Uint8Array(n), flags: new Uint8Array(n), allocCpu: f(), allocMemory: f(), allocPods: f(), reqCpu: f(), reqMemory: f() };
+    for (let i = 0; i < n; i++) {
+      const r = this.nodes.rows[slots[i]!]!.row;
+      const req = this.requested.get(r.name);
+      c.name[i] = r.name;
+      c.ready[i] = r.ready;
+      c.flags[i] = r.flags;
+      c.allocCpu[i] = r.allocCpu;
+      c.allocMemory[i] = r.allocMemory;
+      c.allocPods[i] = r.allocPods;
+      c.reqCpu[i] = req?.[0] ?? 0;
+      c.reqMemory[i] = req?.[1] ?? 0;
+    }
+    return c;
+  }
+}
+
+function notRunning(c: ContainerStatus): boolean {
+  return !!(c.state?.waiting || c.state?.terminated);
+}
+
+function samePod(a: PodRow, b: PodRow): boolean {
+  return a.node === b.node && a.phase === b.phase && a.flags === b.flags && a.reason === b.reason && a.owner === b.owner && a.counted === b.counted && a.cpu === b.cpu && a.memory === b.memory;
+}
+
+function sameNode(a: NodeRow, b: NodeRow): boolean {
+  return a.name === b.name && a.ready === b.ready && a.flags === b.flags && a.allocCpu === b.allocCpu && a.allocMemory === b.allocMemory && a.allocPods === b.allocPods;
+}
+
+/** Rows by slot; slots of removed entries are reused (the consumer learns of the removal first). */
+class Table<R> {
+  readonly byKey = new Map<string, number>();
+  readonly rows: (Slot<R> | undefined)[] = [];
+  readonly names: string[] = [];
+  private readonly free: number[] = [];
+  /** Slots freed in this scan: reusable from the next one on. */
+  private freed: number[] = [];
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  add(key: string, name: string, s: Slot<R>): number {
+    if (this.freed.length > 0) {
+      this.free.push(...this.freed);
+      this.freed = [];
+    }
+    const slot = this.free.length > 0 ? this.free.pop()! : this.rows.length;
+    this.byKey.set(key, slot);
+    this.rows[slot] = s;
+    this.names[slot] = name;
+    return slot;
+  }
+
+  remove(key: string, slot: number): void {
+    this.byKey.delete(key);
+    this.rows[slot] = undefined;
+    this.freed.push(slot);
+  }
+
+  liveSlots(): number[] {
+    return [...this.byKey.values()];
+  }
+}
+
+class PodTable extends Table<PodRow> {}
+
+class NodeTable extends Table<NodeRow> {
+  /** Node slot by name (string id). */
+  readonly byName = new Map<number, number>();
+}
