@@ -3,13 +3,13 @@
 // `kubectl describe`'s, owner links go up and down the Deployment → ReplicaSet
 // → Pod chain, and the stream filters by object, type and reason.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, controlPlane } from '../../apiserver/testing/harness';
-import { runUntil } from '../../scheduler/testing/cluster';
-import { ApiBridge } from '../../host/apiBridge';
-import { KubectlHost } from '../../host/kubectlHost';
-import type { Engine } from '../engine';
-import { Observer } from '../observer';
-import type { InspectView } from './objects';
+import { call, controlPlane } from '../apiserver/testing/harness';
+import { runUntil } from '../scheduler/testing/cluster';
+import { ApiBridge } from './apiBridge';
+import { KubectlHost } from './kubectlHost';
+import type { Engine } from '../facade/engine';
+import { Observer } from '../facade/observer';
+import type { InspectView } from '../facade/inspect/objects';
 
 async function kubectl(e: Engine, bridge: ApiBridge, host: KubectlHost, args: string[]): Promise<string> {
   let done = false;
