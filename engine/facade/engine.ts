@@ -30,6 +30,7 @@ import type {
 } from './types';
 import { formatOpResult } from './etcdctl';
 import { FaultBook } from './faults';
+import { refForKey } from './inspect/objects';
 import { APISERVER_KIND, DEFAULT_APISERVER, type ApiServer, type ApiServerConfig } from '../apiserver/server/apiserver';
 import { API_CLIENT_KIND, type ApiCall, type ApiClient, type ApiClientConfig } from '../apiserver/client/apiClient';
 import type { RequestRecord } from '../apiserver/records/types';
@@ -412,7 +413,10 @@ export class Engine {
           retries: mt.retries,
           meanQueueMs: mt.latency.count ? (mt.latency.sum / mt.latency.count) * 1000 : 0,
           meanWorkMs: mt.workDuration.count ? (mt.workDuration.sum / mt.workDuration.count) * 1000 : 0,
-          recent: (c.recent ?? []).slice(-20),
+          recent: (c.recent ?? []).slice(-20).map((r) => {
+            const ref = refForKey(c.informers, r.key);
+            return ref ? { ...r, ref } : { ...r };
+          }),
         };
       }),
     });

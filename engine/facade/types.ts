@@ -268,7 +268,8 @@ export interface ControllersView {
     /** Mean time a key waited in the queue, and mean sync time, in virtual ms. */
     meanQueueMs: number;
     meanWorkMs: number;
-    recent: { t: number; key: string; what: string }[];
+    /** Newest last; `ref` is the key's object, for the inspector (the controller's informer of the key's scope). */
+    recent: { t: number; key: string; what: string; ref?: { group: string; resource: string; namespace?: string; name: string } }[];
   }[];
 }
 

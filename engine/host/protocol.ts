@@ -131,7 +131,7 @@ export const TRACE_POST_LIMIT = 400;
 
 export type { ClusterView, ControllersView, DecisionJson, QueueEntry, QueueView, SchedulerView };
 export type { MapDelta, EventsQuery, EventsView, InspectView, ObjectRef };
-export type { ActiveFault } from '../facade/types';
+export type { ActiveFault, Fault } from '../facade/types';
 export type { EventStreamRow, DescribeEventRow, EventObject } from '../facade/inspect/events';
 export type { ObjectLink } from '../facade/inspect/objects';
 export type { MapComponent } from '../facade/map/protocol';

@@ -9,6 +9,7 @@ import { toCoreEvent } from '../../apiserver/registry/eventConversion';
 import { eventPrinter } from '../../apiserver/printers/cluster';
 import { SIM_EPOCH_MS } from '../../apiserver/http/time';
 import { eventRow, eventSortTime } from '../../kubectl/describe/writer';
+import { refForKind, type ObjectRef } from './objects';
 
 /** The object an event is about (involvedObject / regarding). */
 export interface EventObject {
@@ -29,6 +30,8 @@ export interface EventStreamRow {
   /** "pod/web-1", as kubectl prints it. */
   object: string;
   involved: EventObject;
+  /** The involved object as the inspector opens it (absent for kinds the API does not serve). */
+  ref?: ObjectRef;
   subobject: string;
   source: string;
   message: string;
@@ -207,6 +210,7 @@ function newest(list: [string, Entry][], limit: number): [string, Entry][] {
 function streamRow(key: string, e: Entry, now: number): EventStreamRow {
   const cells = eventPrinter.print(e.obj, now).cells as unknown[];
   const str = (i: number) => String(cells[i] ?? '');
+  const ref = refForKind(e.involved.apiVersion, e.involved.kind, e.involved.namespace, e.involved.name);
   return {
     key,
     lastSeen: str(0),
@@ -214,6 +218,7 @@ function streamRow(key: string, e: Entry, now: number): EventStreamRow {
     reason: str(2),
     object: str(3),
     involved: { ...e.involved },
+    ...(ref ? { ref } : {}),
     subobject: str(4),
     source: str(5),
     message: str(6),

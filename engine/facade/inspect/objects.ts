@@ -57,6 +57,24 @@ function groupOf(apiVersion: string): string {
   return i < 0 ? '' : apiVersion.slice(0, i);
 }
 
+/** The ref of an object named by apiVersion and kind (an owner reference, an event's involved object). */
+export function refForKind(apiVersion: string, kind: string, namespace: string | undefined, name: string): ObjectRef | undefined {
+  const r = resourceForKind(groupOf(apiVersion), kind);
+  if (!r || !name) return undefined;
+  return r.namespaced ? { group: r.group, resource: r.resource, namespace: namespace || 'default', name } : { group: r.group, resource: r.resource, name };
+}
+
+/** The ref of a controller's work-queue key ("namespace/name" or "name"): the first of its informers' resources of that scope. */
+export function refForKey(informers: readonly string[], key: string): ObjectRef | undefined {
+  const slash = key.indexOf('/');
+  for (const inf of informers) {
+    const r = RESOURCES.find((x) => x.resource === inf && !x.sharesStorageWith);
+    if (!r || r.namespaced !== slash >= 0) continue;
+    return slash >= 0 ? { group: r.group, resource: r.resource, namespace: key.slice(0, slash), name: key.slice(slash + 1) } : { group: r.group, resource: r.resource, name: key };
+  }
+  return undefined;
+}
+
 export function inspectObject(s: ApiServer | null, ref: ObjectRef, events: EventsIndex, nowMs: number): InspectView | string {
   const r = resourceFor(ref.group, ref.resource);
   if (!r) return `the server doesn't have a resource type "${ref.group ? `${ref.resource}.${ref.group}` : ref.resource}"`;

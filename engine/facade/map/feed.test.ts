@@ -1,61 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { KObject } from '../../apimachinery/types';
 import { call, controlPlane } from '../../apiserver/testing/harness';
 import { runUntil } from '../../scheduler/testing/cluster';
-import { ClusterFeed, type MapSource } from './feed';
+import { ClusterFeed } from './feed';
 import { engineMapSource } from './source';
-import { NO_STRING, POD_READY, POD_TERMINATING, READY_STATUS, type MapComponent, type MapDelta } from './protocol';
-
-export function podObj(name: string, o: { node?: string; phase?: string; ready?: boolean; cpu?: string; memory?: string; reason?: string; owner?: string; deleting?: boolean; ns?: string } = {}): KObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name,
-      namespace: o.ns ?? 'default',
-      ...(o.owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.owner, uid: `u-${o.owner}`, controller: true }] } : {}),
-      ...(o.deleting ? { deletionTimestamp: '2025-01-01T00:01:00Z' } : {}),
-    },
-    spec: { ...(o.node ? { nodeName: o.node } : {}), containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: o.cpu ?? '100m', memory: o.memory ?? '64Mi' } } }] },
-    status: {
-      phase: o.phase ?? 'Running',
-      conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
-      ...(o.reason ? { containerStatuses: [{ name: 'c', state: { waiting: { reason: o.reason } } }] } : {}),
-    },
-  };
-}
-
-export function nodeObj(name: string, o: { ready?: string; taints?: { key: string; value?: string; effect: string }[]; unschedulable?: boolean; cpu?: string } = {}): KObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-    spec: { ...(o.taints ? { taints: o.taints } : {}), ...(o.unschedulable ? { unschedulable: true } : {}) },
-    status: { allocatable: { cpu: o.cpu ?? '4', memory: '16Gi', pods: '110' }, conditions: [{ type: 'Ready', status: o.ready ?? 'True' }] },
-  };
-}
-
-/** A source over plain maps, replaced (not mutated) on change as the watch cache does. */
-export class FakeSource implements MapSource {
-  readonly podStore = new Map<string, KObject>();
-  readonly nodeStore = new Map<string, KObject>();
-  comps: MapComponent[] = [{ name: 'kube-apiserver-0', kind: 'kube-apiserver', up: true, leader: false }];
-  pods() {
-    return this.podStore;
-  }
-  nodes() {
-    return this.nodeStore;
-  }
-  components() {
-    return this.comps;
-  }
-  pod(p: KObject) {
-    this.podStore.set(`/registry/pods/${p.metadata.namespace}/${p.metadata.name}`, p);
-  }
-  node(n: KObject) {
-    this.nodeStore.set(`/registry/minions/${n.metadata.name}`, n);
-  }
-}
+import { NO_STRING, POD_READY, POD_TERMINATING, READY_STATUS, type MapDelta } from './protocol';
+import { FakeSource, nodeObj, podObj } from './testing';
 
 const str = (d: MapDelta[], id: number) => {
   const table: string[] = [];
@@ -121,6 +70,14 @@ describe('ClusterFeed', () => {
     const d5 = feed.next(d4.epoch, d4.seq);
     expect([...d5.podNames!.slot]).toEqual([aSlot]);
     expect(d5.podNames!.keys).toBe('default/d');
+
+    // A second taint changes no column, only the node's metadata: that is sent (and only that).
+    src.node(nodeObj('node-2', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }));
+    const d6 = feed.next(d5.epoch, d5.seq);
+    expect(d6.nodes).toBeUndefined();
+    expect(d6.nodeMeta).toEqual([{ slot: expect.any(Number), taints: ['dedicated=gpu:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute'], labels: { 'kubernetes.io/hostname': 'node-2' } }]);
+    src.node(nodeObj('node-2', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }));
+    expect(feed.next(d6.epoch, d6.seq).nodeMeta).toBeUndefined();
   });
 
   it('a consumer that lost track gets everything again; finished pods free their node', () => {

@@ -236,13 +236,14 @@ export class ClusterFeed {
         if (s.obj === obj) continue;
         s.obj = obj;
         const row = this.nodeRow(obj);
-        if (row.meta !== s.row.meta) out.metaChanged.push(slot);
-        if (sameNode(s.row, row)) continue;
-        if (row.name !== s.row.name) {
-          t.byName.delete(s.row.name);
+        const before = s.row;
+        s.row = row;
+        if (row.meta !== before.meta) out.metaChanged.push(slot);
+        if (sameNode(before, row)) continue;
+        if (row.name !== before.name) {
+          t.byName.delete(before.name);
           t.byName.set(row.name, slot);
         }
-        s.row = row;
         out.changed.push(slot);
         continue;
       }
