@@ -4,7 +4,7 @@
 // right-click (or the context-menu key) a node for its faults. Drawing runs
 // outside React, once per animation frame and only when something changed.
 // For screen readers and tests, a visually hidden table of nodes and list of pods.
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { FaultMenu } from '../faults/FaultMenu';
 import { selectObject, useSelectedObject, useUi } from '../store/uiStore';
 import { useFaults } from '../store/viewStore';
@@ -316,7 +316,9 @@ export function ClusterMap({ data, version }: { data: MapData; version: number }
     };
   }, [data, setCamera, fit, applyFocus]);
 
-  const label = useMemo(() => summary(data), [data, version]);
+  // The text views follow at low priority: React renders them between frames, never in one long task.
+  const textVersion = useDeferredValue(version);
+  const label = useMemo(() => summary(data), [data, textVersion]);
   return (
     <div className="cl-map" ref={wrapRef}>
       <canvas
@@ -364,7 +366,7 @@ export function ClusterMap({ data, version }: { data: MapData; version: number }
           onClose={() => setMenu(null)}
         />
       )}
-      <AccessibleCluster data={data} version={version} />
+      <AccessibleCluster data={data} version={textVersion} />
     </div>
   );
 }

@@ -71,10 +71,10 @@ function run(src: FakeSource, o: Op): void {
 }
 
 describe('MapData from the feed', () => {
-  it('equals the source after every delta, over random histories (some deltas lost: the feed resends all)', () => {
+  it('equals the source after every delta, over random histories (some deltas lost: the feed resends all); scanning or reading a change log', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.array(op, { maxLength: 8 }), fc.boolean()), { minLength: 1, maxLength: 25 }), (steps) => {
-        const src = new FakeSource();
+      fc.property(fc.array(fc.tuple(fc.array(op, { maxLength: 8 }), fc.boolean()), { minLength: 1, maxLength: 25 }), fc.constantFrom(undefined, 4, 1000), (steps, window) => {
+        const src = new FakeSource(window);
         const feed = new ClusterFeed(src);
         const data = new MapData();
         for (const [ops, lose] of steps) {
@@ -85,7 +85,7 @@ describe('MapData from the feed', () => {
           expect(picture(data)).toEqual(expected(src));
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 200 },
     );
   });
 

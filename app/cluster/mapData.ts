@@ -119,6 +119,11 @@ export class MapData {
   maxPodsPerNode = 0;
   private orderDirty = true;
   private unscheduledDirty = true;
+  private bulk = false;
+  /** Node name ids whose tile changed since the last takeDirty (its node or any of its pods). */
+  private dirtyNames = new Set<number>();
+  /** Everything changed (a full delta, nodes added or removed: the grid moved). */
+  private allDirty = true;
 
   apply(d: MapDelta): void {
     if (d.full) this.clear();
@@ -138,9 +143,17 @@ export class MapData {
     }
     if (d.nodes) this.applyNodes(d);
     if (d.nodeMeta) for (const m of d.nodeMeta) this.nodeMeta[m.slot] = { taints: m.taints, labels: m.labels };
-    if (d.pods) this.applyPods(d);
+    if (d.pods) {
+      // Everything at once: append, then sort each node's list once (not a sorted insert per pod).
+      this.bulk = d.full;
+      this.applyPods(d);
+      this.bulk = false;
+      if (d.full) for (const list of this.podsByNodeName.values()) list.sort((a, b) => (this.podKey[a]! < this.podKey[b]! ? -1 : 1));
+    }
     if (d.components) this.components = d.components;
     changed ||= !!(d.podsRemoved || d.nodesRemoved || d.nodes || d.nodeMeta || d.pods || d.components);
+    if (d.full || this.orderDirty || d.nodeMeta) this.allDirty ||= d.full || this.orderDirty;
+    if (d.nodeMeta) for (const m of d.nodeMeta) this.dirtyNames.add(this.nodeName[m.slot]!);
     if (this.orderDirty) this.rebuildOrder();
     if (this.unscheduledDirty) this.rebuildUnscheduled();
     if (changed) this.version++;
@@ -196,6 +209,7 @@ export class MapData {
       }
       this.nodeLive[s] = 1;
       this.nodeName[s] = c.name[i]!;
+      this.dirtyNames.add(c.name[i]!);
       this.nodeByName.set(name, s);
       this.nodeReady[s] = c.ready[i]!;
       this.nodeFlags[s] = c.flags[i]!;
@@ -243,6 +257,7 @@ export class MapData {
         this.link(s, node);
       }
       this.podNode[s] = node;
+      if (node !== NO_STRING) this.dirtyNames.add(node);
       this.podPhase[s] = c.phase[i]!;
       this.podFlags[s] = c.flags[i]!;
       this.podReason[s] = c.reason[i]!;
@@ -271,6 +286,12 @@ export class MapData {
     }
     let list = this.podsByNodeName.get(node);
     if (!list) this.podsByNodeName.set(node, (list = []));
+    this.dirtyNames.add(node);
+    if (this.bulk) {
+      list.push(s);
+      if (list.length > this.maxPodsPerNode) this.maxPodsPerNode = list.length;
+      return;
+    }
     const key = this.podKey[s]!;
     let lo = 0;
     let hi = list.length;
@@ -291,6 +312,7 @@ export class MapData {
       return;
     }
     const list = this.podsByNodeName.get(node);
+    this.dirtyNames.add(node);
     const i = list ? list.indexOf(s) : -1;
     if (i >= 0) list!.splice(i, 1);
     if (list && list.length === 0) this.podsByNodeName.delete(node);
@@ -320,6 +342,25 @@ export class MapData {
     for (const l of this.podsByNodeName.values()) if (l.length > max) max = l.length;
     this.maxPodsPerNode = max;
     this.unscheduledDirty = false;
+  }
+
+  /**
+   * What changed since the last call, for a consumer that keeps a picture of
+   * the tiles (the map's overview): 'all', or the node slots to redraw.
+   */
+  takeDirty(): 'all' | number[] {
+    if (this.allDirty) {
+      this.allDirty = false;
+      this.dirtyNames.clear();
+      return 'all';
+    }
+    const out: number[] = [];
+    for (const name of this.dirtyNames) {
+      const slot = this.nodeByName.get(this.str(name));
+      if (slot !== undefined) out.push(slot);
+    }
+    this.dirtyNames.clear();
+    return out;
   }
 
   // ---- reads ---------------------------------------------------------------

@@ -5,6 +5,7 @@
 // in, tiles are drawn with names, status markers, capacity bars and pods whose
 // shape as well as colour tells their state (pending hollow, not ready
 // half-filled, failed crossed, terminating striped).
+import { MapAtlas, CELL_X, cellPitchY, type AtlasCanvas } from './atlas';
 import { toScreen, viewRect, type Camera } from './camera';
 import { bandPodRect, podRect, TILE, tileRect, visibleCells, type Rect, type WorldLayout } from './layout';
 import { NODE_STATES, POD_STATES, type MapData, type PodState } from './mapData';
@@ -16,7 +17,7 @@ export type Detail = 'dots' | 'pods' | 'medium' | 'full';
 /** The level of detail for a zoom: by a tile's width on screen, CSS px. */
 export function detailFor(k: number): Detail {
   const tw = TILE.w * k;
-  return tw < 30 ? 'dots' : tw < 100 ? 'pods' : tw < 165 ? 'medium' : 'full';
+  return tw < 45 ? 'dots' : tw < 100 ? 'pods' : tw < 165 ? 'medium' : 'full';
 }
 
 export const FONT = '11px ui-sans-serif, system-ui, sans-serif';
@@ -49,34 +50,50 @@ export interface DrawStats {
   tiles: number;
 }
 
+function defaultCanvas(w: number, h: number): AtlasCanvas {
+  if (typeof OffscreenCanvas !== 'undefined') return new OffscreenCanvas(w, h);
+  const c = document.createElement('canvas');
+  c.width = w;
+  c.height = h;
+  return c;
+}
+
 export class MapRenderer {
   private image: ImageData | null = null;
   private words = new Uint32Array(0);
   private packed: PackedPalette | null = null;
   private packedFor: Palette | null = null;
+  private paletteId = 0;
+  private readonly atlas: MapAtlas;
+
+  constructor(makeCanvas: (w: number, h: number) => AtlasCanvas = defaultCanvas) {
+    this.atlas = new MapAtlas(makeCanvas);
+  }
 
   draw(ctx: CanvasRenderingContext2D, p: Palette, d: DrawInput): DrawStats {
     const detail = detailFor(d.camera.k);
     const W = Math.max(1, Math.round(d.viewW * d.dpr));
     const H = Math.max(1, Math.round(d.viewH * d.dpr));
+    if (this.packedFor !== p) {
+      this.packed = packPalette(p, POD_STATES, NODE_STATES);
+      this.packedFor = p;
+      this.paletteId++;
+    }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     let tiles = 0;
-    if (detail === 'dots' || detail === 'pods') {
-      if (this.packedFor !== p) {
-        this.packed = packPalette(p, POD_STATES, NODE_STATES);
-        this.packedFor = p;
-      }
+    if (detail === 'pods') {
       if (!this.image || this.image.width !== W || this.image.height !== H) {
         this.image = ctx.createImageData(W, H);
         this.words = new Uint32Array(this.image.data.buffer);
       }
       this.words.fill(this.packed!.back);
-      tiles = this.raster(d, detail, W, H);
+      tiles = this.raster(d, W, H);
       ctx.putImageData(this.image, 0, 0);
     } else {
       ctx.fillStyle = p.panel;
       ctx.fillRect(0, 0, W, H);
     }
+    if (detail === 'dots') tiles = this.overview(ctx, d);
     ctx.setTransform(d.dpr, 0, 0, d.dpr, 0, 0);
     ctx.textBaseline = 'middle';
     if (detail === 'medium' || detail === 'full') tiles = this.vector(ctx, p, d, detail);
@@ -86,93 +103,103 @@ export class MapRenderer {
     return { detail, tiles };
   }
 
+  /** Far out: the atlas, scaled so each cell lands on its tile. */
+  private overview(ctx: CanvasRenderingContext2D, d: DrawInput): number {
+    const { data, layout: l, camera: c } = d;
+    if (!this.atlas.update(data, l, this.packed!, this.paletteId) || !this.atlas.canvas) return 0;
+    const sx = ((TILE.w + TILE.gap) / CELL_X) * c.k * d.dpr;
+    const sy = ((l.tileH + TILE.gap) / cellPitchY(l.podRows)) * c.k * d.dpr;
+    ctx.imageSmoothingEnabled = false;
+    ctx.setTransform(sx, 0, 0, sy, (l.grid.x - c.x) * c.k * d.dpr, (l.grid.y - c.y) * c.k * d.dpr);
+    ctx.drawImage(this.atlas.canvas as CanvasImageSource, 0, 0);
+    ctx.imageSmoothingEnabled = true;
+    const v = visibleCells(l, viewRect(c, d.viewW, d.viewH));
+    return Math.max(0, Math.min(l.count, (v.r1 - v.r0 + 1) * (v.c1 - v.c0 + 1)));
+  }
+
   // ---- far: the pixel buffer ------------------------------------------------------------
 
-  private raster(d: DrawInput, detail: Detail, W: number, H: number): number {
+  /** Pods one by one, into the pixel buffer: a status stripe, the capacity bars, each pod in its place and shape. */
+  private raster(d: DrawInput, W: number, H: number): number {
     const { data, layout: l, camera: c } = d;
     const pk = this.packed!;
     const buf = this.words;
     const K = c.k * d.dpr;
     const fill = (x0: number, y0: number, w: number, h: number, col: number) => {
-      const xa = Math.max(0, x0);
-      const ya = Math.max(0, y0);
-      const xb = Math.min(W, x0 + w);
-      const yb = Math.min(H, y0 + h);
+      const xa = x0 < 0 ? 0 : x0;
+      const xb = x0 + w > W ? W : x0 + w;
+      if (xb <= xa) return;
+      const ya = y0 < 0 ? 0 : y0;
+      const yb = y0 + h > H ? H : y0 + h;
       for (let y = ya; y < yb; y++) buf.fill(col, y * W + xa, y * W + xb);
     };
     const cells = visibleCells(l, viewRect(c, d.viewW, d.viewH));
-    const podSize = Math.max(1, Math.round(TILE.pod * K));
+    const perRow = TILE.podsPerRow;
+    const tileW = TILE.w;
+    const pad = TILE.pad;
+    const pitchX = TILE.w + TILE.gap;
+    const pitchY = l.tileH + TILE.gap;
+    const size = Math.max(1, Math.round(TILE.pod * K));
     const stride = (TILE.pod + TILE.podGap) * K;
+    const stamps = POD_STATES.map((st) => podStamp(st, size));
+    const maxShown = perRow * l.podRows;
+    const barH = Math.max(1, Math.round(TILE.barH * K));
+    const bw = Math.round((tileW - 2 * pad) * K);
+    const stripe = Math.max(2, Math.round(pad * K));
+    const states = data.podState;
     let tiles = 0;
     for (let row = cells.r0; row <= cells.r1; row++) {
+      const ty = l.grid.y + row * pitchY;
       for (let col = cells.c0; col <= cells.c1; col++) {
         const i = row * l.cols + col;
         if (i >= l.count) break;
         const slot = data.order[i]!;
         tiles++;
-        const t = tileRect(l, i);
-        const x0 = Math.round((t.x - c.x) * K);
-        const y0 = Math.round((t.y - c.y) * K);
-        const w = Math.max(1, Math.round((t.x + t.w - c.x) * K) - x0);
-        const h = Math.max(1, Math.round((t.y + t.h - c.y) * K) - y0);
+        const tx = l.grid.x + col * pitchX;
+        const x0 = Math.round((tx - c.x) * K);
+        const y0 = Math.round((ty - c.y) * K);
+        const w = Math.round((tx + tileW - c.x) * K) - x0;
+        const h = Math.round((ty + l.tileH - c.y) * K) - y0;
         const state = data.nodeStateIndex(slot);
         const sc = pk.node[state]!;
-        fill(x0, y0, w, h, pk.tile);
-        const b = w >= 8 ? 1 : 0;
-        if (b) {
-          const bc = state === 0 ? pk.border : sc;
-          fill(x0, y0, w, 1, bc);
-          fill(x0, y0 + h - 1, w, 1, bc);
-          fill(x0, y0, 1, h, bc);
-          fill(x0 + w - 1, y0, 1, h, bc);
-        }
-        const pods = data.podsOn(slot);
-        if (detail === 'dots') {
-          // A status stripe, then the tile's pods downsampled: pixel (px, py) shows the pod at that place of the full tile.
-          const stripe = Math.max(1, Math.round(h * 0.18));
-          fill(x0 + b, y0 + b, w - 2 * b, stripe, sc);
-          const ix = x0 + b;
-          const iy = y0 + b + stripe + (h >= 6 ? 1 : 0);
-          const iw = w - 2 * b;
-          const ih = y0 + h - b - iy;
-          if (pods.length === 0 || iw <= 0 || ih <= 0) continue;
-          const rows = l.podRows;
-          for (let py = 0; py < ih; py++) {
-            const y = iy + py;
-            if (y < 0 || y >= H) continue;
-            const base = Math.floor((py * rows) / ih) * TILE.podsPerRow;
-            if (base >= pods.length) break;
-            for (let px = 0; px < iw; px++) {
-              const j = base + Math.floor((px * TILE.podsPerRow) / iw);
-              if (j >= pods.length) break;
-              const x = ix + px;
-              if (x >= 0 && x < W) buf[y * W + x] = pk.pod[data.podState[pods[j]!]!]!;
-            }
+        const bc = state === 0 ? pk.border : sc;
+        // The tile row by row: border, status stripe, background (one fill per row, borders written directly).
+        const xa = x0 < 0 ? 0 : x0;
+        const xb = x0 + w > W ? W : x0 + w;
+        const ya = y0 < 0 ? 0 : y0;
+        const yb = y0 + h > H ? H : y0 + h;
+        if (xb <= xa) continue;
+        const leftIn = x0 >= 0;
+        const rightIn = x0 + w <= W;
+        for (let y = ya; y < yb; y++) {
+          const r = y * W;
+          const dy = y - y0;
+          if (dy === 0 || dy === h - 1) {
+            buf.fill(bc, r + xa, r + xb);
+            continue;
           }
-          continue;
+          buf.fill(dy <= stripe ? sc : pk.tile, r + xa, r + xb);
+          if (leftIn) buf[r + x0] = bc;
+          if (rightIn) buf[r + x0 + w - 1] = bc;
         }
-        // 'pods': a status stripe, the capacity bars, each pod in its place.
-        fill(x0 + b, y0 + b, w - 2 * b, Math.max(2, Math.round(TILE.pad * K)), sc);
-        const barH = Math.max(1, Math.round(TILE.barH * K));
-        const bx = Math.round((t.x + TILE.pad - c.x) * K);
-        const bw = Math.round((TILE.w - 2 * TILE.pad) * K);
-        const bars: [number, number][] = [
-          [data.reqCpu[slot]!, data.allocCpu[slot]!],
-          [data.reqMemory[slot]!, data.allocMemory[slot]!],
-        ];
-        bars.forEach(([used, alloc], k) => {
-          const by = Math.round((t.y + TILE.barsY + k * TILE.barStep - c.y) * K);
+        const bx = Math.round((tx + pad - c.x) * K);
+        for (let k = 0; k < 2; k++) {
+          const used = k === 0 ? data.reqCpu[slot]! : data.reqMemory[slot]!;
+          const alloc = k === 0 ? data.allocCpu[slot]! : data.allocMemory[slot]!;
+          const by = Math.round((ty + TILE.barsY + k * TILE.barStep - c.y) * K);
           const frac = alloc > 0 ? Math.min(1, used / alloc) : 0;
           fill(bx, by, bw, barH, pk.track);
           fill(bx, by, Math.max(frac > 0 ? 1 : 0, Math.round(frac * bw)), barH, frac > 0.9 ? pk.danger : frac > 0.7 ? pk.warn : pk.accent);
-        });
-        const px0 = (t.x + TILE.pad - c.x) * K;
-        const py0 = (t.y + TILE.podsY - c.y) * K;
-        const shown = Math.min(pods.length, TILE.podsPerRow * l.podRows);
-        for (let j = 0; j < shown; j++) {
-          const x = Math.round(px0 + (j % TILE.podsPerRow) * stride);
-          const y = Math.round(py0 + Math.floor(j / TILE.podsPerRow) * stride);
-          rasterPod(buf, W, H, x, y, podSize, data.podState[pods[j]!]!, pk);
+        }
+        const pods = data.podsOn(slot);
+        const n = pods.length < maxShown ? pods.length : maxShown;
+        const px0 = (tx + pad - c.x) * K;
+        const py0 = (ty + TILE.podsY - c.y) * K;
+        for (let j = 0; j < n; j++) {
+          const x = Math.round(px0 + (j % perRow) * stride);
+          const y = Math.round(py0 + Math.floor(j / perRow) * stride);
+          const st = states[pods[j]!]!;
+          stampPod(buf, W, H, x, y, size, stamps[st]!, pk.pod[st]!);
         }
       }
     }
@@ -283,16 +310,25 @@ export class MapRenderer {
   }
 }
 
-/** One pod in the pixel buffer: its shape carries the state too, where there is room for one. */
-function rasterPod(buf: Uint32Array, W: number, H: number, x0: number, y0: number, s: number, state: number, pk: PackedPalette): void {
-  const col = pk.pod[state]!;
-  const st = POD_STATES[state];
+/** The pixels of a pod of `s` px in state `st`: its shape carries the state too, where there is room for one. */
+/** Stamps by state and size, made once: `FULL_STAMPS[s]` is the solid one (a ready pod), drawn with fills. */
+const STAMPS = new Map<string, Uint8Array>();
+const FULL_STAMPS: Uint8Array[] = [];
+
+export function podStamp(st: PodState, s: number): Uint8Array {
+  const key = `${st}:${s}`;
+  const hit = STAMPS.get(key);
+  if (hit) return hit;
+  const m = makeStamp(st, s);
+  STAMPS.set(key, m);
+  if (m.every((x) => x === 1)) FULL_STAMPS[s] ??= m;
+  return FULL_STAMPS[s] && m.every((x) => x === 1) ? FULL_STAMPS[s]! : m;
+}
+
+function makeStamp(st: PodState, s: number): Uint8Array {
+  const m = new Uint8Array(s * s);
   for (let dy = 0; dy < s; dy++) {
-    const y = y0 + dy;
-    if (y < 0 || y >= H) continue;
     for (let dx = 0; dx < s; dx++) {
-      const x = x0 + dx;
-      if (x < 0 || x >= W) continue;
       const edge = dx === 0 || dy === 0 || dx === s - 1 || dy === s - 1;
       let on = true;
       if (s >= 3) {
@@ -302,7 +338,26 @@ function rasterPod(buf: Uint32Array, W: number, H: number, x0: number, y0: numbe
         else if (st === 'succeeded') on = dx >= s / 4 && dx < (3 * s) / 4 && dy >= s / 4 && dy < (3 * s) / 4;
         else if (st === 'failed' && s >= 5) on = !(dx === dy || dx === s - 1 - dy) || edge;
       }
-      if (on) buf[y * W + x] = col;
+      m[dy * s + dx] = on ? 1 : 0;
+    }
+  }
+  return m;
+}
+
+function stampPod(buf: Uint32Array, W: number, H: number, x0: number, y0: number, s: number, stamp: Uint8Array, col: number): void {
+  if (x0 >= W || y0 >= H || x0 + s <= 0 || y0 + s <= 0) return;
+  if (stamp === FULL_STAMPS[s] && x0 >= 0 && x0 + s <= W) {
+    for (let dy = 0; dy < s; dy++) if (y0 + dy >= 0 && y0 + dy < H) buf.fill(col, (y0 + dy) * W + x0, (y0 + dy) * W + x0 + s);
+    return;
+  }
+  for (let dy = 0; dy < s; dy++) {
+    const y = y0 + dy;
+    if (y < 0 || y >= H) continue;
+    const row = y * W;
+    const m = dy * s;
+    for (let dx = 0; dx < s; dx++) {
+      const x = x0 + dx;
+      if (x >= 0 && x < W && stamp[m + dx] === 1) buf[row + x] = col;
     }
   }
 }

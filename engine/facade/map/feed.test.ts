@@ -99,7 +99,16 @@ describe('ClusterFeed', () => {
   it('follows a real cluster: nodes, a Deployment\'s pods and their requests, the components and leaders', { timeout: 60_000 }, () => {
     const e = controlPlane(5, { nodes: 2 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'Ready nodes', 60_000, 500);
-    const feed = new ClusterFeed(engineMapSource(e));
+    const src = engineMapSource(e);
+    let fromEvents = 0;
+    const feed = new ClusterFeed({
+      ...src,
+      changesSince: (r, c) => {
+        const got = src.changesSince!(r, c);
+        if (got) fromEvents++;
+        return got;
+      },
+    });
     const labels = { app: 'web' };
     const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', resources: { requests: { cpu: '200m' } } }] } } } };
     expect(call(e, 'POST', '/apis/apps/v1/namespaces/default/deployments', dep).status).toBe(201);
@@ -115,7 +124,19 @@ describe('ClusterFeed', () => {
       120_000,
       500,
     );
+    // Between deltas the feed read the watch cache's events, not the whole store.
+    expect(fromEvents).toBeGreaterThan(deltas.length);
+    // What the deltas said, merged, is what a fresh full read says.
+    const merged = new Map<string, string>();
+    const table: string[] = [];
+    for (const d of deltas) {
+      d.strings.forEach((x, i) => (table[d.stringsFrom + i] = x));
+      const names = d.podNames ? d.podNames.keys.split('\n') : [];
+      d.podNames?.slot.forEach((slot, i) => merged.set(String(slot), names[i]!));
+    }
     const last = deltas[deltas.length - 1]!;
+    const fresh = new ClusterFeed(src).next();
+    expect([...merged.values()].sort()).toEqual(fresh.podNames!.keys.split('\n').sort());
     const final = feed.next(last.epoch, 0);
     expect(final.full).toBe(true);
     expect(final.podCount).toBe(3);

@@ -21,15 +21,33 @@ import {
   type PodColumns,
 } from './protocol';
 
+export type MapResource = 'pods' | 'nodes';
+
+/** What changed in a store since a cursor: the current object of each changed key, and the keys deleted. */
+export interface MapChanges {
+  changed: [string, KObject][];
+  deleted: string[];
+  cursor: unknown;
+}
+
 /** Where the feed reads: stores keyed by a stable key (the etcd key), objects replaced, never mutated, on change. */
 export interface MapSource {
   /** Null while no API server has its caches ready. */
   pods(): ReadonlyMap<string, KObject> | null;
   nodes(): ReadonlyMap<string, KObject> | null;
   components(): MapComponent[];
+  /**
+   * Optional, to skip the scans: the position in a store's history now, and the
+   * changes since one (null when they are no longer known: the feed then scans).
+   */
+  cursor?(r: MapResource): unknown;
+  changesSince?(r: MapResource, cursor: unknown): MapChanges | null;
 }
 
 interface PodRow {
+  uid: string;
+  /** cpu and memory hold the pod's requests (computed once the pod counts, then kept for its uid). */
+  reqKnown: boolean;
   node: number;
   phase: number;
   flags: number;
@@ -74,6 +92,7 @@ export class ClusterFeed {
   private readonly requested = new Map<number, [number, number]>();
   private readonly sentRequested = new Map<number, string>();
   private componentsJson = '';
+  private readonly cursors: Record<MapResource, unknown> = { pods: undefined, nodes: undefined };
 
   constructor(private readonly source: MapSource) {}
 
@@ -148,41 +167,57 @@ export class ClusterFeed {
     return d;
   }
 
+  /** The keys and objects to look at: what changed since the last delta if the source knows, else everything. */
+  private changes(r: MapResource, store: ReadonlyMap<string, KObject> | null): { each: (visit: (obj: KObject, key: string) => void) => void; deleted: string[] | null } {
+    const known = this.cursors[r] === undefined ? null : (this.source.changesSince?.(r, this.cursors[r]) ?? null);
+    if (known) {
+      this.cursors[r] = known.cursor;
+      return { each: (visit) => known.changed.forEach(([key, obj]) => visit(obj, key)), deleted: known.deleted };
+    }
+    this.cursors[r] = this.source.cursor?.(r);
+    return { each: (visit) => store?.forEach(visit), deleted: null };
+  }
+
   private scanPods(dirtyNodes: Set<number>): { changed: number[]; added: number[]; removed: number[] } {
     const out = { changed: [] as number[], added: [] as number[], removed: [] as number[] };
-    const store = this.source.pods();
     const t = this.pods;
+    const gen = this.gen;
     let visited = 0;
-    for (const [key, obj] of store ?? []) {
+    const { each, deleted } = this.changes('pods', this.source.pods());
+    each((obj, key) => {
       let slot = t.byKey.get(key);
       if (slot !== undefined) {
         visited++;
         const s = t.rows[slot]!;
-        s.seen = this.gen;
-        if (s.obj === obj) continue;
+        s.seen = gen;
+        if (s.obj === obj) return;
         s.obj = obj;
-        const row = this.podRow(obj);
-        if (samePod(s.row, row)) continue;
+        const row = this.podRow(obj, s.row);
+        if (samePod(s.row, row)) return;
         this.count(s.row, -1, dirtyNodes);
         this.count(row, 1, dirtyNodes);
         s.row = row;
         out.changed.push(slot);
-        continue;
+        return;
       }
       const row = this.podRow(obj);
-      slot = t.add(key, `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`, { obj, row, seen: this.gen });
+      slot = t.add(key, `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`, { obj, row, seen: gen });
       this.count(row, 1, dirtyNodes);
       out.changed.push(slot);
       out.added.push(slot);
-    }
-    if (visited < t.size - out.added.length) {
-      for (const [key, slot] of t.byKey) {
-        const s = t.rows[slot]!;
-        if (s.seen === this.gen) continue;
-        this.count(s.row, -1, dirtyNodes);
-        t.remove(key, slot);
-        out.removed.push(slot);
+    });
+    const gone = (key: string, slot: number) => {
+      this.count(t.rows[slot]!.row, -1, dirtyNodes);
+      t.remove(key, slot);
+      out.removed.push(slot);
+    };
+    if (deleted) {
+      for (const key of deleted) {
+        const slot = t.byKey.get(key);
+        if (slot !== undefined) gone(key, slot);
       }
+    } else if (visited < t.size - out.added.length) {
+      for (const [key, slot] of t.byKey) if (t.rows[slot]!.seen !== gen) gone(key, slot);
     }
     return out;
   }
@@ -197,7 +232,7 @@ export class ClusterFeed {
     dirty.add(row.node);
   }
 
-  private podRow(p: KObject): PodRow {
+  private podRow(p: KObject, prev?: PodRow): PodRow {
     const spec = (p.spec ?? {}) as { nodeName?: string };
     const status = (p.status ?? {}) as { phase?: string; conditions?: { type: string; status: string }[]; containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[] };
     const phaseName = status.phase ?? 'Pending';
@@ -208,8 +243,13 @@ export class ClusterFeed {
     const owner = p.metadata.ownerReferences?.find((o) => o.controller)?.name ?? '';
     const node = spec.nodeName ? this.id(spec.nodeName) : NO_STRING;
     const counted = node !== NO_STRING && phaseName !== 'Succeeded' && phaseName !== 'Failed';
-    const req = counted ? podRequests(p as unknown as Pod) : null;
+    const uid = p.metadata.uid ?? '';
+    // A pod's requests do not change over its life (in-place resize is alpha in v1.32): computed once per uid.
+    const reuse = prev !== undefined && prev.reqKnown && prev.uid === uid && uid !== '';
+    const req = reuse ? { milliCPU: prev.cpu, memory: prev.memory } : counted ? podRequests(p as unknown as Pod) : null;
     return {
+      uid,
+      reqKnown: req !== null,
       node,
       phase,
       flags: (ready ? POD_READY : 0) | (p.metadata.deletionTimestamp ? POD_TERMINATING : 0),
@@ -223,47 +263,53 @@ export class ClusterFeed {
 
   private scanNodes(dirty: Set<number>): { changed: number[]; metaChanged: number[]; removed: number[] } {
     const out = { changed: [] as number[], metaChanged: [] as number[], removed: [] as number[] };
-    const store = this.source.nodes();
     const t = this.nodes;
+    const gen = this.gen;
     let visited = 0;
     let added = 0;
-    for (const [key, obj] of store ?? []) {
+    const { each, deleted } = this.changes('nodes', this.source.nodes());
+    each((obj, key) => {
       let slot = t.byKey.get(key);
       if (slot !== undefined) {
         visited++;
         const s = t.rows[slot]!;
-        s.seen = this.gen;
-        if (s.obj === obj) continue;
+        s.seen = gen;
+        if (s.obj === obj) return;
         s.obj = obj;
         const row = this.nodeRow(obj);
         const before = s.row;
         s.row = row;
         if (row.meta !== before.meta) out.metaChanged.push(slot);
-        if (sameNode(before, row)) continue;
+        if (sameNode(before, row)) return;
         if (row.name !== before.name) {
           t.byName.delete(before.name);
           t.byName.set(row.name, slot);
         }
         out.changed.push(slot);
-        continue;
+        return;
       }
       const row = this.nodeRow(obj);
-      slot = t.add(key, obj.metadata.name ?? '', { obj, row, seen: this.gen });
+      slot = t.add(key, obj.metadata.name ?? '', { obj, row, seen: gen });
       t.byName.set(row.name, slot);
       added++;
       out.changed.push(slot);
       out.metaChanged.push(slot);
       dirty.add(row.name);
-    }
-    if (visited < t.size - added) {
-      for (const [key, slot] of t.byKey) {
-        const s = t.rows[slot]!;
-        if (s.seen === this.gen) continue;
-        t.byName.delete(s.row.name);
-        this.sentRequested.delete(s.row.name);
-        t.remove(key, slot);
-        out.removed.push(slot);
+    });
+    const gone = (key: string, slot: number) => {
+      const s = t.rows[slot]!;
+      t.byName.delete(s.row.name);
+      this.sentRequested.delete(s.row.name);
+      t.remove(key, slot);
+      out.removed.push(slot);
+    };
+    if (deleted) {
+      for (const key of deleted) {
+        const slot = t.byKey.get(key);
+        if (slot !== undefined) gone(key, slot);
       }
+    } else if (visited < t.size - added) {
+      for (const [key, slot] of t.byKey) if (t.rows[slot]!.seen !== gen) gone(key, slot);
     }
     return out;
   }
@@ -324,7 +370,7 @@ function notRunning(c: ContainerStatus): boolean {
 }
 
 function samePod(a: PodRow, b: PodRow): boolean {
-  return a.node === b.node && a.phase === b.phase && a.flags === b.flags && a.reason === b.reason && a.owner === b.owner && a.counted === b.counted && a.cpu === b.cpu && a.memory === b.memory;
+  return a.uid === b.uid && a.node === b.node && a.phase === b.phase && a.flags === b.flags && a.reason === b.reason && a.owner === b.owner && a.counted === b.counted && a.cpu === b.cpu && a.memory === b.memory;
 }
 
 function sameNode(a: NodeRow, b: NodeRow): boolean {

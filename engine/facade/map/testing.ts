@@ -1,7 +1,7 @@
 // Test helpers for the map feed: pods and nodes as the watch cache holds them,
 // and a source over plain maps that replaces (never mutates) objects on change.
 import type { KObject } from '../../apimachinery/types';
-import type { MapSource } from './feed';
+import type { MapChanges, MapResource, MapSource } from './feed';
 import type { MapComponent } from './protocol';
 
 export function podObj(name: string, o: { node?: string; phase?: string; ready?: boolean; cpu?: string; memory?: string; reason?: string; owner?: string; deleting?: boolean; ns?: string } = {}): KObject {
@@ -33,11 +33,80 @@ export function nodeObj(name: string, o: { ready?: string; taints?: { key: strin
   };
 }
 
-/** A source over plain maps, replaced (not mutated) on change as the watch cache does. */
+/** The keys changed in a store, the newest `window` of them (a watch cache's event window). */
+export class ChangeLog {
+  private keys: string[] = [];
+  private start = 0;
+
+  constructor(readonly window: number) {}
+
+  get head(): number {
+    return this.start + this.keys.length;
+  }
+
+  record(key: string): void {
+    this.keys.push(key);
+    if (this.keys.length > this.window * 2) {
+      const drop = this.keys.length - this.window;
+      this.keys = this.keys.slice(drop);
+      this.start += drop;
+    }
+  }
+
+  /** The keys changed since `cursor`, each once; null when the log no longer reaches back that far. */
+  since(cursor: number): string[] | null {
+    if (cursor < this.start || this.head - cursor > this.window) return null;
+    return [...new Set(this.keys.slice(cursor - this.start))];
+  }
+
+  /** A feed's changesSince over `store`, this log's changes. */
+  changes(store: ReadonlyMap<string, KObject>, cursor: unknown): MapChanges | null {
+    const keys = typeof cursor === 'number' ? this.since(cursor) : null;
+    if (!keys) return null;
+    const changed: [string, KObject][] = [];
+    const deleted: string[] = [];
+    for (const k of keys) {
+      const o = store.get(k);
+      if (o) changed.push([k, o]);
+      else deleted.push(k);
+    }
+    return { changed, deleted, cursor: this.head };
+  }
+}
+
+/** A Map that logs the keys set and deleted. */
+export class LoggedMap<V> extends Map<string, V> {
+  log: ChangeLog | null = null;
+  override set(k: string, v: V): this {
+    this.log?.record(k);
+    return super.set(k, v);
+  }
+  override delete(k: string): boolean {
+    this.log?.record(k);
+    return super.delete(k);
+  }
+}
+
+/** A source over plain maps, replaced (not mutated) on change as the watch cache does; with `window`, it also says what changed, as the engine's source does. */
 export class FakeSource implements MapSource {
-  readonly podStore = new Map<string, KObject>();
-  readonly nodeStore = new Map<string, KObject>();
+  readonly podStore = new LoggedMap<KObject>();
+  readonly nodeStore = new LoggedMap<KObject>();
   comps: MapComponent[] = [{ name: 'kube-apiserver-0', kind: 'kube-apiserver', up: true, leader: false }];
+  constructor(window?: number) {
+    if (window !== undefined) {
+      this.podStore.log = new ChangeLog(window);
+      this.nodeStore.log = new ChangeLog(window);
+    }
+  }
+  private store(r: MapResource) {
+    return r === 'pods' ? this.podStore : this.nodeStore;
+  }
+  cursor(r: MapResource) {
+    return this.store(r).log?.head;
+  }
+  changesSince(r: MapResource, cursor: unknown) {
+    return this.store(r).log?.changes(this.store(r), cursor) ?? null;
+  }
   pods() {
     return this.podStore;
   }
@@ -54,4 +123,3 @@ export class FakeSource implements MapSource {
     this.nodeStore.set(`/registry/minions/${n.metadata.name}`, n);
   }
 }
-
