@@ -40,6 +40,7 @@ export function ClusterPanel() {
                 <b>{c.podsTotal}</b> pod{c.podsTotal === 1 ? '' : 's'}: {c.pods.ready} ready · {c.pods.notReady} not ready · {c.pods.pending} pending · {c.pods.failed} failed
                 {c.pods.terminating > 0 && ` · ${c.pods.terminating} terminating`}
                 {c.unscheduled > 0 && ` · ${c.unscheduled} unscheduled`}
+                {mapData.sourcePods > c.podsTotal && <span className="muted"> (loading: {mapData.sourcePods - c.podsTotal} more)</span>}
               </span>
             </>
           ) : (

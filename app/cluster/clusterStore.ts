@@ -69,6 +69,8 @@ export class ClusterPoller {
           const [delta, controllers] = await Promise.all([this.source.map(this.data.epoch, this.data.seq), withControllers ? this.source.controllers() : Promise.resolve(this.store.getState().controllers)]);
           const t0 = this.now();
           if (delta) this.data.apply(delta);
+          // A delta in parts: read the next part now (after this await the page has drawn).
+          if (delta?.more) this.again = true;
           const applyMs = this.now() - t0;
           this.store.setState((s) => ({
             version: this.data.version,

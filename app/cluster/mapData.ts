@@ -115,6 +115,8 @@ export class MapData {
   readonly podCounts = new Int32Array(POD_STATES.length);
   readonly nodeCounts = new Int32Array(NODE_STATES.length);
   podTotal = 0;
+  /** Pods the source holds (podTotal lags while a big first read arrives in parts). */
+  sourcePods = 0;
   /** The most pods on any one node (sizes the tiles). */
   maxPodsPerNode = 0;
   private orderDirty = true;
@@ -130,6 +132,7 @@ export class MapData {
     else if (d.epoch !== this.epoch) throw new Error(`map delta of feed ${d.epoch} applied to feed ${this.epoch}'s data`);
     this.epoch = d.epoch;
     this.seq = d.seq;
+    this.sourcePods = d.podCount;
     for (let i = 0; i < d.strings.length; i++) this.strings[d.stringsFrom + i] = d.strings[i]!;
     let changed = d.full || d.strings.length > 0;
     if (d.podsRemoved) for (const s of d.podsRemoved) this.removePod(s);

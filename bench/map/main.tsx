@@ -37,7 +37,7 @@ export interface ScenarioResult {
 
 declare global {
   interface Window {
-    __mapBench?: { ready: Promise<{ nodes: number; pods: number }>; run(s: Scenario): Promise<ScenarioResult>; first(): { bytes: number; applyMs: number; full: boolean } | null };
+    __mapBench?: { ready: Promise<{ nodes: number; pods: number }>; run(s: Scenario): Promise<ScenarioResult>; first(): { parts: number; bytes: number; maxApplyMs: number } };
   }
 }
 
@@ -137,9 +137,14 @@ async function run(s: Scenario): Promise<ScenarioResult> {
   };
 }
 
+/** The first read's parts: how big, and how long each took to apply on the main thread. */
+const firstParts: { bytes: number; applyMs: number }[] = [];
+
 const ready = (async () => {
   const pods = await worker.init(NODES, PODS);
+  const unsub = store.subscribe((st, prev) => st.lastDelta && st.lastDelta !== prev.lastDelta && firstParts.push(st.lastDelta));
   await poller.refresh(false);
+  unsub();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Bench />
@@ -152,4 +157,8 @@ const ready = (async () => {
   return { nodes: data.nodeTotal, pods };
 })();
 
-window.__mapBench = { ready, run, first: () => store.getState().lastDelta };
+window.__mapBench = {
+  ready,
+  run,
+  first: () => ({ parts: firstParts.length, bytes: firstParts.reduce((a, p) => a + p.bytes, 0), maxApplyMs: Math.max(0, ...firstParts.map((p) => p.applyMs)) }),
+};

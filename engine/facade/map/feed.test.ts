@@ -80,6 +80,29 @@ describe('ClusterFeed', () => {
     expect(feed.next(d6.epoch, d6.seq).nodeMeta).toBeUndefined();
   });
 
+  it('sends a big first delta in parts, each with the names of its new pods', () => {
+    const src = new FakeSource();
+    src.node(nodeObj('node-1'));
+    for (let i = 0; i < 8; i++) src.pod(podObj(`p${i}`, { node: 'node-1' }));
+    const feed = new ClusterFeed(src, 3);
+    const d1 = feed.next();
+    expect(d1).toMatchObject({ full: true, more: true, podCount: 8 });
+    expect(d1.pods!.slot).toHaveLength(3);
+    expect(d1.nodes!.slot).toHaveLength(1);
+    // A pod not sent yet is deleted: the consumer never hears of it.
+    const unsent = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].find((n) => !d1.podNames!.keys.split('\n').includes(`default/${n}`))!;
+    src.podStore.delete(`/registry/pods/default/${unsent}`);
+    const d2 = feed.next(d1.epoch, d1.seq);
+    expect(d2).toMatchObject({ full: false, more: true });
+    expect(d2.podsRemoved).toBeUndefined();
+    expect(d2.podNames!.keys.split('\n')).toHaveLength(3);
+    const d3 = feed.next(d2.epoch, d2.seq);
+    expect(d3.more).toBeUndefined();
+    expect(d3.pods!.slot).toHaveLength(1);
+    const all = [d1, d2, d3].flatMap((d) => d.podNames?.keys.split('\n') ?? []);
+    expect(all.sort()).toEqual([...src.podStore.values()].map((p) => `default/${p.metadata.name}`).sort());
+  });
+
   it('a consumer that lost track gets everything again; finished pods free their node', () => {
     const src = new FakeSource();
     src.node(nodeObj('node-1'));

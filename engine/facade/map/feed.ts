@@ -79,6 +79,9 @@ type ContainerStatus = { state?: { waiting?: { reason?: string }; terminated?: {
 
 let epochs = 0;
 
+/** Pods per delta at most: a part of 20,000 pods applies in a few tens of milliseconds on the main thread. */
+export const MAX_PODS_PER_DELTA = 20_000;
+
 export class ClusterFeed {
   readonly epoch = ++epochs;
   private seq = 0;
@@ -93,8 +96,18 @@ export class ClusterFeed {
   private readonly sentRequested = new Map<number, string>();
   private componentsJson = '';
   private readonly cursors: Record<MapResource, unknown> = { pods: undefined, nodes: undefined };
+  /** Pod slots the consumer has (with their names), and slots it still has to be sent. */
+  private known = new Uint8Array(0);
+  private readonly pending = new Set<number>();
 
-  constructor(private readonly source: MapSource) {}
+  /**
+   * `maxPodsPerDelta` bounds one delta (the first of a big cluster arrives in
+   * parts, each `more: true` but the last), so applying one stays short.
+   */
+  constructor(
+    private readonly source: MapSource,
+    private readonly maxPodsPerDelta = MAX_PODS_PER_DELTA,
+  ) {}
 
   private id(s: string): number {
     let id = this.stringIds.get(s);
@@ -116,6 +129,8 @@ export class ClusterFeed {
       this.sentStrings = 0;
       this.sentRequested.clear();
       this.componentsJson = '';
+      this.known.fill(0);
+      this.pending.clear();
     }
     this.gen++;
     const dirtyNodes = new Set<number>();
@@ -123,7 +138,32 @@ export class ClusterFeed {
     const nodeDelta = this.scanNodes(dirtyNodes);
     const d: MapDelta = { epoch: this.epoch, seq: ++this.seq, full, stringsFrom: 0, strings: [], podCount: this.pods.size, nodeCount: this.nodes.size };
 
-    const podSlots = full ? this.pods.liveSlots() : podDelta.changed;
+    // Pods: what the consumer lacks or has stale, at most maxPodsPerDelta of them now.
+    const removed: number[] = [];
+    for (const slot of podDelta.removed) {
+      if (this.known[slot]) removed.push(slot);
+      this.known[slot] = 0;
+      this.pending.delete(slot);
+    }
+    for (const slot of full ? this.pods.liveSlots() : podDelta.changed) this.pending.add(slot);
+    if (this.known.length < this.pods.rows.length) {
+      const k = new Uint8Array(Math.max(64, this.pods.rows.length * 2));
+      k.set(this.known);
+      this.known = k;
+    }
+    const podSlots: number[] = [];
+    const named: number[] = [];
+    for (const slot of this.pending) {
+      if (podSlots.length >= this.maxPodsPerDelta) break;
+      podSlots.push(slot);
+      if (!this.known[slot]) {
+        named.push(slot);
+        this.known[slot] = 1;
+      }
+    }
+    for (const slot of podSlots) this.pending.delete(slot);
+    if (this.pending.size > 0) d.more = true;
+
     const nodeSlots = full ? this.nodes.liveSlots() : nodeDelta.changed;
     // Nodes whose requests moved are sent even if their object did not change.
     const nodeSet = new Set(nodeSlots);
@@ -151,9 +191,8 @@ export class ClusterFeed {
     }
     if (!full && nodeDelta.removed.length > 0) d.nodesRemoved = Int32Array.from(nodeDelta.removed);
     if (podSlots.length > 0) d.pods = this.podColumns(podSlots);
-    const named = full ? podSlots : podDelta.added;
     if (named.length > 0) d.podNames = { slot: Int32Array.from(named), keys: named.map((s) => this.pods.names[s]!).join('\n') };
-    if (!full && podDelta.removed.length > 0) d.podsRemoved = Int32Array.from(podDelta.removed);
+    if (removed.length > 0) d.podsRemoved = Int32Array.from(removed);
 
     const components = this.source.components();
     const cj = JSON.stringify(components);

@@ -74,7 +74,9 @@ export interface MapDelta {
   podsRemoved?: Int32Array;
   /** The control-plane components, when any of them changed. */
   components?: MapComponent[];
-  /** Totals in the source, for checking. */
+  /** More changes wait (a big first delta comes in parts): ask again at once. */
+  more?: boolean;
+  /** Totals in the source, for checking and for "loading N of M pods". */
   podCount: number;
   nodeCount: number;
 }
