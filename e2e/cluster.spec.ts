@@ -98,6 +98,8 @@ spec:
   await expect(huge).toContainText('unscheduled');
   await expect(map(page)).toHaveAttribute('aria-label', /1 unscheduled/);
 
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await shot(page, 'cluster-3-nodes-1280');
   // The other theme stays readable.
   const theme = await page.locator('html').getAttribute('data-theme');
   const other = theme === 'dark' ? 'light' : 'dark';
