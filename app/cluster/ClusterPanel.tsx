@@ -46,6 +46,7 @@ export function ClusterPanel() {
           ) : (
             <span className="muted">{readError ? `Cluster: ${readError}` : 'Waiting for the API server…'}</span>
           )}
+          {mapData.stale && <span className="cl-warn">⚠ No API server answers: the last state seen</span>}
           <FaultsBar />
         </div>
         <ComponentStrip components={mapData.components} />

@@ -115,6 +115,8 @@ export class MapData {
   readonly podCounts = new Int32Array(POD_STATES.length);
   readonly nodeCounts = new Int32Array(NODE_STATES.length);
   podTotal = 0;
+  /** The last read found no API server to read: the picture is the last one known. */
+  stale = false;
   /** Pods the source holds (podTotal lags while a big first read arrives in parts). */
   sourcePods = 0;
   /** The most pods on any one node (sizes the tiles). */
@@ -132,7 +134,8 @@ export class MapData {
     else if (d.epoch !== this.epoch) throw new Error(`map delta of feed ${d.epoch} applied to feed ${this.epoch}'s data`);
     this.epoch = d.epoch;
     this.seq = d.seq;
-    this.sourcePods = d.podCount;
+    if (!d.stale) this.sourcePods = d.podCount;
+    this.stale = !!d.stale;
     for (let i = 0; i < d.strings.length; i++) this.strings[d.stringsFrom + i] = d.strings[i]!;
     let changed = d.full || d.strings.length > 0;
     if (d.podsRemoved) for (const s of d.podsRemoved) this.removePod(s);

@@ -57,7 +57,7 @@ function Overview() {
   const order = useView((s) => s.memberOrder);
   return (
     <div>
-      <p className="muted">Select a member in the ring, or a message, to inspect it.</p>
+      <p className="muted">Select a member in the ring, a message, a request, or anything on the cluster map or in a list to inspect it.</p>
       <dl className="facts">
         <dt>leader</dt>
         <dd>{leader ?? 'none'}</dd>

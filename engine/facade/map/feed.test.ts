@@ -172,3 +172,24 @@ describe('ClusterFeed', () => {
     expect(new Set(named).size).toBe(named.length);
   });
 });
+
+describe('ClusterFeed without an API server', () => {
+  it('keeps the last picture (stale) instead of emptying the map, and rereads everything when one is back', () => {
+    const src = new FakeSource(100);
+    src.node(nodeObj('node-1'));
+    src.pod(podObj('a', { node: 'node-1' }));
+    let up = true;
+    const feed = new ClusterFeed({ ...src, pods: () => (up ? src.podStore : null), nodes: () => (up ? src.nodeStore : null), components: () => src.comps, cursor: (r) => (up ? src.cursor(r) : undefined), changesSince: (r, c) => (up ? src.changesSince(r, c) : null) });
+    const d1 = feed.next();
+    up = false;
+    const d2 = feed.next(d1.epoch, d1.seq);
+    expect(d2).toMatchObject({ stale: true, full: false });
+    expect(d2.podsRemoved).toBeUndefined();
+    expect(d2.nodesRemoved).toBeUndefined();
+    up = true;
+    src.pod(podObj('b', { node: 'node-1' }));
+    const d3 = feed.next(d2.epoch, d2.seq);
+    expect(d3.stale).toBeUndefined();
+    expect(d3.podNames!.keys).toBe('default/b');
+  });
+});

@@ -99,6 +99,8 @@ export class ClusterFeed {
   /** Pod slots the consumer has (with their names), and slots it still has to be sent. */
   private known = new Uint8Array(0);
   private readonly pending = new Set<number>();
+  /** Set while reading when the source had no store to read. */
+  private unavailable = false;
 
   /**
    * `maxPodsPerDelta` bounds one delta (the first of a big cluster arrives in
@@ -133,6 +135,7 @@ export class ClusterFeed {
       this.pending.clear();
     }
     this.gen++;
+    this.unavailable = false;
     const dirtyNodes = new Set<number>();
     const podDelta = this.scanPods(dirtyNodes);
     const nodeDelta = this.scanNodes(dirtyNodes);
@@ -163,6 +166,7 @@ export class ClusterFeed {
     }
     for (const slot of podSlots) this.pending.delete(slot);
     if (this.pending.size > 0) d.more = true;
+    if (this.unavailable) d.stale = true;
 
     const nodeSlots = full ? this.nodes.liveSlots() : nodeDelta.changed;
     // Nodes whose requests moved are sent even if their object did not change.
@@ -214,7 +218,12 @@ export class ClusterFeed {
       return { each: (visit) => known.changed.forEach(([key, obj]) => visit(obj, key)), deleted: known.deleted };
     }
     this.cursors[r] = this.source.cursor?.(r);
-    return { each: (visit) => store?.forEach(visit), deleted: null };
+    // No API server to read (all down or not ready): keep the last picture rather than empty it.
+    if (!store) {
+      this.unavailable = true;
+      return { each: () => undefined, deleted: [] };
+    }
+    return { each: (visit) => store.forEach(visit), deleted: null };
   }
 
   private scanPods(dirtyNodes: Set<number>): { changed: number[]; added: number[]; removed: number[] } {

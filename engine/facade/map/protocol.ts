@@ -74,6 +74,8 @@ export interface MapDelta {
   podsRemoved?: Int32Array;
   /** The control-plane components, when any of them changed. */
   components?: MapComponent[];
+  /** No API server could be read: the map keeps its last picture. */
+  stale?: boolean;
   /** More changes wait (a big first delta comes in parts): ask again at once. */
   more?: boolean;
   /** Totals in the source, for checking and for "loading N of M pods". */
