@@ -129,4 +129,15 @@ test('the map at 200 nodes', async ({ page }) => {
   await shot(page, 'cluster-200-nodes-zoomed');
   await page.getByRole('button', { name: 'Fit the whole cluster' }).click();
   await expect(page.getByTestId('cl-zoom-level')).toContainText(/pods|dots/);
+  // Find a node by name (the keyboard's way in): it opens in the inspector and the map goes to it.
+  const find = page.getByRole('searchbox', { name: 'Node or pod name' });
+  await find.fill('node-150');
+  await find.press('Enter');
+  await expect(page.getByRole('region', { name: 'Inspector' }).locator('.obj-title')).toContainText('Node node-150');
+  await expect(page.getByTestId('cl-zoom-level')).toContainText(/full/);
+  await expect.poll(() => page.evaluate(() => window.__kubeglassClusterMap!.locate('node', 'node-150'))).not.toBeNull();
+  await shot(page, 'cluster-200-nodes-found');
+  await find.fill('no-such-thing');
+  await find.press('Enter');
+  await expect(page.getByRole('search', { name: 'Find on the map' })).toContainText('not found');
 });

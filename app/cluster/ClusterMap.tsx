@@ -75,7 +75,7 @@ export function ClusterMap({ data, version }: { data: MapData; version: number }
   const layout: WorldLayout = useMemo(
     () => layoutWorld({ nodes: data.nodeTotal, maxPodsPerNode: data.maxPodsPerNode, unscheduled: data.unscheduled.length, viewW: size.w, viewH: size.h }),
     // The layout changes with the node count, the pods per tile and the band's rows, not with every delta.
-    [data.nodeTotal, podRows, Math.min(3, Math.ceil(data.unscheduled.length / 40)), data.unscheduled.length > 0, size.w, size.h],
+    [data.nodeTotal, podRows, data.unscheduled.length, size.w, size.h],
   );
 
   const marks: MapMarks = useMemo(() => {
@@ -342,6 +342,7 @@ export function ClusterMap({ data, version }: { data: MapData; version: number }
         onKeyDown={onKeyDown}
         data-testid="cluster-canvas"
       />
+      <FindBox data={data} />
       <div className="cl-zoom" role="group" aria-label="Map zoom">
         <span className="muted" data-testid="cl-zoom-level">
           {Math.round(zoom.k * 100)}% · {zoom.detail}
@@ -368,6 +369,36 @@ export function ClusterMap({ data, version }: { data: MapData; version: number }
       )}
       <AccessibleCluster data={data} version={textVersion} />
     </div>
+  );
+}
+
+function FindBox({ data }: { data: MapData }) {
+  const [text, setText] = useState('');
+  const [missing, setMissing] = useState(false);
+  const go = () => {
+    const hit = data.find(text);
+    setMissing(!hit);
+    if (!hit) return;
+    if (hit.kind === 'node') selectObject({ group: '', resource: 'nodes', name: hit.name });
+    else {
+      const i = hit.name.indexOf('/');
+      selectObject({ group: '', resource: 'pods', namespace: hit.name.slice(0, i), name: hit.name.slice(i + 1) });
+    }
+    window.__kubeglassClusterMap?.focus(hit.kind, hit.name);
+  };
+  return (
+    <form
+      className="cl-find"
+      role="search"
+      aria-label="Find on the map"
+      onSubmit={(e) => {
+        e.preventDefault();
+        go();
+      }}
+    >
+      <input type="search" value={text} placeholder="Find a node or pod…" aria-label="Node or pod name" aria-invalid={missing} onChange={(e) => (setText(e.target.value), setMissing(false))} />
+      {missing && <span className="cl-warn">not found</span>}
+    </form>
   );
 }
 

@@ -428,6 +428,17 @@ export class MapData {
     };
   }
 
+  /** A node or pod by name (a pod as namespace/name, or just its name: the first in key order). */
+  find(text: string): { kind: 'node' | 'pod'; name: string } | null {
+    const q = text.trim();
+    if (!q) return null;
+    if (this.nodeByName.has(q)) return { kind: 'node', name: q };
+    if (this.podByKey.has(q)) return { kind: 'pod', name: q };
+    let best: string | null = null;
+    for (const key of this.podByKey.keys()) if (key.endsWith(`/${q}`) && (best === null || key < best)) best = key;
+    return best ? { kind: 'pod', name: best } : null;
+  }
+
   get nodeTotal(): number {
     return this.order.length;
   }

@@ -31,6 +31,13 @@ describe('the words of the map', () => {
     const facts = Object.fromEntries(nodeFacts(d.node(d.nodeByName.get('node-1')!)));
     expect(facts).toMatchObject({ Status: '✓ Ready', 'CPU requested': '350m of 4 (9%)', Pods: '2 of 110', Taints: '⚑ node.kubernetes.io/unreachable:NoExecute', Labels: 'kubernetes.io/hostname=node-1' });
   });
+  it('finds nodes and pods by name', () => {
+    expect(d.find('node-2')).toEqual({ kind: 'node', name: 'node-2' });
+    expect(d.find(' default/web-1 ')).toEqual({ kind: 'pod', name: 'default/web-1' });
+    expect(d.find('huge')).toEqual({ kind: 'pod', name: 'default/huge' });
+    expect(d.find('nope')).toBeNull();
+    expect(d.find('')).toBeNull();
+  });
   it('prints quantities as kubectl describe does', () => {
     expect(formatCpu(1500)).toBe('1500m');
     expect(formatCpu(2000)).toBe('2');
