@@ -91,6 +91,20 @@ describe('MapData from the feed', () => {
     );
   });
 
+  it('merges big deltas in bulk: lists still in key order, in parts or whole', () => {
+    const src = new FakeSource();
+    for (const n of ['node-1', 'node-2', 'node-3']) src.node(nodeObj(n));
+    for (let i = 0; i < 1500; i++) src.pod(podObj(`p-${(i * 7919) % 1500}`, { node: `node-${(i % 3) + 1}` }));
+    for (const perDelta of [20_000, 600]) {
+      const feed = new ClusterFeed(src, perDelta);
+      const data = new MapData();
+      let d = feed.next();
+      data.apply(d);
+      while (d.more) data.apply((d = feed.next(data.epoch, data.seq)));
+      expect(picture(data)).toEqual(expected(src));
+    }
+  });
+
   it('sums requests per node and carries taints, labels and readiness', () => {
     const src = new FakeSource();
     src.node(nodeObj('node-10', { taints: [{ key: 'k', effect: 'NoSchedule' }], unschedulable: true }));

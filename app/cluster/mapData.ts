@@ -66,6 +66,9 @@ export interface NodeInfo {
 
 const byName = new Intl.Collator('en', { numeric: true });
 
+/** Deltas with more pods than this are merged in bulk. */
+const BULK_PODS = 512;
+
 function grow<T extends Int32Array | Uint8Array | Float64Array>(a: T, n: number): T {
   if (n <= a.length) return a;
   const b = new (a.constructor as { new (n: number): T })(Math.max(n, a.length * 2, 64));
@@ -123,7 +126,8 @@ export class MapData {
   maxPodsPerNode = 0;
   private orderDirty = true;
   private unscheduledDirty = true;
-  private bulk = false;
+  /** While applying many pods: the lists appended to, sorted once at the end. */
+  private bulk: Set<number[]> | null = null;
   /** Node name ids whose tile changed since the last takeDirty (its node or any of its pods). */
   private dirtyNames = new Set<number>();
   /** Everything changed (a full delta, nodes added or removed: the grid moved). */
@@ -150,11 +154,13 @@ export class MapData {
     if (d.nodes) this.applyNodes(d);
     if (d.nodeMeta) for (const m of d.nodeMeta) this.nodeMeta[m.slot] = { taints: m.taints, labels: m.labels };
     if (d.pods) {
-      // Everything at once: append, then sort each node's list once (not a sorted insert per pod).
-      this.bulk = d.full;
+      // Many at once (a full delta, a big part): append, then sort each list touched once (not a sorted insert per pod).
+      this.bulk = d.pods.slot.length > BULK_PODS ? new Set() : null;
       this.applyPods(d);
-      this.bulk = false;
-      if (d.full) for (const list of this.podsByNodeName.values()) list.sort((a, b) => (this.podKey[a]! < this.podKey[b]! ? -1 : 1));
+      const touched = this.bulk;
+      this.bulk = null;
+      const byKey = (a: number, b: number) => (this.podKey[a]! < this.podKey[b]! ? -1 : 1);
+      if (touched) for (const list of touched) list.sort(byKey);
     }
     if (d.components) this.components = d.components;
     changed ||= !!(d.podsRemoved || d.nodesRemoved || d.nodes || d.nodeMeta || d.pods || d.components);
@@ -295,6 +301,7 @@ export class MapData {
     this.dirtyNames.add(node);
     if (this.bulk) {
       list.push(s);
+      this.bulk.add(list);
       if (list.length > this.maxPodsPerNode) this.maxPodsPerNode = list.length;
       return;
     }
