@@ -172,6 +172,7 @@ export class FaultBook {
         for (const [a, b] of blocks) net.block(a, b);
         sim.note('fault', 'node-loss', undefined, f.target);
         sim.crash(f.target);
+        powerOff(sim.durable(f.target), sim.now);
         return;
       }
       case 'partition-node': {
@@ -277,6 +278,18 @@ export class FaultBook {
       } else for (const [a, b] of e.blocks ?? []) net.block(a, b);
     }
   }
+}
+
+/**
+ * The machine's power goes: a kubelet keeps its node's container runtime as
+ * durable state (it survives a kubelet restart), and a lost node stops it too.
+ * This is engine/kubelet's `loseNode(durable, now)` (the runtime's powerOff);
+ * a kubelet without a durable runtime has nothing to stop. Restarting the
+ * actor (healing the fault) boots the machine again.
+ */
+function powerOff(durable: unknown, now: number): void {
+  const runtime = (durable as { runtime?: { powerOff?: (now: number) => void } | null } | null)?.runtime;
+  runtime?.powerOff?.(now);
 }
 
 /** Both directions between one actor and each of the others. */
