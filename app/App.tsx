@@ -1,9 +1,10 @@
 // The workspace: top bar; the dock (terminal, editor, etcd client) on the
-// left; views in the centre (etcd/Raft, API server, Scheduler, Cluster); inspector on the right;
+// left; views in the centre (etcd/Raft, API server, Scheduler, Cluster, Events); inspector on the right;
 // timeline along the bottom.
 import { useEffect, type CSSProperties, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { ApiServerPanel } from './apiserver/ApiServerPanel';
 import { ClusterPanel } from './cluster/ClusterPanel';
+import { EventsPanel } from './events/EventsPanel';
 import { Dock } from './panels/Dock';
 import { Inspector } from './panels/Inspector';
 import { Timeline } from './panels/Timeline';
@@ -65,6 +66,7 @@ const CENTRE_TABS: { id: CentreTab; label: string }[] = [
   { id: 'apiserver', label: 'API server' },
   { id: 'scheduler', label: 'Scheduler' },
   { id: 'cluster', label: 'Cluster' },
+  { id: 'events', label: 'Events' },
 ];
 
 /** The views, as tabs that keep their state (hidden, not unmounted). */
@@ -107,6 +109,9 @@ function Centre() {
       </div>
       <div role="tabpanel" id="tabpanel-cluster" aria-labelledby="tab-cluster" className="tabpanel tabpanel-cluster" hidden={tab !== 'cluster'}>
         <ClusterPanel />
+      </div>
+      <div role="tabpanel" id="tabpanel-events" aria-labelledby="tab-events" className="tabpanel tabpanel-events" hidden={tab !== 'events'}>
+        <EventsPanel />
       </div>
     </main>
   );

@@ -26,8 +26,11 @@ test('three nodes turn Ready; a Deployment becomes three Running pods on the map
   await expect(nodeRows(page)).toHaveCount(3);
   await expect(readyNodes(page)).toHaveCount(3);
   await expect(map(page)).toHaveAttribute('aria-label', /3 nodes \(3 Ready, 0 NotReady, 0 Unknown\)/);
-  // The control plane in the strip, with a leader.
+  // The control plane in the strip, with leaders.
   await expect(map(page)).toHaveAttribute('aria-label', /control-plane components up/);
+  const strip = page.getByRole('list', { name: 'Control plane' });
+  await expect(strip.locator('[data-component="kube-scheduler-0"]')).toHaveAttribute('data-state', 'up, leader');
+  await expect(strip.locator('[data-component="kube-apiserver-0"]')).toHaveAttribute('data-state', 'up');
 
   const out = await kubectl(page, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3']);
   expect(out.stderr, out.stderr).toBe('');
@@ -95,6 +98,8 @@ spec:
   await expect(huge).toContainText('unscheduled');
   await expect(map(page)).toHaveAttribute('aria-label', /1 unscheduled/);
 
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await shot(page, 'cluster-3-nodes-1280');
   // The other theme stays readable.
   const theme = await page.locator('html').getAttribute('data-theme');
   const other = theme === 'dark' ? 'light' : 'dark';
@@ -112,7 +117,27 @@ test('the map at 200 nodes', async ({ page }) => {
   expect(out.stderr, out.stderr).toBe('');
   await expect(page.getByRole('list', { name: 'Pods' }).locator('li[data-state="ready"]')).toHaveCount(40, { timeout: 60_000 });
   await shot(page, 'cluster-200-nodes');
-  // Scrolling draws the rows below.
-  await page.locator('.cl-map-scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-  await shot(page, 'cluster-200-nodes-scrolled');
+  // Zooming in shows names and pods one by one; panning moves along.
+  const canvas = page.getByTestId('cluster-canvas');
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -300);
+  await expect(page.getByTestId('cl-zoom-level')).toContainText(/medium|full/);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 200, box.y + box.height / 2 - 150, { steps: 5 });
+  await page.mouse.up();
+  await shot(page, 'cluster-200-nodes-zoomed');
+  await page.getByRole('button', { name: 'Fit the whole cluster' }).click();
+  await expect(page.getByTestId('cl-zoom-level')).toContainText(/pods|dots/);
+  // Find a node by name (the keyboard's way in): it opens in the inspector and the map goes to it.
+  const find = page.getByRole('searchbox', { name: 'Node or pod name' });
+  await find.fill('node-150');
+  await find.press('Enter');
+  await expect(page.getByRole('region', { name: 'Inspector' }).locator('.obj-title')).toContainText('Node node-150');
+  await expect(page.getByTestId('cl-zoom-level')).toContainText(/full/);
+  await expect.poll(() => page.evaluate(() => window.__kubeglassClusterMap!.locate('node', 'node-150'))).not.toBeNull();
+  await shot(page, 'cluster-200-nodes-found');
+  await find.fill('no-such-thing');
+  await find.press('Enter');
+  await expect(page.getByRole('search', { name: 'Find on the map' })).toContainText('not found');
 });

@@ -1,6 +1,6 @@
 // The etcd/Raft view: election, failover, partitions, as a user sees them.
 import { expect, test } from '@playwright/test';
-import { leader, memberButton, members, shot, view, waitForLeader, etcdClient } from './helpers';
+import { FAST, leader, memberButton, members, shot, view, waitForLeader, etcdClient } from './helpers';
 
 test('a leader appears', async ({ page }) => {
   await page.goto('/?speed=10');
@@ -95,9 +95,8 @@ test('a partitioned minority cannot commit; after heal it catches up', async ({ 
       { message: 'logs converge after heal' },
     )
     .toBe(true);
-  // The strips show equal indexes too.
-  const stats = await page.locator('.strip-stats').allInnerTexts();
-  expect(new Set(stats).size).toBe(1);
+  // The strips show equal indexes too (they follow the view a few times a second, so give them a moment).
+  await expect.poll(async () => new Set(await page.locator('.strip-stats').allInnerTexts()).size, { intervals: FAST }).toBe(1);
   await shot(page, 'partition-healed');
 });
 

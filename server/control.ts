@@ -115,13 +115,18 @@ export class ControlApi {
     return { status: 200, body: { ok: true, load: this.host.engine.loadStats(), state: this.host.state() } };
   }
 
-  /** POST /faults: a Fault object, checked here for shape and by the engine for names. */
+  /** POST /faults: a Fault object, checked here for shape and by the engine for names; answers with the faults now in effect. */
   faults(body: unknown): ControlAnswer {
     const f = parseFault(body);
     if (typeof f === 'string') return bad(f);
     const r = this.host.exec({ type: 'fault', fault: f });
-    if (!r.ok) return bad(r.error);
-    return { status: 200, body: { ok: true, fault: f, state: this.host.state() } };
+    if (!r.ok) return r.error.startsWith('no active fault') ? { status: 404, body: { error: r.error } } : bad(r.error);
+    return { status: 200, body: { ok: true, fault: f, active: this.host.engine.activeFaults(), state: this.host.state() } };
+  }
+
+  /** GET /faults: the faults in effect, oldest first. */
+  activeFaults(): ControlAnswer {
+    return { status: 200, body: { virtualTime: this.host.engine.sim.now, faults: this.host.engine.activeFaults() } };
   }
 }
 
@@ -143,6 +148,8 @@ export function parseLoad(body: unknown): { rate: number; keySpace?: number; val
 const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+export const FAULT_ACTIONS = ['crash', 'restart', 'partition', 'block', 'heal', 'heal-all', 'slow-disk', 'link', 'node-loss', 'partition-node', 'kubelet-restart', 'cut'] as const;
+
 /** Checks the JSON shape of a fault; returns the Fault or an error text. */
 export function parseFault(body: unknown): Fault | string {
   if (!isObject(body)) return 'expected a JSON object like {"action":"crash","target":"etcd-1"}';
@@ -160,8 +167,23 @@ export function parseFault(body: unknown): Fault | string {
     case 'block':
       if (!str(body.from) || !str(body.to)) return '"block" needs "from" and "to" component names';
       return { action: 'block', from: body.from, to: body.to };
-    case 'heal':
-      return { action: 'heal' };
+    case 'heal': {
+      const extra = Object.keys(body).filter((k) => k !== 'action' && k !== 'id');
+      if (extra.length > 0) return `"heal" takes only "id" (an active fault's number from GET faults), not ${extra.map((k) => JSON.stringify(k)).join(', ')}`;
+      if (body.id === undefined) return { action: 'heal' };
+      if (typeof body.id !== 'number' || !Number.isInteger(body.id) || body.id < 1) return '"id" must be the number of an active fault (GET /playground/v1/faults lists them)';
+      return { action: 'heal', id: body.id };
+    }
+    case 'heal-all':
+      return { action: 'heal-all' };
+    case 'node-loss':
+    case 'partition-node':
+    case 'kubelet-restart':
+      if (!str(body.target)) return `"${a}" needs a "target" node name, like {"action":"${a}","target":"node-1"}`;
+      return { action: a, target: body.target };
+    case 'cut':
+      if (!str(body.from) || !str(body.to)) return '"cut" needs "from" and "to": component names or kinds, like {"action":"cut","from":"kube-apiserver-0","to":"etcd"}';
+      return { action: 'cut', from: body.from, to: body.to };
     case 'slow-disk':
       if (!str(body.target)) return '"slow-disk" needs a "target" component name';
       if (!num(body.fsyncMs)) return '"slow-disk" needs "fsyncMs": a number of milliseconds';
@@ -185,6 +207,6 @@ export function parseFault(body: unknown): Fault | string {
       return f;
     }
     default:
-      return `unknown fault action ${JSON.stringify(a)} (crash, restart, partition, block, heal, slow-disk, link)`;
+      return `unknown fault action ${JSON.stringify(a)} (${FAULT_ACTIONS.join(', ')})`;
   }
 }

@@ -356,6 +356,31 @@ describe('faults and the command log', () => {
     expect((await post(base, '/playground/v1/faults', '{oops')).status).toBe(400);
   });
 
+  it('lists the faults in effect and heals them one by one', async () => {
+    const cut = await post(base, '/playground/v1/faults', { action: 'cut', from: 'kube-apiserver-0', to: 'etcd' });
+    expect(cut.status).toBe(200);
+    const active = o(cut.json).active as Obj[];
+    expect(active).toHaveLength(1);
+    expect(active[0]).toMatchObject({ fault: { action: 'cut', from: 'kube-apiserver-0', to: 'etcd' }, summary: 'kube-apiserver-0 ✂ etcd: no traffic either way' });
+    expect(o((await get(base, '/playground/v1/etcd')).json).blocked).toContainEqual(['kube-apiserver-0', 'etcd-1']);
+    expect((await post(base, '/playground/v1/faults', { action: 'crash', target: 'kube-scheduler-0' })).status).toBe(200);
+    const listed = o((await get(base, '/playground/v1/faults')).json);
+    expect((listed.faults as Obj[]).map((f) => o(f.fault).action)).toEqual(['cut', 'crash']);
+    expect(typeof listed.virtualTime).toBe('number');
+    const healed = await post(base, '/playground/v1/faults', { action: 'heal', id: active[0]!.id });
+    expect(healed.status).toBe(200);
+    expect((o(healed.json).active as Obj[]).map((f) => o(f.fault).action)).toEqual(['crash']);
+    expect(o((await get(base, '/playground/v1/etcd')).json).blocked).toEqual([]);
+    const gone = await post(base, '/playground/v1/faults', { action: 'heal', id: active[0]!.id });
+    expect(gone.status).toBe(404);
+    expect(o(gone.json).error).toBe(`no active fault #${active[0]!.id}`);
+    const noNode = await post(base, '/playground/v1/faults', { action: 'node-loss', target: 'node-1' });
+    expect(noNode.status).toBe(400);
+    expect(o(noNode.json).error).toBe('no component named "node-1"');
+    expect(o((await post(base, '/playground/v1/faults', { action: 'heal-all' })).json).active).toEqual([]);
+    expect((await get(base, '/playground/v1/state')).json).toMatchObject({ components: expect.arrayContaining([{ name: 'kube-scheduler-0', kind: 'kube-scheduler', up: true }]) });
+  });
+
   it('GET /commands lists faults and etcd requests in order', async () => {
     const r = o((await get(base, '/playground/v1/commands')).json);
     const cmds = r.commands as { t: number; step: number; command: Obj }[];

@@ -50,6 +50,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     ['/playground/v1/requests', { method: 'GET', run: (q) => control.requests(q) }],
     ['/playground/v1/clock', { method: 'POST', run: (b) => control.clock(b) }],
     ['/playground/v1/faults', { method: 'POST', run: (b) => control.faults(b) }],
+    ['GET /playground/v1/faults', { method: 'GET', run: () => control.activeFaults() }],
     ['/playground/v1/load', { method: 'POST', run: (b) => control.load(b) }],
     ['/playground/v1/kubectl', { method: 'POST', run: (b) => kubectlEndpoint(host, apiCalls, b) }],
   ]);
@@ -88,7 +89,8 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (method !== 'POST') return sendJson(res, 405, { error: 'Method Not Allowed', code: 12, message: 'Method Not Allowed' });
       return gateway.serve(path, req, res);
     }
-    const route = routes.get(path);
+    // A path served for more than one method has its other methods' routes under "METHOD path".
+    const route = routes.get(`${method} ${path}`) ?? routes.get(path);
     if (!route) {
       const body = path.startsWith('/v3/') ? { error: 'Not Found', code: 5, message: 'Not Found' } : { error: `no such endpoint: ${method} ${path}` };
       return sendJson(res, 404, body);

@@ -3,7 +3,7 @@ import { workerApi } from '../engineClient';
 import { ClusterPoller, type ClusterSource } from './clusterStore';
 
 export const workerClusterSource: ClusterSource = {
-  cluster: async () => (await workerApi()).clusterView(),
+  map: async (epoch, seq) => (await workerApi()).clusterMap(epoch, seq),
   controllers: async () => (await workerApi()).controllersView(),
 };
 

@@ -1,28 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { create } from 'zustand';
-import type { ClusterView } from '../../engine/host/protocol';
-import { ClusterPoller, type ClusterState } from './clusterStore';
+import { ClusterFeed } from '../../engine/facade/map/feed';
+import { FakeSource, nodeObj, podObj } from '../../engine/facade/map/testing';
+import { ClusterPoller, initialClusterState, type ClusterState } from './clusterStore';
 import { formatMs, mostRecentlyActive } from './ControllersPanel';
+import { MapData } from './mapData';
 
-const fresh = () => create<ClusterState>()(() => ({ cluster: null, controllers: null, reads: 0, readError: null, selectedController: null }));
+const fresh = () => create<ClusterState>()(() => initialClusterState);
 
 describe('ClusterPoller', () => {
-  it('reads both views; a refresh asked for mid-read runs once after it', async () => {
+  it('applies the feed\'s deltas in order; a refresh asked for mid-read runs once after it', async () => {
+    const src = new FakeSource();
+    src.node(nodeObj('node-1'));
+    const feed = new ClusterFeed(src);
     let calls = 0;
     let release: (() => void) | null = null;
-    const view: ClusterView = { nodes: [], pods: [], components: [] };
     const store = fresh();
+    const data = new MapData();
     const p = new ClusterPoller(
       {
-        cluster: () => {
+        map: (epoch, seq) => {
           calls++;
-          return new Promise((r) => (release = () => r(view)));
+          const d = feed.next(epoch, seq);
+          return new Promise((r) => (release = () => r(d)));
         },
         controllers: async () => ({ controllers: [] }),
       },
+      data,
       store,
     );
     const first = p.refresh();
+    src.pod(podObj('a', { node: 'node-1' }));
     void p.refresh();
     void p.refresh();
     release!();
@@ -31,11 +39,14 @@ describe('ClusterPoller', () => {
     await first;
     expect(calls).toBe(2);
     expect(store.getState().reads).toBe(2);
-    expect(store.getState().cluster).toBe(view);
+    expect(data.podTotal).toBe(1);
+    expect(store.getState().version).toBe(data.version);
+    expect(store.getState().lastDelta).toMatchObject({ full: false });
+    expect(store.getState().lastDelta!.bytes).toBeGreaterThan(0);
   });
-  it('keeps the last views and records a failed read', async () => {
+  it('keeps the last data and records a failed read', async () => {
     const store = fresh();
-    const p = new ClusterPoller({ cluster: async () => Promise.reject(new Error('worker restarting')), controllers: async () => null }, store);
+    const p = new ClusterPoller({ map: async () => Promise.reject(new Error('worker restarting')), controllers: async () => null }, new MapData(), store);
     await p.refresh();
     expect(store.getState().readError).toBe('worker restarting');
     expect(store.getState().reads).toBe(0);

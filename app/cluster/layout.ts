@@ -1,12 +1,30 @@
-// The cluster map's geometry, apart from drawing so it can be tested: the
-// control-plane strip, the unscheduled row and a grid of equal node tiles whose
-// level of detail falls as the node count grows. Equal tiles make "which tile
-// is under the pointer" and "which rows are on screen" O(1), so thousands of
-// nodes cost only what is visible.
+// The cluster map's world: a band of unscheduled pods, then a grid of equal
+// node tiles, in world units (1 unit = 1 CSS px at zoom 1, where a tile shows
+// every detail). Equal tiles make "which tile is under the pointer" and "which
+// tiles are on screen" O(1), so 5,000 nodes cost only what is visible; the
+// camera (camera.ts) maps the world to the screen.
 
-export type Detail = 'full' | 'medium' | 'tiny';
+export const PAD = 12;
 
-export const PAD = 8;
+/** A tile at zoom 1: header, cpu and memory bars, then the pods in rows. */
+export const TILE = {
+  w: 188,
+  pad: 7,
+  headerH: 16,
+  barsY: 27,
+  barH: 7,
+  barStep: 13,
+  barLabelW: 30,
+  podsY: 56,
+  pod: 9,
+  podGap: 2,
+  podsPerRow: 16,
+  gap: 10,
+} as const;
+
+const BAND_LABEL_W = 130;
+const BAND_MAX_ROWS = 3;
+const BAND_MIN_W = 640;
 
 export interface Rect {
   x: number;
@@ -15,188 +33,137 @@ export interface Rect {
   h: number;
 }
 
-export interface TileGeometry {
-  detail: Detail;
-  w: number;
-  h: number;
-  gap: number;
-  pad: number;
-  /** Height of the name/status line (tiny: a status stripe). */
-  headerH: number;
-  /** Top of the cpu and memory bars inside a tile, and each bar's height. */
-  barsY: number;
-  barH: number;
-  /** Vertical step between the two bars (bar plus spacing). */
-  barStep: number;
-  /** Width of the bar labels ("cpu"), 0 when not drawn. */
-  barLabelW: number;
-  podsY: number;
-  pod: number;
-  podGap: number;
-  podsPerRow: number;
+export interface WorldLayout {
+  cols: number;
+  rows: number;
+  count: number;
+  tileH: number;
   podRows: number;
-}
-
-export interface MapLayout {
+  grid: { x: number; y: number };
+  /** Unscheduled pods: a label and up to BAND_MAX_ROWS rows of squares (the rest counted). */
+  band: { x: number; y: number; w: number; h: number; labelW: number; perRow: number; rows: number; shown: number; total: number };
   width: number;
-  /** Total content height (the scroll height). */
   height: number;
-  strip: { y: number; h: number; chips: Rect[] };
-  unscheduled: { y: number; h: number; labelW: number; x0: number; pod: number; podGap: number; perRow: number; rows: number; shown: number; total: number };
-  grid: { y: number; cols: number; rows: number; count: number; tile: TileGeometry };
-}
-
-/** Largest node count drawn at each level of detail. */
-export const FULL_MAX = 64;
-export const MEDIUM_MAX = 1000;
-const BASE_W: Record<Detail, number> = { full: 176, medium: 90, tiny: 40 };
-/** How far tiles may stretch to fill a row. */
-const STRETCH: Record<Detail, number> = { full: 1.5, medium: 1.2, tiny: 1.25 };
-const UNSCHEDULED_MAX_ROWS = 3;
-
-export function detailFor(nodes: number): Detail {
-  return nodes <= FULL_MAX ? 'full' : nodes <= MEDIUM_MAX ? 'medium' : 'tiny';
-}
-
-function tileGeometry(detail: Detail, w: number, maxPods: number): TileGeometry {
-  const g =
-    detail === 'full'
-      ? { pad: 7, headerH: 16, barH: 7, barStep: 13, barLabelW: 30, pod: 9, podGap: 2, gap: 8 }
-      : detail === 'medium'
-        ? { pad: 4, headerH: 13, barH: 3, barStep: 5, barLabelW: 0, pod: 5, podGap: 1, gap: 6 }
-        : { pad: 2, headerH: 4, barH: 2, barStep: 3, barLabelW: 0, pod: 3, podGap: 1, gap: 3 };
-  const barsY = g.pad + g.headerH + (detail === 'tiny' ? 2 : 4);
-  const podsY = barsY + 2 * g.barStep + (detail === 'full' ? 3 : 2);
-  const podsPerRow = Math.max(1, Math.floor((w - 2 * g.pad + g.podGap) / (g.pod + g.podGap)));
-  const podRows = Math.max(1, Math.ceil(maxPods / podsPerRow));
-  const h = podsY + podRows * (g.pod + g.podGap) - g.podGap + g.pad;
-  return { detail, w, h, gap: g.gap, pad: g.pad, headerH: g.headerH, barsY, barH: g.barH, barStep: g.barStep, barLabelW: g.barLabelW, podsY, pod: g.pod, podGap: g.podGap, podsPerRow, podRows };
 }
 
 export interface LayoutInput {
-  width: number;
   nodes: number;
   maxPodsPerNode: number;
   unscheduled: number;
-  /** Width of each component chip's text, px. */
-  chipTextWidths: number[];
+  /** The viewport, CSS px: the grid's shape follows its aspect. */
+  viewW: number;
+  viewH: number;
 }
 
-export function layoutMap(inp: LayoutInput): MapLayout {
-  const width = Math.max(120, inp.width);
-  const inner = width - 2 * PAD;
-  // Control-plane strip: chips wrap onto as many lines as needed.
-  const chipH = 22;
-  const chips: Rect[] = [];
-  let x = PAD;
-  let y = PAD;
-  for (const tw of inp.chipTextWidths) {
-    const w = Math.ceil(tw) + 26;
-    if (x > PAD && x + w > width - PAD) {
-      x = PAD;
-      y += chipH + 6;
+const step = (n: number, size: number, gap: number) => (n > 0 ? n * (size + gap) - gap : 0);
+
+/** Columns that let the whole grid show at the largest zoom (at most 1). */
+export function bestColumns(nodes: number, tileH: number, viewW: number, viewH: number): number {
+  if (nodes <= 1) return 1;
+  const availW = Math.max(100, viewW - 2 * PAD);
+  const availH = Math.max(100, viewH - 2 * PAD - 40);
+  let best = 1;
+  let bestK = -1;
+  // The scale a grid of c columns fits at; ties go to more columns (wider, as screens are).
+  for (let c = 1; c <= nodes; c++) {
+    const r = Math.ceil(nodes / c);
+    const k = Math.min(1, availW / step(c, TILE.w, TILE.gap), availH / step(r, tileH, TILE.gap));
+    if (k >= bestK - 1e-9) {
+      bestK = k;
+      best = c;
     }
-    chips.push({ x, y, w, h: chipH });
-    x += w + 6;
   }
-  const stripH = chips.length ? y + chipH - PAD : 0;
-  // Unscheduled pods: a label, then squares, at most a few rows (the rest counted).
-  const uy = PAD + stripH + (chips.length ? 10 : 0);
-  const labelW = 118;
-  const upod = 9;
-  const ugap = 2;
-  const perRow = Math.max(1, Math.floor((inner - labelW + ugap) / (upod + ugap)));
-  const rows = Math.min(UNSCHEDULED_MAX_ROWS, Math.max(1, Math.ceil(inp.unscheduled / perRow)));
-  const shown = Math.min(inp.unscheduled, rows * perRow);
-  const uh = Math.max(16, rows * (upod + ugap) - ugap);
-  // The node grid.
-  const detail = detailFor(inp.nodes);
-  const gap = detail === 'full' ? 8 : detail === 'medium' ? 6 : 3;
-  const cols = Math.max(1, Math.floor((inner + gap) / (BASE_W[detail] + gap)));
-  // Stretch tiles to fill the row, within limits (few nodes should not become huge tiles).
-  const stretched = Math.floor((inner - (cols - 1) * gap) / cols);
-  const tileW = Math.max(24, Math.min(stretched, Math.round(BASE_W[detail] * STRETCH[detail])));
-  const tile = tileGeometry(detail, tileW, inp.maxPodsPerNode);
-  const gy = uy + uh + 12;
-  const gridRows = Math.ceil(inp.nodes / cols);
-  const height = gy + (gridRows > 0 ? gridRows * (tile.h + tile.gap) - tile.gap : 0) + PAD;
+  return best;
+}
+
+export function layoutWorld(inp: LayoutInput): WorldLayout {
+  const podRows = Math.max(1, Math.ceil(inp.maxPodsPerNode / TILE.podsPerRow));
+  const tileH = TILE.podsY + step(podRows, TILE.pod, TILE.podGap) + TILE.pad;
+  const cols = bestColumns(inp.nodes, tileH, inp.viewW, inp.viewH);
+  const rows = Math.ceil(inp.nodes / cols);
+  const gridW = step(cols, TILE.w, TILE.gap);
+  const bandW = Math.max(gridW, BAND_MIN_W);
+  const perRow = Math.max(1, Math.floor((bandW - BAND_LABEL_W + TILE.podGap) / (TILE.pod + TILE.podGap)));
+  const bandRows = Math.min(BAND_MAX_ROWS, Math.max(1, Math.ceil(inp.unscheduled / perRow)));
+  const bandH = Math.max(16, step(bandRows, TILE.pod, TILE.podGap));
+  const gy = PAD + bandH + 14;
   return {
-    width,
-    height,
-    strip: { y: PAD, h: stripH, chips },
-    unscheduled: { y: uy, h: uh, labelW, x0: PAD + labelW, pod: upod, podGap: ugap, perRow, rows, shown, total: inp.unscheduled },
-    grid: { y: gy, cols, rows: gridRows, count: inp.nodes, tile },
+    cols,
+    rows,
+    count: inp.nodes,
+    tileH,
+    podRows,
+    grid: { x: PAD, y: gy },
+    band: { x: PAD, y: PAD, w: bandW, h: bandH, labelW: BAND_LABEL_W, perRow, rows: bandRows, shown: Math.min(inp.unscheduled, bandRows * perRow), total: inp.unscheduled },
+    width: PAD * 2 + Math.max(gridW, bandW),
+    height: gy + step(rows, tileH, TILE.gap) + PAD,
   };
 }
 
-/** Where node `i`'s tile is. */
-export function tileRect(l: MapLayout, i: number): Rect {
-  const t = l.grid.tile;
-  const col = i % l.grid.cols;
-  const row = Math.floor(i / l.grid.cols);
-  return { x: PAD + col * (t.w + t.gap), y: l.grid.y + row * (t.h + t.gap), w: t.w, h: t.h };
+/** Where the i-th node (in grid order) is. */
+export function tileRect(l: WorldLayout, i: number): Rect {
+  return { x: l.grid.x + (i % l.cols) * (TILE.w + TILE.gap), y: l.grid.y + Math.floor(i / l.cols) * (l.tileH + TILE.gap), w: TILE.w, h: l.tileH };
 }
 
-/** Pod `j` of a tile, relative to the tile's corner; null beyond what the tile can show. */
-export function podRect(t: TileGeometry, j: number): Rect | null {
-  if (j >= t.podsPerRow * t.podRows) return null;
-  const col = j % t.podsPerRow;
-  const row = Math.floor(j / t.podsPerRow);
-  return { x: t.pad + col * (t.pod + t.podGap), y: t.podsY + row * (t.pod + t.podGap), w: t.pod, h: t.pod };
+/** Pod `j` of a tile, relative to the tile's corner; null beyond what a tile shows. */
+export function podRect(l: WorldLayout, j: number): Rect | null {
+  if (j >= TILE.podsPerRow * l.podRows) return null;
+  return { x: TILE.pad + (j % TILE.podsPerRow) * (TILE.pod + TILE.podGap), y: TILE.podsY + Math.floor(j / TILE.podsPerRow) * (TILE.pod + TILE.podGap), w: TILE.pod, h: TILE.pod };
 }
 
-export function unscheduledPodRect(l: MapLayout, j: number): Rect | null {
-  const u = l.unscheduled;
-  if (j >= u.shown) return null;
-  return { x: u.x0 + (j % u.perRow) * (u.pod + u.podGap), y: u.y + Math.floor(j / u.perRow) * (u.pod + u.podGap), w: u.pod, h: u.pod };
+export function bandPodRect(l: WorldLayout, j: number): Rect | null {
+  const b = l.band;
+  if (j >= b.shown) return null;
+  return { x: b.x + b.labelW + (j % b.perRow) * (TILE.pod + TILE.podGap), y: b.y + Math.floor(j / b.perRow) * (TILE.pod + TILE.podGap), w: TILE.pod, h: TILE.pod };
 }
 
-/** The node indexes whose tiles meet the band [top, top + height). */
-export function visibleNodes(l: MapLayout, top: number, height: number): { from: number; to: number } {
-  const step = l.grid.tile.h + l.grid.tile.gap;
-  const r0 = Math.max(0, Math.floor((top - l.grid.y) / step));
-  const r1 = Math.max(0, Math.floor((top + height - l.grid.y) / step) + 1);
-  return { from: Math.min(l.grid.count, r0 * l.grid.cols), to: Math.min(l.grid.count, r1 * l.grid.cols) };
+/** Grid rows and columns that meet the world rectangle `r`. */
+export function visibleCells(l: WorldLayout, r: Rect): { r0: number; r1: number; c0: number; c1: number } {
+  const sx = TILE.w + TILE.gap;
+  const sy = l.tileH + TILE.gap;
+  const c0 = Math.max(0, Math.floor((r.x - l.grid.x) / sx));
+  const c1 = Math.min(l.cols - 1, Math.floor((r.x + r.w - l.grid.x) / sx));
+  const r0 = Math.max(0, Math.floor((r.y - l.grid.y) / sy));
+  const r1 = Math.min(l.rows - 1, Math.floor((r.y + r.h - l.grid.y) / sy));
+  return { r0, r1, c0, c1 };
 }
 
-export type Hit =
-  | { type: 'component'; index: number }
-  | { type: 'unscheduledPod'; index: number }
-  | { type: 'node'; index: number }
-  | { type: 'pod'; node: number; index: number };
+export type Hit = { type: 'node'; index: number } | { type: 'pod'; node: number; index: number } | { type: 'unscheduledPod'; index: number };
 
 const inside = (r: Rect, x: number, y: number) => x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
 
-/** What is under content point (x, y); `podsOn(i)` says how many pods node i has. */
-export function hitTest(l: MapLayout, x: number, y: number, podsOn: (node: number) => number): Hit | null {
-  for (let i = 0; i < l.strip.chips.length; i++) if (inside(l.strip.chips[i]!, x, y)) return { type: 'component', index: i };
-  const u = l.unscheduled;
-  if (y >= u.y && y < u.y + u.h && x >= u.x0) {
-    const col = Math.floor((x - u.x0) / (u.pod + u.podGap));
-    const row = Math.floor((y - u.y) / (u.pod + u.podGap));
-    const j = row * u.perRow + col;
-    const r = col < u.perRow ? unscheduledPodRect(l, j) : null;
-    if (r && inside(r, x, y)) return { type: 'unscheduledPod', index: j };
-    return null;
+/**
+ * What is at world point (x, y): a node tile (by grid index), one of its pods
+ * (when `pods` is set: pods are told apart only when drawn one by one), or an
+ * unscheduled pod. `podsOn(i)` says how many pods node i has.
+ */
+export function hitTest(l: WorldLayout, x: number, y: number, podsOn: (node: number) => number, pods = true): Hit | null {
+  const b = l.band;
+  if (y >= b.y && y < b.y + b.h) {
+    if (x < b.x + b.labelW) return null;
+    const col = Math.floor((x - b.x - b.labelW) / (TILE.pod + TILE.podGap));
+    const row = Math.floor((y - b.y) / (TILE.pod + TILE.podGap));
+    const j = row * b.perRow + col;
+    const r = col < b.perRow ? bandPodRect(l, j) : null;
+    return r && inside(r, x, y) ? { type: 'unscheduledPod', index: j } : null;
   }
-  const t = l.grid.tile;
-  if (y < l.grid.y || x < PAD) return null;
-  const col = Math.floor((x - PAD) / (t.w + t.gap));
-  const row = Math.floor((y - l.grid.y) / (t.h + t.gap));
-  if (col >= l.grid.cols) return null;
-  const i = row * l.grid.cols + col;
-  if (i >= l.grid.count) return null;
-  const tr = tileRect(l, i);
-  if (!inside(tr, x, y)) return null;
-  const lx = x - tr.x;
-  const ly = y - tr.y;
-  if (ly >= t.podsY) {
-    const pc = Math.floor((lx - t.pad) / (t.pod + t.podGap));
-    const pr = Math.floor((ly - t.podsY) / (t.pod + t.podGap));
-    if (pc >= 0 && pc < t.podsPerRow) {
-      const j = pr * t.podsPerRow + pc;
-      const pr2 = podRect(t, j);
-      if (pr2 && j < podsOn(i) && inside(pr2, lx, ly)) return { type: 'pod', node: i, index: j };
+  if (y < l.grid.y || x < l.grid.x) return null;
+  const col = Math.floor((x - l.grid.x) / (TILE.w + TILE.gap));
+  const row = Math.floor((y - l.grid.y) / (l.tileH + TILE.gap));
+  if (col >= l.cols) return null;
+  const i = row * l.cols + col;
+  if (i >= l.count) return null;
+  const t = tileRect(l, i);
+  if (!inside(t, x, y)) return null;
+  const lx = x - t.x;
+  const ly = y - t.y;
+  if (pods && ly >= TILE.podsY) {
+    const pc = Math.floor((lx - TILE.pad) / (TILE.pod + TILE.podGap));
+    const pr = Math.floor((ly - TILE.podsY) / (TILE.pod + TILE.podGap));
+    if (pc >= 0 && pc < TILE.podsPerRow) {
+      const j = pr * TILE.podsPerRow + pc;
+      const r = podRect(l, j);
+      if (r && j < podsOn(i) && inside(r, lx, ly)) return { type: 'pod', node: i, index: j };
     }
   }
   return { type: 'node', index: i };

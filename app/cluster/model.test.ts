@@ -1,65 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterView } from '../../engine/host/protocol';
-import { buildModel, formatCpu, formatMemory, nodeState, podState, summary, type ClusterPod } from './model';
+import { ClusterFeed } from '../../engine/facade/map/feed';
+import { FakeSource, nodeObj, podObj } from '../../engine/facade/map/testing';
+import { MapData } from './mapData';
+import { describePod, formatCpu, formatMemory, nodeFacts, podFacts, summary } from './model';
 
-const pod = (o: Partial<ClusterPod>): ClusterPod => ({ namespace: 'default', name: 'p', node: 'node-1', phase: 'Running', ready: true, reason: '', terminating: false, owner: '', ...o });
-const node = (name: string, ready = 'True'): ClusterView['nodes'][number] => ({
-  name,
-  ready,
-  unschedulable: false,
-  taints: [],
-  labels: {},
-  allocatable: { cpu: 4000, memory: 8 * 1024 ** 3, pods: 110 },
-  requested: { cpu: 0, memory: 0 },
-});
-
-describe('podState', () => {
-  it('tells ready, not ready, pending, failing, terminating and succeeded apart', () => {
-    expect(podState(pod({}))).toBe('ready');
-    expect(podState(pod({ ready: false }))).toBe('notReady');
-    expect(podState(pod({ phase: 'Pending', ready: false, reason: 'ContainerCreating' }))).toBe('pending');
-    expect(podState(pod({ phase: 'Running', ready: false, reason: 'CrashLoopBackOff' }))).toBe('failed');
-    expect(podState(pod({ phase: 'Failed', ready: false }))).toBe('failed');
-    expect(podState(pod({ phase: 'Pending', reason: 'ImagePullBackOff' }))).toBe('failed');
-    expect(podState(pod({ terminating: true }))).toBe('terminating');
-    expect(podState(pod({ phase: 'Succeeded', ready: false }))).toBe('succeeded');
+describe('the words of the map', () => {
+  const src = new FakeSource();
+  src.node(nodeObj('node-1', { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }));
+  src.node(nodeObj('node-2', { ready: 'False' }));
+  src.pod(podObj('web-1', { node: 'node-1', cpu: '250m', owner: 'web-7d9' }));
+  src.pod(podObj('web-2', { node: 'node-1', ready: false, reason: 'CrashLoopBackOff', phase: 'Running' }));
+  src.pod(podObj('huge', { phase: 'Pending', ready: false }));
+  const d = new MapData();
+  d.apply(new ClusterFeed(src).next());
+  it('summarises nodes, pods and components for the canvas', () => {
+    expect(summary(d)).toBe(
+      'Cluster map: 2 nodes (1 Ready, 1 NotReady, 0 Unknown); 3 pods (1 running and ready, 0 running not ready, 1 pending, 1 failed, 0 terminating, 0 succeeded; 1 unscheduled); 1 of 1 control-plane components up',
+    );
   });
-});
-
-describe('buildModel', () => {
-  it('groups pods by node, keeps unscheduled ones apart and counts states', () => {
-    const m = buildModel({
-      nodes: [node('node-1'), node('node-2', 'Unknown'), node('node-3', 'False'), node('node-4', '')],
-      pods: [pod({ name: 'a' }), pod({ name: 'b', node: 'node-2', ready: false }), pod({ name: 'c', node: '', phase: 'Pending', ready: false }), pod({ name: 'd', node: 'gone' })],
-      components: [{ name: 'kube-scheduler-0', kind: 'kube-scheduler', up: true, leader: true }],
-    });
-    expect(m.podsByNode.get('node-1')!.map((p) => p.name)).toEqual(['a']);
-    expect(m.unscheduled.map((p) => p.name)).toEqual(['c', 'd']);
-    expect(m.counts.nodes).toEqual({ ready: 1, notReady: 1, unknown: 2 });
-    expect(m.counts.pods.ready).toBe(2);
-    expect(m.counts.pods.pending).toBe(1);
-    expect(m.maxPodsPerNode).toBe(1);
-    expect(nodeState(m.nodes[3]!)).toBe('unknown');
-    const s = summary(m);
-    expect(s).toContain('4 nodes (1 Ready, 1 NotReady, 2 Unknown)');
-    expect(s).toContain('4 pods (2 running and ready');
-    expect(s).toContain('2 unscheduled');
-    expect(s).toContain('1 of 1 control-plane components up');
+  it('tells a pod and a node in words', () => {
+    const crashing = d.pod(d.podByKey.get('default/web-2')!);
+    expect(describePod(crashing)).toBe('Running, not Ready · CrashLoopBackOff');
+    expect(podFacts(d.pod(d.podByKey.get('default/web-1')!))).toEqual([
+      ['Node', 'node-1'],
+      ['Phase', 'Running, Ready'],
+      ['Reason', '—'],
+      ['Owner', 'web-7d9'],
+    ]);
+    expect(podFacts(d.pod(d.podByKey.get('default/huge')!))[0]).toEqual(['Node', 'none (unscheduled)']);
+    const facts = Object.fromEntries(nodeFacts(d.node(d.nodeByName.get('node-1')!)));
+    expect(facts).toMatchObject({ Status: '✓ Ready', 'CPU requested': '350m of 4 (9%)', Pods: '2 of 110', Taints: '⚑ node.kubernetes.io/unreachable:NoExecute', Labels: 'kubernetes.io/hostname=node-1' });
   });
-  it('is empty without a view', () => {
-    const m = buildModel(null);
-    expect(m.nodes).toEqual([]);
-    expect(summary(m)).toContain('0 nodes');
+  it('finds nodes and pods by name', () => {
+    expect(d.find('node-2')).toEqual({ kind: 'node', name: 'node-2' });
+    expect(d.find(' default/web-1 ')).toEqual({ kind: 'pod', name: 'default/web-1' });
+    expect(d.find('huge')).toEqual({ kind: 'pod', name: 'default/huge' });
+    expect(d.find('nope')).toBeNull();
+    expect(d.find('')).toBeNull();
   });
-});
-
-describe('quantities', () => {
-  it('prints cpu and memory as kubectl does', () => {
+  it('prints quantities as kubectl describe does', () => {
     expect(formatCpu(1500)).toBe('1500m');
-    expect(formatCpu(4000)).toBe('4');
+    expect(formatCpu(2000)).toBe('2');
     expect(formatMemory(64 * 1024 ** 2)).toBe('64Mi');
-    expect(formatMemory(8 * 1024 ** 3)).toBe('8Gi');
-    expect(formatMemory(1.5 * 1024 ** 3)).toBe('1.5Gi');
-    expect(formatMemory(0)).toBe('0');
+    expect(formatMemory(1536 * 1024 ** 2)).toBe('1.5Gi');
+    expect(formatMemory(1_000_000_000)).toBe('953.7Mi');
   });
 });

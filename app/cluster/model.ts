@@ -1,16 +1,9 @@
-// What the cluster map shows, derived from the engine's ClusterView: each pod's
-// display state (colour AND a shape/text carry it), each node's readiness, pods
-// grouped by node, and the counts the canvas's accessible label summarises.
-import type { ClusterView } from '../../engine/host/protocol';
+// Words for what the cluster map shows: state labels and markers (so colour
+// is never the only carrier), the summary the canvas's accessible name reads,
+// node and pod facts for the tooltip, and kubectl-style quantities.
+import { NODE_STATES, POD_STATES, type MapData, type NodeInfo, type NodeState, type PodInfo, type PodState } from './mapData';
 
-export type ClusterNode = ClusterView['nodes'][number];
-export type ClusterPod = ClusterView['pods'][number];
-export type ClusterComponent = ClusterView['components'][number];
-
-/** How a pod is drawn. Order matters: the legend follows it. */
-export type PodState = 'ready' | 'notReady' | 'pending' | 'failed' | 'terminating' | 'succeeded';
-
-export const POD_STATES: readonly PodState[] = ['ready', 'notReady', 'pending', 'failed', 'terminating', 'succeeded'];
+export { POD_STATES, NODE_STATES, type PodState, type NodeState };
 
 export const POD_STATE_LABEL: Record<PodState, string> = {
   ready: 'Running, Ready',
@@ -21,81 +14,34 @@ export const POD_STATE_LABEL: Record<PodState, string> = {
   succeeded: 'Succeeded',
 };
 
-/** Waiting or terminated reasons that mean the pod is in trouble even while its phase says Running or Pending. */
-const FAILING_REASONS = new Set(['CrashLoopBackOff', 'Error', 'OOMKilled', 'ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'CreateContainerError', 'CreateContainerConfigError', 'RunContainerError', 'StartError', 'ContainerCannotRun']);
-
-export function podState(p: ClusterPod): PodState {
-  if (p.terminating) return 'terminating';
-  if (p.phase === 'Failed' || FAILING_REASONS.has(p.reason)) return 'failed';
-  if (p.phase === 'Succeeded') return 'succeeded';
-  if (p.phase === 'Running') return p.ready ? 'ready' : 'notReady';
-  return 'pending';
-}
-
-export type NodeState = 'ready' | 'notReady' | 'unknown';
-
-export function nodeState(n: ClusterNode): NodeState {
-  if (n.ready === 'True') return 'ready';
-  if (n.ready === 'False') return 'notReady';
-  return 'unknown';
-}
-
 export const NODE_STATE_LABEL: Record<NodeState, string> = { ready: 'Ready', notReady: 'NotReady', unknown: 'Unknown' };
 /** The text marker drawn beside a node's name, so readiness is not told by colour alone. */
 export const NODE_STATE_ICON: Record<NodeState, string> = { ready: '✓', notReady: '✗', unknown: '?' };
 
-export interface ClusterModel {
-  nodes: ClusterNode[];
-  /** Pods per node name, in the view's order. */
-  podsByNode: Map<string, ClusterPod[]>;
-  /** Pods with no node (not yet scheduled), or on a node the view does not list. */
-  unscheduled: ClusterPod[];
-  components: ClusterComponent[];
-  counts: { nodes: Record<NodeState, number>; pods: Record<PodState, number>; podsTotal: number; unscheduled: number };
-  /** The most pods on any one node (sizes the tiles). */
-  maxPodsPerNode: number;
+export interface MapCounts {
+  nodes: Record<NodeState, number>;
+  pods: Record<PodState, number>;
+  podsTotal: number;
+  unscheduled: number;
+  nodesTotal: number;
 }
 
-const byName = new Intl.Collator('en', { numeric: true });
-
-export function buildModel(view: ClusterView | null): ClusterModel {
-  // node-2 before node-10, as people count.
-  const nodes = [...(view?.nodes ?? [])].sort((a, b) => byName.compare(a.name, b.name));
-  const podsByNode = new Map<string, ClusterPod[]>();
-  const nodeCounts: Record<NodeState, number> = { ready: 0, notReady: 0, unknown: 0 };
-  for (const n of nodes) {
-    podsByNode.set(n.name, []);
-    nodeCounts[nodeState(n)]++;
-  }
-  const unscheduled: ClusterPod[] = [];
-  const podCounts: Record<PodState, number> = { ready: 0, notReady: 0, pending: 0, failed: 0, terminating: 0, succeeded: 0 };
-  for (const p of view?.pods ?? []) {
-    podCounts[podState(p)]++;
-    const list = p.node ? podsByNode.get(p.node) : undefined;
-    if (list) list.push(p);
-    else unscheduled.push(p);
-  }
-  let maxPodsPerNode = 0;
-  for (const l of podsByNode.values()) maxPodsPerNode = Math.max(maxPodsPerNode, l.length);
-  return {
-    nodes,
-    podsByNode,
-    unscheduled,
-    components: view?.components ?? [],
-    counts: { nodes: nodeCounts, pods: podCounts, podsTotal: view?.pods.length ?? 0, unscheduled: unscheduled.length },
-    maxPodsPerNode,
-  };
+export function counts(d: MapData): MapCounts {
+  const nodes = Object.fromEntries(NODE_STATES.map((s, i) => [s, d.nodeCounts[i]!])) as Record<NodeState, number>;
+  const pods = Object.fromEntries(POD_STATES.map((s, i) => [s, d.podCounts[i]!])) as Record<PodState, number>;
+  return { nodes, pods, podsTotal: d.podTotal, unscheduled: d.unscheduled.length, nodesTotal: d.nodeTotal };
 }
 
 /** The canvas's accessible name: what a sighted user takes in at a glance. */
-export function summary(m: ClusterModel): string {
-  const n = m.counts.nodes;
-  const p = m.counts.pods;
-  const up = m.components.filter((c) => c.up).length;
+export function summary(d: MapData): string {
+  const c = counts(d);
+  const n = c.nodes;
+  const p = c.pods;
+  const up = d.components.filter((x) => x.up).length;
   const parts = [
-    `${m.nodes.length} node${m.nodes.length === 1 ? '' : 's'} (${n.ready} Ready, ${n.notReady} NotReady, ${n.unknown} Unknown)`,
-    `${m.counts.podsTotal} pod${m.counts.podsTotal === 1 ? '' : 's'} (${p.ready} running and ready, ${p.notReady} running not ready, ${p.pending} pending, ${p.failed} failed, ${p.terminating} terminating, ${p.succeeded} succeeded; ${m.counts.unscheduled} unscheduled)`,
-    `${up} of ${m.components.length} control-plane components up`,
+    `${c.nodesTotal} node${c.nodesTotal === 1 ? '' : 's'} (${n.ready} Ready, ${n.notReady} NotReady, ${n.unknown} Unknown)`,
+    `${c.podsTotal} pod${c.podsTotal === 1 ? '' : 's'} (${p.ready} running and ready, ${p.notReady} running not ready, ${p.pending} pending, ${p.failed} failed, ${p.terminating} terminating, ${p.succeeded} succeeded; ${c.unscheduled} unscheduled)`,
+    `${up} of ${d.components.length} control-plane components up`,
   ];
   return `Cluster map: ${parts.join('; ')}`;
 }
@@ -129,16 +75,36 @@ export function percent(part: number, whole: number): number {
   return whole > 0 ? Math.round((part / whole) * 100) : 0;
 }
 
-export function podKey(p: ClusterPod): string {
-  return `${p.namespace}/${p.name}`;
-}
-
 /** One line for a pod (hover text and the accessible list). */
-export function describePod(p: ClusterPod): string {
-  const s = podState(p);
+export function describePod(p: PodInfo): string {
   const bits = [p.phase + (p.phase === 'Running' ? (p.ready ? ', Ready' : ', not Ready') : '')];
   if (p.reason) bits.push(p.reason);
   if (p.terminating) bits.push('Terminating');
-  if (s === 'failed' && !bits.includes(p.reason) && p.phase !== 'Failed') bits.push('failing');
+  if (p.state === 'failed' && !bits.includes(p.reason) && p.phase !== 'Failed') bits.push('failing');
   return bits.join(' · ');
+}
+
+/** Tooltip facts for a node. */
+export function nodeFacts(n: NodeInfo): [string, string][] {
+  const facts: [string, string][] = [
+    ['Status', `${NODE_STATE_ICON[n.state]} ${NODE_STATE_LABEL[n.state]}${n.ready === '' ? ' (no Ready condition yet)' : ''}`],
+    ['CPU requested', `${formatCpu(n.requested.cpu)} of ${formatCpu(n.allocatable.cpu)} (${percent(n.requested.cpu, n.allocatable.cpu)}%)`],
+    ['Memory requested', `${formatMemory(n.requested.memory)} of ${formatMemory(n.allocatable.memory)} (${percent(n.requested.memory, n.allocatable.memory)}%)`],
+    ['Pods', `${n.pods} of ${n.allocatable.pods}`],
+  ];
+  if (n.unschedulable) facts.push(['Scheduling', '⊘ unschedulable (cordoned)']);
+  facts.push(['Taints', n.taints.length ? `⚑ ${n.taints.join(', ')}` : 'none']);
+  const labels = Object.entries(n.labels);
+  facts.push(['Labels', labels.length ? labels.map(([k, v]) => `${k}=${v}`).join('\n') : 'none']);
+  return facts;
+}
+
+export function podFacts(p: PodInfo): [string, string][] {
+  return [
+    ['Node', p.node || 'none (unscheduled)'],
+    ['Phase', p.phase + (p.phase === 'Running' ? (p.ready ? ', Ready' : ', not Ready') : '')],
+    ['Reason', p.reason || '—'],
+    ...(p.terminating ? ([['Deleting', 'Terminating']] as [string, string][]) : []),
+    ['Owner', p.owner || '—'],
+  ];
 }

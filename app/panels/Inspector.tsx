@@ -1,8 +1,12 @@
-// Details of whatever is selected: a member (state, progress, faults) or a
-// message (its in-flight view and what happened to it).
+// Details of whatever is selected: a member (state, progress, faults), a
+// message (its in-flight view and what happened to it), a request, an API
+// object (YAML, links, events) or a control-plane component.
 import { useCallback } from 'react';
 import type { EtcdMemberView, MessageInFlightView } from '../../engine/facade/types';
 import { RequestDetails } from '../apiserver/RequestDetails';
+import { ComponentInspector } from '../inspector/ComponentInspector';
+import { ObjectInspector } from '../inspector/ObjectInspector';
+import { refKey } from '../inspector/inspectStore';
 import { engine } from '../engineClient';
 import { formatT } from '../lib/format';
 import { FAMILY_LOOK, ROLE_LOOK, msgLook } from '../raft/look';
@@ -36,6 +40,10 @@ export function Inspector() {
         <MemberDetails name={sel.name} />
       ) : sel.type === 'request' ? (
         <RequestDetails id={sel.id} />
+      ) : sel.type === 'object' ? (
+        <ObjectInspector key={refKey(sel.ref)} objRef={sel.ref} />
+      ) : sel.type === 'component' ? (
+        <ComponentInspector name={sel.name} />
       ) : (
         <MessageDetails msgId={sel.msgId} seen={sel.seen} />
       )}
@@ -49,7 +57,7 @@ function Overview() {
   const order = useView((s) => s.memberOrder);
   return (
     <div>
-      <p className="muted">Select a member in the ring, or a message, to inspect it.</p>
+      <p className="muted">Select a member in the ring, a message, a request, or anything on the cluster map or in a list to inspect it.</p>
       <dl className="facts">
         <dt>leader</dt>
         <dd>{leader ?? 'none'}</dd>

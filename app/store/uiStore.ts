@@ -2,9 +2,14 @@
 // timeline filters. Selecting a thing anywhere selects it everywhere.
 import { create } from 'zustand';
 import type { MessageInFlightView, TraceRecordView } from '../../engine/facade/types';
+import type { ObjectRef } from '../../engine/host/protocol';
 
 export type Selection =
   | { type: 'member'; name: string }
+  /** An API object (a node, a pod, a row in a list): its live YAML, links and events. */
+  | { type: 'object'; ref: ObjectRef }
+  /** A control-plane component (etcd-0, kube-scheduler-1, …). */
+  | { type: 'component'; name: string }
   /** A message; `seen` keeps its in-flight view once it has arrived. */
   | { type: 'message'; msgId: number; seen?: MessageInFlightView }
   /** A kube-apiserver request (its record is pinned in the request store). */
@@ -12,7 +17,7 @@ export type Selection =
 
 export type Theme = 'dark' | 'light';
 
-export type CentreTab = 'raft' | 'apiserver' | 'scheduler' | 'cluster';
+export type CentreTab = 'raft' | 'apiserver' | 'scheduler' | 'cluster' | 'events';
 export type DockTab = 'terminal' | 'editor' | 'client';
 
 export type TraceFilter = 'send' | 'deliver' | 'drop' | 'heartbeat' | 'timer' | 'persist' | 'fault';
@@ -70,7 +75,7 @@ export const useUi = create<UiState>()(() => ({
   theme: initialTheme(),
   traceFilters: { send: false, deliver: true, drop: true, heartbeat: false, timer: false, persist: false, fault: true },
   actionError: null,
-  centreTab: saved<CentreTab>('kubeglass.centreTab', ['raft', 'apiserver', 'scheduler', 'cluster'], 'raft'),
+  centreTab: saved<CentreTab>('kubeglass.centreTab', ['raft', 'apiserver', 'scheduler', 'cluster', 'events'], 'raft'),
   dockTab: saved<DockTab>('kubeglass.dockTab', ['terminal', 'editor', 'client'], 'terminal'),
   dockWidth: initialDockWidth(),
   lastStep: null,
@@ -78,6 +83,18 @@ export const useUi = create<UiState>()(() => ({
 
 export function select(selection: Selection | null): void {
   useUi.setState({ selection });
+}
+
+export function selectObject(ref: ObjectRef): void {
+  const { group, resource, name } = ref;
+  select({ type: 'object', ref: ref.namespace ? { group, resource, namespace: ref.namespace, name } : { group, resource, name } });
+}
+
+/** The selected API object, if the selection is one. */
+export const useSelectedObject = (): ObjectRef | null => useUi((s) => (s.selection?.type === 'object' ? s.selection.ref : null));
+
+export function sameRef(a: ObjectRef | null | undefined, b: ObjectRef | null | undefined): boolean {
+  return !!a && !!b && a.group === b.group && a.resource === b.resource && (a.namespace ?? '') === (b.namespace ?? '') && a.name === b.name;
 }
 
 export function togglePick(name: string): void {

@@ -10,7 +10,7 @@ import type {
   TraceRecordView,
   WatchView,
 } from '../../engine/facade/types';
-import type { ClockView, SessionInfo, ViewUpdate } from '../../engine/host/protocol';
+import type { ActiveFault, ClockView, SessionInfo, ViewUpdate } from '../../engine/host/protocol';
 
 /** Trace records kept in the UI (the engine keeps its own, larger ring). */
 export const TRACE_KEEP = 2000;
@@ -70,6 +70,8 @@ export interface ViewState {
   watches: Record<number, WatchState>;
   components: { name: string; kind: string; up: boolean }[];
   markers: Marker[];
+  /** The faults in effect, oldest first. */
+  faults: ActiveFault[];
 }
 
 export const initialViewState: ViewState = {
@@ -90,6 +92,7 @@ export const initialViewState: ViewState = {
   watches: {},
   components: [],
   markers: [],
+  faults: [],
 };
 
 /** Merges one update into the state; pure, so it is tested without a worker. */
@@ -179,6 +182,8 @@ export function applyUpdate(s: ViewState, u: ViewUpdate, wallNow: number): Parti
     out.watches = watches;
   }
   if (u.components) out.components = u.components;
+  if (u.faults) out.faults = u.faults;
+  else if (u.full) out.faults = [];
   if (u.engineError) out.fatal = `The simulation stopped: the engine threw ${u.engineError}. This is a bug; the trace up to here is kept.`;
   return out;
 }
@@ -203,6 +208,7 @@ export const useKv = () => useView((s) => s.kv);
 export const useOpResults = (): EtcdOpResult[] => useView((s) => s.opResults);
 export const useWatches = (): Record<number, WatchState> => useView((s) => s.watches);
 export const useTrace = (): TraceRecordView[] => useView((s) => s.trace);
+export const useFaults = (): ActiveFault[] => useView((s) => s.faults);
 /** The leader's name, as the first up member that believes itself leader. */
 export const useLeaderName = (): string | null =>
   useView((s) => {

@@ -15,6 +15,7 @@ import type { RequestBodies, RequestType } from '../etcd/server/messages';
 import { ETCD_KIND, EtcdMember, memberIdOf, memberName, raftIdOf, type MemberConfig, type MemberDurable } from '../etcd/server/member';
 import { describeEntry } from '../etcd/server/describe';
 import type {
+  ActiveFault,
   Command,
   EngineOptions,
   EngineState,
@@ -22,13 +23,14 @@ import type {
   EtcdMemberView,
   EtcdOp,
   EtcdOpResult,
-  Fault,
   MessageInFlightView,
   RecordedCommand,
   TraceRecordView,
   WatchView,
 } from './types';
 import { formatOpResult } from './etcdctl';
+import { FaultBook } from './faults';
+import { refForKey } from './inspect/objects';
 import { APISERVER_KIND, DEFAULT_APISERVER, type ApiServer, type ApiServerConfig } from '../apiserver/server/apiserver';
 import { API_CLIENT_KIND, type ApiCall, type ApiClient, type ApiClientConfig } from '../apiserver/client/apiClient';
 import type { RequestRecord } from '../apiserver/records/types';
@@ -77,6 +79,8 @@ export class Engine {
   /** etcdOp command results by call id of the playground client. */
   private readonly ops = new Map<number, EtcdOp>();
   private readonly uiWatches = new Map<number, { key: string; rangeEnd?: string; callId: number; member: ActorId }>();
+  /** The faults in effect (crashes, partitions, lost nodes…), healed one by one or all at once. */
+  private readonly faults = new FaultBook();
 
   private constructor(options: EngineOptions) {
     const n = options.etcdMembers;
@@ -248,7 +252,7 @@ export class Engine {
     this.sim.note('command', command.type, commandDetail(command));
     switch (command.type) {
       case 'fault':
-        this.applyFault(command.fault);
+        this.faults.apply(this.sim, command.fault);
         return { ok: true };
       case 'speed':
         this.speed = command.speed;
@@ -369,17 +373,26 @@ export class Engine {
         requested: requested.get(n.metadata.name ?? '') ?? { cpu: 0, memory: 0 },
       };
     });
+    return { nodes, pods, components: this.controlPlaneComponents() };
+  }
+
+  /** etcd members, API servers, controller managers, schedulers and kwok-controller: up, and which one leads. */
+  controlPlaneComponents(): ClusterView['components'] {
     const components: ClusterView['components'] = [];
-    for (let i = 0; i < this.options.apiServers; i++) components.push({ name: `kube-apiserver-${i}`, kind: 'kube-apiserver', up: !!this.sim.actor(`kube-apiserver-${i}`), leader: false });
+    const etcdLeader = this.leader();
+    for (const name of this.memberNames()) components.push({ name, kind: ETCD_KIND, up: this.sim.isUp(name), leader: name === etcdLeader });
+    if (!this.options.controlPlane) return components;
+    for (let i = 0; i < this.options.apiServers; i++) components.push({ name: `kube-apiserver-${i}`, kind: APISERVER_KIND, up: !!this.sim.actor(`kube-apiserver-${i}`), leader: false });
     for (let i = 0; i < this.options.controllerManagers; i++) {
       const m = this.sim.actor<ControllerManager>(`kube-controller-manager-${i}`);
-      components.push({ name: `kube-controller-manager-${i}`, kind: 'kube-controller-manager', up: !!m, leader: !!m && m.isLeader });
+      components.push({ name: `kube-controller-manager-${i}`, kind: CONTROLLER_MANAGER_KIND, up: !!m, leader: !!m && m.isLeader });
     }
     for (const id of this.schedulerIds()) {
       const sc = this.sim.actor<KubeScheduler>(id);
-      components.push({ name: id, kind: 'kube-scheduler', up: !!sc, leader: !!sc && sc.elector.isLeader });
+      components.push({ name: id, kind: SCHEDULER_KIND, up: !!sc, leader: !!sc && sc.elector.isLeader });
     }
-    return { nodes, pods, components };
+    if (this.sim.has(KWOK_CONTROLLER)) components.push({ name: KWOK_CONTROLLER, kind: KWOK_KIND, up: this.sim.isUp(KWOK_CONTROLLER), leader: false });
+    return components;
   }
 
   // ---- kube-controller-manager ---------------------------------------------------------
@@ -400,7 +413,10 @@ export class Engine {
           retries: mt.retries,
           meanQueueMs: mt.latency.count ? (mt.latency.sum / mt.latency.count) * 1000 : 0,
           meanWorkMs: mt.workDuration.count ? (mt.workDuration.sum / mt.workDuration.count) * 1000 : 0,
-          recent: (c.recent ?? []).slice(-20),
+          recent: (c.recent ?? []).slice(-20).map((r) => {
+            const ref = refForKey(c.informers, r.key);
+            return ref ? { ...r, ref } : { ...r };
+          }),
         };
       }),
     });
@@ -526,12 +542,17 @@ export class Engine {
     return !!s && s.ready && s.bootstrapped;
   }
 
+  /** The faults still in effect, oldest first. */
+  activeFaults(): ActiveFault[] {
+    return this.faults.list();
+  }
+
   commands(): RecordedCommand[] {
     return this.log.map((c) => structuredCloneSafe(c));
   }
 
   private validate(command: Command): string | null {
-    if (command.type === 'fault') return this.validateFault(command.fault);
+    if (command.type === 'fault') return this.faults.validate(this.sim, command.fault);
     if (command.type === 'speed' && !(command.speed >= 0 && command.speed <= 10_000)) return `speed must be between 0 and 10000 (got ${command.speed})`;
     if (command.type === 'load') {
       if (!(command.rate >= 0 && command.rate <= 100_000)) return `rate must be between 0 and 100000 puts per second (got ${command.rate})`;
@@ -543,83 +564,6 @@ export class Engine {
     if (command.type === 'etcdOp' && command.op.op === 'memberRemove' && !this.memberNames().includes(command.op.name)) return `no etcd member named "${command.op.name}"`;
     if (command.type === 'etcdOp' && command.op.op === 'memberAdd' && this.memberNames().length >= MAX_MEMBERS) return `a cluster of more than ${MAX_MEMBERS} members is not supported (etcd recommends at most 7)`;
     return null;
-  }
-
-  private validateFault(f: Fault): string | null {
-    const known = (id: string) => this.sim.has(id);
-    switch (f.action) {
-      case 'crash':
-      case 'restart':
-        return known(f.target) ? null : `no component named "${f.target}"`;
-      case 'slow-disk':
-        if (!known(f.target)) return `no component named "${f.target}"`;
-        return f.fsyncMs >= 0 && Number.isFinite(f.fsyncMs) ? null : `fsyncMs must be a non-negative number (got ${f.fsyncMs})`;
-      case 'partition': {
-        if (!Array.isArray(f.groups) || f.groups.length < 2) return 'a partition needs at least two groups';
-        const seen = new Set<string>();
-        for (const g of f.groups) {
-          if (!Array.isArray(g)) return 'each partition group must be a list of component names';
-          for (const id of g) {
-            if (!known(id)) return `no component named "${id}"`;
-            if (seen.has(id)) return `"${id}" appears in more than one group`;
-            seen.add(id);
-          }
-        }
-        return null;
-      }
-      case 'block':
-        return known(f.from) && known(f.to) ? null : `no component named "${known(f.from) ? f.to : f.from}"`;
-      case 'heal':
-        return null;
-      case 'link': {
-        for (const p of ['loss', 'duplicate'] as const) {
-          const v = f[p];
-          if (v !== undefined && !(v >= 0 && v <= 1)) return `${p} must be a probability between 0 and 1`;
-        }
-        if (f.minMs !== undefined && !(f.minMs >= 0)) return 'minMs must be >= 0';
-        if (f.maxMs !== undefined && !(f.maxMs >= (f.minMs ?? 0))) return 'maxMs must be >= minMs';
-        if (f.from !== undefined && !known(f.from)) return `no component named "${f.from}"`;
-        if (f.to !== undefined && !known(f.to)) return `no component named "${f.to}"`;
-        return null;
-      }
-      default:
-        return assertNever(f, 'fault');
-    }
-  }
-
-  private applyFault(f: Fault): void {
-    const net = this.sim.network;
-    switch (f.action) {
-      case 'crash':
-        this.sim.crash(f.target);
-        return;
-      case 'restart':
-        this.sim.restart(f.target);
-        return;
-      case 'partition':
-        net.partition(f.groups);
-        this.sim.note('fault', 'partition', f.groups.map((g) => g.join(',')).join(' | '));
-        return;
-      case 'block':
-        net.block(f.from, f.to);
-        this.sim.note('fault', 'block', `${f.from}>${f.to}`);
-        return;
-      case 'heal':
-        net.heal();
-        this.sim.note('fault', 'heal');
-        return;
-      case 'slow-disk':
-        this.sim.setFsyncLatency(f.target, f.fsyncMs);
-        return;
-      case 'link': {
-        const { action: _a, from, to, ...patch } = f;
-        net.configure(from ?? '*', to ?? '*', patch);
-        this.sim.note('fault', 'link', JSON.stringify(f));
-        return;
-      }
-      default:
-        assertNever(f, 'fault');
-    }
   }
 
   private startOp(op: EtcdOp): number {

@@ -47,15 +47,39 @@ export interface ScenarioUser {
   certificate?: boolean;
 }
 
-/** Faults, as the control API and the UI express them. */
+/** Faults, as the control API and the UI express them (server/README.md lists them). */
 export type Fault =
+  /** The component's process stops; its durable state stays on disk. */
   | { action: 'crash'; target: ActorId }
   | { action: 'restart'; target: ActorId }
   | { action: 'partition'; groups: ActorId[][] }
   | { action: 'block'; from: ActorId; to: ActorId }
-  | { action: 'heal' }
+  /** Without `id`: the whole network heals (partitions, blocks, cuts, node partitions, link loss). With `id`: that active fault ends. */
+  | { action: 'heal'; id?: number }
+  /** Every active fault ends: the network heals, crashed components restart, disks and lost nodes come back. */
+  | { action: 'heal-all' }
   | { action: 'slow-disk'; target: ActorId; fsyncMs: number }
-  | { action: 'link'; from?: ActorId; to?: ActorId; loss?: number; duplicate?: number; reorder?: boolean; minMs?: number; maxMs?: number };
+  | { action: 'link'; from?: ActorId; to?: ActorId; loss?: number; duplicate?: number; reorder?: boolean; minMs?: number; maxMs?: number }
+  /** The node's machine is gone: its kubelet and containers stop and nothing reaches it, until healed (it boots again). */
+  | { action: 'node-loss'; target: ActorId }
+  /** The node can no longer reach any kube-apiserver (nor they it); its kubelet keeps running its pods. */
+  | { action: 'partition-node'; target: ActorId }
+  /** The kubelet process restarts (a crash, then a start); what survives is what the kubelet keeps durable (its containers). */
+  | { action: 'kubelet-restart'; target: ActorId }
+  /** No traffic either way between two ends, each a component name or a kind naming all of that kind (`etcd`, `kube-apiserver`, …). */
+  | { action: 'cut'; from: string; to: string };
+
+/** A fault still in effect (Engine.activeFaults): the faults list and the map show these. */
+export interface ActiveFault {
+  id: number;
+  /** Virtual time it began. */
+  since: VirtualMs;
+  fault: Fault;
+  /** One line for people, e.g. "node-1 lost: the machine is gone (kubelet and containers stopped, unreachable)". */
+  summary: string;
+  /** The components it affects. */
+  targets: ActorId[];
+}
 
 /** A KV/lease request from the playground's own etcd client (`etcd-client-0`). */
 export type EtcdOp =
@@ -244,7 +268,8 @@ export interface ControllersView {
     /** Mean time a key waited in the queue, and mean sync time, in virtual ms. */
     meanQueueMs: number;
     meanWorkMs: number;
-    recent: { t: number; key: string; what: string }[];
+    /** Newest last; `ref` is the key's object, for the inspector (the controller's informer of the key's scope). */
+    recent: { t: number; key: string; what: string; ref?: { group: string; resource: string; namespace?: string; name: string } }[];
   }[];
 }
 

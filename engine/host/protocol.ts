@@ -4,7 +4,11 @@
 import type { RequestRecord } from '../apiserver/records/types';
 import type { DecisionJson } from '../scheduler/records/types';
 import type { QueueEntry, QueueView } from '../scheduler/queue/schedulingQueue';
+import type { MapDelta } from '../facade/map/protocol';
+import type { EventsQuery, EventsView } from '../facade/inspect/events';
+import type { InspectView, ObjectRef } from '../facade/inspect/objects';
 import type {
+  ActiveFault,
   ClusterView,
   Command,
   ControllersView,
@@ -96,6 +100,8 @@ export interface ViewUpdate {
   engineError?: string;
   /** kube-apiserver request records not posted before (at most REQUEST_POST_LIMIT, newest last). */
   requests?: RequestRecord[];
+  /** The faults in effect, all of them, when that list changed. */
+  faults?: ActiveFault[];
 }
 
 export const REQUEST_POST_LIMIT = 200;
@@ -124,6 +130,11 @@ export interface ApplyDocResult {
 export const TRACE_POST_LIMIT = 400;
 
 export type { ClusterView, ControllersView, DecisionJson, QueueEntry, QueueView, SchedulerView };
+export type { MapDelta, EventsQuery, EventsView, InspectView, ObjectRef };
+export type { ActiveFault, Fault } from '../facade/types';
+export type { EventStreamRow, DescribeEventRow, EventObject } from '../facade/inspect/events';
+export type { ObjectLink } from '../facade/inspect/objects';
+export type { MapComponent } from '../facade/map/protocol';
 
 /** GET /playground/v1/scheduler/decisions: every decision still held for one pod, oldest first. */
 export interface PodDecisions {
@@ -172,4 +183,10 @@ export interface WorkerApi {
   clusterView(): ClusterView | null;
   /** kube-controller-manager's controllers: queue depth, latency and recent reconciles (null without it). */
   controllersView(): ControllersView | null;
+  /** The cluster map's changes since delta `seq` of feed `epoch` (everything for 0, 0 or a stale pair); its buffers are transferred. */
+  clusterMap(epoch: number, seq: number): MapDelta;
+  /** One API object: its YAML as `kubectl get -o yaml` prints it, owners, dependents and events. */
+  inspect(ref: ObjectRef): InspectView | { error: string };
+  /** The newest events matching a filter, newest first (null before an API server is ready). */
+  events(query: EventsQuery): EventsView | null;
 }

@@ -87,4 +87,24 @@ describe('HostSession with the real engine', () => {
     check();
     expect(lastN).toBe(engine.trace(-1, 1)[0]!.n);
   });
+
+  it('posts the faults in effect when they change, and only then', () => {
+    const engine = Engine.create({ seed: 8, etcdMembers: 3 });
+    const { timers, run } = fakeTimers();
+    const session = new HostSession(engine, timers);
+    const posts: NonNullable<ViewUpdate['faults']>[] = [];
+    session.subscribe((u) => u.faults && posts.push(u.faults));
+    expect(posts).toEqual([[]]);
+    session.exec({ type: 'fault', fault: { action: 'crash', target: 'etcd-1' } });
+    run(20);
+    session.exec({ type: 'etcdOp', op: { op: 'put', key: '/k', value: 'v' } });
+    run(20);
+    expect(posts).toHaveLength(2);
+    expect(posts[1]).toEqual(engine.activeFaults());
+    expect(posts[1]![0]).toMatchObject({ fault: { action: 'crash', target: 'etcd-1' }, targets: ['etcd-1'] });
+    session.exec({ type: 'fault', fault: { action: 'heal', id: posts[1]![0]!.id } });
+    run(20);
+    expect(posts).toHaveLength(3);
+    expect(posts[2]).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@
 // the previous post. It compares against what it last sent, so the UI's store
 // and this differ always agree on the current picture.
 import type {
+  ActiveFault,
   EngineState,
   EtcdClusterView,
   EtcdOpResult,
@@ -21,6 +22,8 @@ export interface ViewSource {
   watches(): WatchView[];
   /** kube-apiserver request records with id > sinceId (absent without a control plane). */
   requests?(sinceId?: number, limit?: number): RequestRecord[];
+  /** The faults in effect (absent in sources without a fault book). */
+  activeFaults?(): ActiveFault[];
 }
 
 /** The number of trace records written so far, from the `count:hash` digest. */
@@ -46,6 +49,7 @@ export class ViewDiffer {
   private clockJson = '';
   private lastRequestId = 0;
   private pendingRequests = new Set<number>();
+  private faultsJson = '';
 
   /** Forget what was sent: the next update is full. */
   reset(): void {
@@ -64,6 +68,7 @@ export class ViewDiffer {
     this.clockJson = '';
     this.lastRequestId = 0;
     this.pendingRequests.clear();
+    this.faultsJson = '';
   }
 
   /** Builds the next update, or null when nothing at all changed. */
@@ -111,6 +116,16 @@ export class ViewDiffer {
       this.partitionJson = partitionJson;
       u.partition = { groups: view.partition, blocked: view.blocked };
       changed = true;
+    }
+
+    if (src.activeFaults) {
+      const faults = src.activeFaults();
+      const faultsJson = JSON.stringify(faults);
+      if (full || faultsJson !== this.faultsJson) {
+        this.faultsJson = faultsJson;
+        u.faults = faults;
+        changed = true;
+      }
     }
 
     changed = this.diffTrace(src, state, u) || changed;

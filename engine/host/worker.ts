@@ -4,10 +4,12 @@
 import * as Comlink from 'comlink';
 import { Engine } from '../index';
 import type { Command, EngineOptions } from '../facade/types';
-import type { ApplyDocResult, ClusterView, ControllersView, ExecResult, KubectlOutput, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
+import type { ApplyDocResult, ClusterView, ControllersView, EventsQuery, EventsView, ExecResult, InspectView, KubectlOutput, MapDelta, ObjectRef, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
 import { ApiBridge } from './apiBridge';
 import { KubectlHost } from './kubectlHost';
 import { HostSession, type HostTimers } from './session';
+import { Observer } from '../facade/observer';
+import { deltaBuffers } from '../facade/map/protocol';
 
 const timers: HostTimers = {
   now: () => performance.now(),
@@ -19,6 +21,7 @@ let session: HostSession | null = null;
 let bridge: ApiBridge | null = null;
 let kubectl: KubectlHost | null = null;
 let current: Engine | null = null;
+let observer: Observer | null = null;
 let pendingListener: ((u: ViewUpdate) => void) | null = null;
 
 function needKubectl(): KubectlHost {
@@ -31,6 +34,11 @@ function needEngine(): Engine {
   return current;
 }
 
+function needObserver(): Observer {
+  if (!observer) throw new Error('worker: init() has not been called');
+  return observer;
+}
+
 function need(): HostSession {
   if (!session) throw new Error('worker: init() has not been called');
   return session;
@@ -40,6 +48,7 @@ const api: WorkerApi = {
   init(opts: EngineOptions): SessionInfo {
     const engine = Engine.create(opts);
     current = engine;
+    observer = new Observer(engine);
     if (bridge) bridge.replace(engine);
     else bridge = new ApiBridge(engine);
     kubectl = new KubectlHost(bridge, () => current?.sim.now ?? 0);
@@ -74,6 +83,12 @@ const api: WorkerApi = {
   schedulerConfig: (): string | null => needEngine().schedulerConfig(),
   clusterView: (): ClusterView | null => needEngine().clusterView(),
   controllersView: (): ControllersView | null => needEngine().controllersView(),
+  clusterMap: (epoch: number, seq: number): MapDelta => {
+    const d = needObserver().clusterMap(epoch, seq);
+    return Comlink.transfer(d, deltaBuffers(d));
+  },
+  inspect: (ref: ObjectRef): InspectView | { error: string } => needObserver().inspect(ref),
+  events: (query: EventsQuery): EventsView | null => needObserver().eventsView(query),
 };
 
 Comlink.expose(api);

@@ -128,8 +128,19 @@ export function timeRfc1123z(ts: unknown): string {
 }
 
 /** kubectl/pkg/util/event SortableEvents: by series time, last timestamp, else event time. */
-function eventSortTime(e: Obj): number {
+export function eventSortTime(e: Obj): number {
   return parseTime(e.series?.lastObservedTime) ?? parseTime(e.lastTimestamp) ?? parseTime(e.eventTime) ?? -62135596800000;
+}
+
+/** One row of describe's Events table (a core/v1 Event): its Type, Reason, Age ("2m (x4 over 5m)"), From and Message. */
+export function eventRow(e: Obj, now: number): { type: string; reason: string; age: string; from: string; message: string } {
+  let first = timestampSince(e.eventTime, now);
+  if (!parseTime(e.eventTime)) first = timestampSince(e.firstTimestamp, now);
+  let age: string;
+  if (e.series) age = `${timestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`;
+  else if ((e.count ?? 0) > 1) age = `${timestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})`;
+  else age = first;
+  return { type: e.type ?? '', reason: e.reason ?? '', age, from: e.source?.component || e.reportingComponent || '', message: String(e.message ?? '').trim() };
 }
 
 export function describeEvents(events: Obj[] | null | undefined, w: PrefixWriter, now: number): void {
@@ -143,13 +154,7 @@ export function describeEvents(events: Obj[] | null | undefined, w: PrefixWriter
   w.write(0, 'Events:\n  Type\tReason\tAge\tFrom\tMessage\n');
   w.write(1, '----\t------\t----\t----\t-------\n');
   for (const e of sorted) {
-    let first = timestampSince(e.eventTime, now);
-    if (!parseTime(e.eventTime)) first = timestampSince(e.firstTimestamp, now);
-    let interval: string;
-    if (e.series) interval = `${timestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`;
-    else if ((e.count ?? 0) > 1) interval = `${timestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})`;
-    else interval = first;
-    const source = e.source?.component || e.reportingComponent || '';
-    w.write(1, `${e.type ?? ''}\t${e.reason ?? ''}\t${interval}\t${source}\t${String(e.message ?? '').trim()}\n`);
+    const r = eventRow(e, now);
+    w.write(1, `${r.type}\t${r.reason}\t${r.age}\t${r.from}\t${r.message}\n`);
   }
 }

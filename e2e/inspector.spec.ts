@@ -1,0 +1,84 @@
+// The object inspector: click a pod on the map to see its live YAML (as
+// kubectl get -o yaml prints it), follow its owner links up to the
+// Deployment and back down, read each object's events (kubectl describe's
+// Type, Reason, Age, From, Message), and watch the YAML follow a change.
+import { expect, test, type Page } from '@playwright/test';
+import type { KubectlOutput } from '../engine/host/protocol';
+import { FAST, shot } from './helpers';
+
+async function kubectl(page: Page, args: string[]): Promise<KubectlOutput> {
+  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
+  return page.evaluate((a) => window.__kubeglassScheduler!.kubectl(a, {}), args);
+}
+
+test('inspect a pod from the map, follow owners up and dependents down, see events and live YAML', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await page.getByRole('tab', { name: 'Cluster' }).click();
+  const created = await kubectl(page, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2']);
+  expect(created.stderr, created.stderr).toBe('');
+  const ready = page.getByRole('list', { name: 'Pods' }).locator('li[data-state="ready"]');
+  await expect(ready).toHaveCount(2, { timeout: 40_000 });
+  const podKey = (await ready.first().getAttribute('data-pod'))!;
+  const podName = podKey.split('/')[1]!;
+
+  // Click the pod's square.
+  const at = (await page.evaluate((k) => window.__kubeglassClusterMap!.locate('pod', k), podKey))!;
+  await page.mouse.click(at.x, at.y);
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await expect(inspector.locator('.obj-title')).toContainText(`Pod ${podKey}`);
+  const yaml = inspector.getByLabel(`YAML of Pod ${podName}`);
+  await expect(yaml).toContainText('apiVersion: v1\nkind: Pod\nmetadata:');
+  await expect(yaml).toContainText(`name: ${podName}`);
+  await expect(yaml).toContainText('nodeName: node-');
+  await expect(yaml).toContainText('phase: Running');
+  await expect(yaml).not.toContainText('managedFields');
+  // The YAML is exactly what the in-page kubectl prints.
+  const printed = await kubectl(page, ['get', 'pod', podName, '-o', 'yaml']);
+  expect((await yaml.innerText()).trim()).toBe(printed.stdout.trim());
+  const events = inspector.getByRole('table', { name: `Events of Pod ${podName}` });
+  await expect(events.locator('thead th')).toHaveText(['Type', 'Reason', 'Age', 'From', 'Message']);
+  await expect(events.locator('tbody[data-reason="Scheduled"]')).toContainText(`default-schedulerSuccessfully assigned ${podKey} to node-`);
+  await expect(events.locator('tbody[data-reason="Started"]')).toContainText('kubelet');
+  await shot(page, 'inspector-pod');
+
+  // Up: the ReplicaSet, then the Deployment.
+  const owners = inspector.getByRole('region', { name: 'Owners' });
+  await owners.getByRole('button', { name: /^Inspect ReplicaSet web-/ }).click();
+  await expect(inspector.locator('.obj-title')).toContainText('ReplicaSet default/web-');
+  const owned = inspector.getByRole('region', { name: 'Owned' });
+  await expect(owned.getByRole('button', { name: /^Inspect Pod web-/ })).toHaveCount(2);
+  await expect(inspector.getByRole('region', { name: 'Events' })).toContainText('SuccessfulCreate');
+  await inspector.getByRole('region', { name: 'Owners' }).getByRole('button', { name: 'Inspect Deployment web' }).click();
+  await expect(inspector.locator('.obj-title')).toContainText('Deployment default/web');
+  const depYaml = inspector.getByLabel('YAML of Deployment web');
+  await expect(depYaml).toContainText('replicas: 2');
+  await expect(inspector.getByRole('region', { name: 'Events' })).toContainText(/ScalingReplicaSet.*deployment-controller.*Scaled up replica set web-[a-z0-9]+ from 0 to 2/);
+  await shot(page, 'inspector-deployment');
+
+  // Live: a scale shows up in the YAML and the events without reselecting.
+  const scaled = await kubectl(page, ['scale', 'deployment', 'web', '--replicas=3']);
+  expect(scaled.stderr, scaled.stderr).toBe('');
+  await expect(depYaml).toContainText('replicas: 3');
+  await expect(inspector.getByRole('region', { name: 'Events' })).toContainText('from 2 to 3');
+
+  // Down again, to a pod; then "Show on map" highlights it there.
+  await inspector.getByRole('region', { name: 'Owned' }).getByRole('button', { name: /^Inspect ReplicaSet web-/ }).click();
+  await inspector.getByRole('region', { name: 'Owned' }).getByRole('button', { name: /^Inspect Pod web-/ }).first().click();
+  await expect(inspector.locator('.obj-title')).toContainText('Pod default/web-');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByRole('tab', { name: 'Events' }).click();
+  await inspector.getByRole('button', { name: 'Show on map' }).click();
+  await expect(page.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
+  await shot(page, 'inspector-pod-1280');
+
+  // A node, clicked on the map: its YAML, events and fault buttons.
+  expect(await page.evaluate(() => window.__kubeglassClusterMap!.focus('node', 'node-2'))).toBe(true);
+  await expect.poll(() => page.evaluate(() => window.__kubeglassClusterMap!.locate('node', 'node-2'))).not.toBeNull();
+  const nodeAt = (await page.evaluate(() => window.__kubeglassClusterMap!.locate('node', 'node-2')))!;
+  await page.mouse.click(nodeAt.x, nodeAt.y);
+  await expect(inspector.locator('.obj-title')).toContainText('Node node-2');
+  await expect(inspector.getByLabel('YAML of Node node-2')).toContainText('kind: Node');
+  await expect(inspector.getByRole('group', { name: 'Faults for node-2' }).getByRole('button', { name: 'Lose the node node-2' })).toBeVisible();
+  await expect(inspector.getByRole('region', { name: 'Events' })).toContainText(/NodeReady|Starting|RegisteredNode/);
+  await shot(page, 'inspector-node-1280');
+});

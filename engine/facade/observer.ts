@@ -1,0 +1,42 @@
+// Read-outs of one engine for a UI host, beyond the per-frame views: the
+// cluster map's feed (deltas since the consumer's last one), the object
+// inspector and the events stream. They keep derived indexes between calls,
+// so they live beside the engine (in its worker), not in its state: snapshots
+// and replays never carry them.
+import type { Engine } from './engine';
+import { EventsIndex, type EventsQuery, type EventsView } from './inspect/events';
+import { inspectObject, type InspectView, type ObjectRef } from './inspect/objects';
+import { ClusterFeed } from './map/feed';
+import type { MapDelta } from './map/protocol';
+import { cachedStore, engineMapSource, readyApiServer } from './map/source';
+
+export class Observer {
+  private readonly feed: ClusterFeed;
+  private readonly eventsIndex = new EventsIndex();
+
+  constructor(private readonly engine: Engine) {
+    this.feed = new ClusterFeed(engineMapSource(engine));
+  }
+
+  /** The map's changes since delta `seq` of feed `epoch` (everything when those are not this feed's latest). */
+  clusterMap(epoch: number, seq: number): MapDelta {
+    return this.feed.next(epoch, seq);
+  }
+
+  private events(): EventsIndex {
+    this.eventsIndex.refresh(cachedStore(readyApiServer(this.engine), '', 'events'));
+    return this.eventsIndex;
+  }
+
+  /** One object's YAML, owners, dependents and events; an error text for an unknown resource type. */
+  inspect(ref: ObjectRef): InspectView | { error: string } {
+    const v = inspectObject(readyApiServer(this.engine), ref, this.events(), this.engine.sim.now);
+    return typeof v === 'string' ? { error: v } : v;
+  }
+
+  /** The newest events matching the query (null before an API server is ready). */
+  eventsView(q: EventsQuery): EventsView | null {
+    if (!readyApiServer(this.engine)) return null;
+    return this.events().query(q, this.engine.sim.now);
+  }
+}
