@@ -23,6 +23,10 @@ import { podRequests, quantityNumber } from '../scheduler/framework/resources';
 import { behaviourOf, imageDigest, lookupImage, parseImage, type Behaviour } from './images';
 import { podStatusFor, type ContainerRt, type PodWorker } from './status';
 import { newProbeState, probeName, runProbe, type ProbeKind, type ProbeSpec } from './probes';
+import { UsageMeter } from './runtime/meter';
+import { demandOf, oomAfterMs, processArgv, type Demand } from './runtime/usage';
+import { serveKubelet } from './server/server';
+import type { HttpRequestMsg } from '../apiserver/http/messages';
 
 type ContainerSpec = Pod['spec']['containers'][number] & {
   command?: string[];
@@ -74,6 +78,8 @@ const RESOLVE_FAIL_MS = 800;
 const RETRY_MS = 1000;
 /** The worker's quick requeue after a sync error (ErrImagePull → ImagePullBackOff shows up). */
 const ERROR_RESYNC_MS = 1000;
+/** What runs outside kubepods (the OS, kubelet, containerd): the usage model's node floor. */
+const SYSTEM_USAGE: Demand = { cpuMilli: 40, memory: { baseBytes: 512 * 1024 * 1024, allocBytes: 0, rateBytesPerSec: 0 } };
 
 /** A core/v1 Event the kubelet records about a pod (kubecontainer's recordContainerEvent). */
 interface KubeletEvent {
@@ -136,12 +142,16 @@ export class Kubelet implements Actor {
   private eventSeq = 0;
   readonly bootId: string;
   readonly machineId: string;
+  /** cgroup accounting and cAdvisor's samples: what /metrics/resource serves. */
+  readonly meter: UsageMeter;
 
   constructor(
     readonly id: ActorId,
     readonly config: KubeletConfig,
     seed: number,
+    now = 0,
   ) {
+    this.meter = new UsageMeter(quantityNumber(config.capacity.cpu, true), SYSTEM_USAGE, now);
     for (const i of config.images ?? []) {
       const ref = parseImage(i);
       const img = lookupImage(ref);
@@ -177,7 +187,12 @@ export class Kubelet implements Actor {
     return reqId;
   }
 
-  receive(ctx: ActorContext, _from: ActorId, p: Payload): void {
+  receive(ctx: ActorContext, from: ActorId, p: Payload): void {
+    if (p.type === 'HttpRequest') {
+      const m = p as unknown as HttpRequestMsg;
+      ctx.send(from, httpMsg.response(m.reqId, serveKubelet(this, m.request, ctx.now)));
+      return;
+    }
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     if (!purpose) return;
@@ -543,7 +558,9 @@ export class Kubelet implements Actor {
       }
       const w = this.workers.get(uid);
       if (w) {
+        const annotationsChanged = JSON.stringify(w.pod.metadata.annotations ?? {}) !== JSON.stringify(pod.metadata.annotations ?? {});
         w.pod = pod;
+        if (annotationsChanged) this.updateDemands(w, ctx.now);
         if (pod.metadata.deletionTimestamp && !w.deleting) this.syncPod(ctx, w);
       } else added.push(pod);
     }
@@ -593,6 +610,7 @@ export class Kubelet implements Actor {
         pullStartedAt: -1,
         backoffUntil: -1,
         ignoresSigterm: false,
+        oomKilled: false,
       })),
       restartPolicy: spec.restartPolicy ?? 'Always',
       wakeAt: -1,
@@ -741,9 +759,8 @@ export class Kubelet implements Actor {
       for (const c of w.containers) {
         if (c.state === 'running') {
           // SIGTERM: ordinary images exit at once; others are SIGKILLed at the end of the grace period.
-          c.exitAt = c.ignoresSigterm ? now + grace : now;
+          this.kill(c, c.ignoresSigterm ? now + grace : now, now);
           this.record(w, c.name, 'Normal', 'Killing', `Stopping container ${c.name}`, now);
-          c.exitCode = c.ignoresSigterm ? 137 : 0;
         }
       }
     }
@@ -754,6 +771,8 @@ export class Kubelet implements Actor {
         w.ip = this.allocateIP();
         w.podIP = this.ipString(w.ip);
         w.stage = 'running';
+        const pause = lookupImage(parseImage('registry.k8s.io/pause:3.10'))!;
+        this.meter.addPod(w.uid, w.pod.metadata.name!, w.pod.metadata.namespace ?? 'default', demandOf(pause, [], undefined, w.uid), now);
       } else next.push(w.readyToStartAt);
     }
     if (w.stage === 'running') {
@@ -764,6 +783,7 @@ export class Kubelet implements Actor {
     }
     if (w.stage === 'terminated') {
       w.stage = 'done';
+      this.meter.removePod(w.uid, now);
       if (w.ip) this.usedIPs.delete(w.ip);
       w.ip = 0;
     }
@@ -771,6 +791,26 @@ export class Kubelet implements Actor {
     this.flushEvents(ctx);
     const soonest = next.length ? Math.min(...next) : -1;
     if (soonest >= 0) this.wake(ctx, w, soonest);
+  }
+
+  /** Stops a running container at `at` (SIGTERM now, or SIGKILL at the end of the grace period). */
+  private kill(c: ContainerRt, at: number, now: number): void {
+    if (c.exitAt >= 0 && c.exitAt <= at) return; // it ends by itself (or is OOM-killed) first
+    c.exitAt = at;
+    c.exitCode = c.ignoresSigterm ? 137 : 0;
+    c.oomKilled = false;
+    this.meter.stop(c.containerID, at, now);
+  }
+
+  /** A pod's annotations changed: containers whose load they set (hpa-example) get the new demand. */
+  private updateDemands(w: PodWorker, now: number): void {
+    for (const c of w.containers) {
+      if (c.state !== 'running') continue;
+      const spec = w.pod.spec.containers.find((s) => s.name === c.name) as ContainerSpec | undefined;
+      const img = lookupImage(parseImage(c.image));
+      if (!img) continue;
+      this.meter.setDemand(c.containerID, demandOf(img, processArgv(img, spec?.command, spec?.args), w.pod.metadata.annotations, c.containerID), now);
+    }
   }
 
   /** A terminated container that will not be restarted (restartPolicy). */
@@ -790,7 +830,7 @@ export class Kubelet implements Actor {
         c.probes = {};
         c.state = 'terminated';
         c.finishedAt = c.exitAt;
-        c.reason = c.exitCode === 0 ? 'Completed' : 'Error';
+        c.reason = c.oomKilled ? 'OOMKilled' : c.exitCode === 0 ? 'Completed' : 'Error';
         c.exitAt = -1;
       } else {
         if (c.exitAt >= 0) next.push(c.exitAt);
@@ -935,6 +975,29 @@ export class Kubelet implements Actor {
     c.probes = {};
     c.exitAt = b.type === 'exit' ? c.startedAt + b.afterMs : -1;
     c.exitCode = b.type === 'exit' ? b.exitCode : 0;
+    c.oomKilled = false;
+    // The usage model: a working set above the memory limit gets the container OOM-killed (137).
+    const demand = demandOf(img, processArgv(img, spec?.command, spec?.args), w.pod.metadata.annotations, c.containerID);
+    const limits = spec?.resources?.limits;
+    const oomAfter = oomAfterMs(demand.memory, quantityNumber(limits?.memory, false));
+    if (oomAfter !== null && (c.exitAt < 0 || c.startedAt + oomAfter < c.exitAt)) {
+      c.exitAt = c.startedAt + oomAfter;
+      c.exitCode = 137;
+      c.oomKilled = true;
+    }
+    this.meter.start(
+      {
+        id: c.containerID,
+        podUid: w.uid,
+        name: c.name,
+        startedAt: c.startedAt,
+        stopAt: c.exitAt >= 0 ? c.exitAt : Infinity,
+        demand,
+        requestMilli: quantityNumber(spec?.resources?.requests?.cpu ?? limits?.cpu, true),
+        limitMilli: quantityNumber(limits?.cpu, true),
+      },
+      now,
+    );
     next.push(c.startedAt);
     if (c.exitAt >= 0) next.push(c.exitAt);
   }
@@ -956,8 +1019,7 @@ export class Kubelet implements Actor {
         }
         this.record(w, c.name, 'Normal', 'Killing', `Container ${c.name} failed ${kind} probe, will be restarted`, now);
         const grace = ((w.pod.spec as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ?? 30) * 1000;
-        c.exitAt = c.ignoresSigterm ? now + grace : now;
-        c.exitCode = c.ignoresSigterm ? 137 : 0;
+        this.kill(c, c.ignoresSigterm ? now + grace : now, now);
         return false;
       }
       next.push(st.nextAt);
@@ -1112,5 +1174,5 @@ registerClass('Kubelet', Kubelet);
 registerActorKind<KubeletConfig, null>({
   kind: KUBELET_KIND,
   initDurable: () => null,
-  create: (id, config, _durable, env) => new Kubelet(id, config, env.rng.nextU32()),
+  create: (id, config, _durable, env) => new Kubelet(id, config, env.rng.nextU32(), env.now),
 });

@@ -25,6 +25,7 @@ const container = (over: Partial<ContainerRt> = {}): ContainerRt => ({
   pullStartedAt: -1,
   backoffUntil: -1,
   ignoresSigterm: false,
+  oomKilled: false,
   ...over,
 });
 

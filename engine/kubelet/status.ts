@@ -40,6 +40,8 @@ export interface ContainerRt {
   pullStartedAt: number;
   backoffUntil: number;
   ignoresSigterm: boolean;
+  /** The pending exit is the kernel's OOM killer (reason OOMKilled). */
+  oomKilled: boolean;
 }
 
 export interface PodWorker {
