@@ -29,7 +29,15 @@ describe('CFS sharing', () => {
   });
 
   it('gives everyone their demand when it fits', () => {
-    expect(shareCpu([{ demandMilli: 500, shares: 2 }, { demandMilli: 1000, shares: 1024 }], 2000)).toEqual([500, 1000]);
+    expect(
+      shareCpu(
+        [
+          { demandMilli: 500, shares: 2 },
+          { demandMilli: 1000, shares: 1024 },
+        ],
+        2000,
+      ),
+    ).toEqual([500, 1000]);
   });
 
   it('shares an oversubscribed node by weight and hands back what a claim leaves', () => {

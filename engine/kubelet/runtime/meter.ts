@@ -171,10 +171,7 @@ export class UsageMeter {
   private reshare(): void {
     const active = [...this.containers.values()].filter((c) => c.startedAt <= this.at && this.at < c.stopAt);
     const pods = [...this.pods.values()];
-    const claims = [
-      ...active.map((c) => ({ demandMilli: Math.min(c.demand.cpuMilli, c.cpuLimitMilli), shares: c.shares })),
-      ...pods.map((p) => ({ demandMilli: p.pause.cpuMilli, shares: 2 })),
-    ];
+    const claims = [...active.map((c) => ({ demandMilli: Math.min(c.demand.cpuMilli, c.cpuLimitMilli), shares: c.shares })), ...pods.map((p) => ({ demandMilli: p.pause.cpuMilli, shares: 2 }))];
     // The system slice runs first: it is small and outside kubepods.
     const systemMilli = Math.min(this.system.cpuMilli, this.capacityMilli);
     const got = shareCpu(claims, this.capacityMilli - systemMilli);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookupImage, parseImage } from '../images';
+import { lookupImage, parseImage } from './images';
 import { CPU_LOAD_ANNOTATION, demandOf, oomAfterMs, processArgv, spread, workingSetAt } from './usage';
 import { HOUSEKEEPING_MS, UsageMeter } from './meter';
 

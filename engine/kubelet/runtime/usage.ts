@@ -22,7 +22,7 @@
 // shared by cpu.shares when the node is oversubscribed (cpuShares.ts). Memory
 // above the container's limit gets it OOM-killed (exit code 137, OOMKilled).
 import { parseQuantity } from '../../apiserver/validation/quantity';
-import type { CatalogImage } from '../images';
+import type { CatalogImage } from './images';
 
 /** The pod annotation that sets the CPU load an hpa-example container serves. */
 export const CPU_LOAD_ANNOTATION = 'kubeglass.io/cpu-load';

@@ -139,7 +139,15 @@ describe('GET /metrics/resource on the kubelet', () => {
   it('serves the docs exercises: vish/stress throttled at its limit, polinux/stress holding 150Mi', { timeout: 60_000 }, () => {
     const e = withNode(21);
     post(e, podBody('cpu-demo', { image: 'vish/stress', args: ['-cpus', '2'], resources: { limits: { cpu: '1' }, requests: { cpu: '500m' } } }));
-    post(e, podBody('memory-demo', { image: 'polinux/stress', command: ['stress'], args: ['--vm', '1', '--vm-bytes', '150M', '--vm-hang', '1'], resources: { limits: { memory: '200Mi' }, requests: { memory: '100Mi' } } }));
+    post(
+      e,
+      podBody('memory-demo', {
+        image: 'polinux/stress',
+        command: ['stress'],
+        args: ['--vm', '1', '--vm-bytes', '150M', '--vm-hang', '1'],
+        resources: { limits: { memory: '200Mi' }, requests: { memory: '100Mi' } },
+      }),
+    );
     runUntil(e, () => status(e, 'cpu-demo')?.phase === 'Running' && status(e, 'memory-demo')?.phase === 'Running', 'both Running', 60_000, 500);
     e.advance(20_000);
     const r = scrape(e);
@@ -168,7 +176,15 @@ describe('GET /metrics/resource on the kubelet', () => {
 
   it('OOM-kills a container whose working set passes its memory limit (OOMKilled, 137)', { timeout: 60_000 }, () => {
     const e = withNode(22);
-    post(e, podBody('memory-demo-2', { image: 'polinux/stress', command: ['stress'], args: ['--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1'], resources: { limits: { memory: '100Mi' }, requests: { memory: '50Mi' } } }));
+    post(
+      e,
+      podBody('memory-demo-2', {
+        image: 'polinux/stress',
+        command: ['stress'],
+        args: ['--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1'],
+        resources: { limits: { memory: '100Mi' }, requests: { memory: '50Mi' } },
+      }),
+    );
     runUntil(e, () => (status(e, 'memory-demo-2')?.containerStatuses?.[0]?.restartCount ?? 0) >= 1, 'a restart', 60_000, 200);
     const cs = status(e, 'memory-demo-2').containerStatuses[0];
     expect(cs.lastState.terminated).toMatchObject({ exitCode: 137, reason: 'OOMKilled' });
