@@ -10,7 +10,8 @@ import type { Kubelet } from './kubelet';
 
 /** What a request in flight was for. */
 export type Purpose =
-  | { kind: 'list' | 'watch' }
+  | { kind: 'list' | 'watch' | 'nodeList' | 'nodeWatch' }
+  | { kind: 'object'; key: string }
   | { kind: 'register' }
   | { kind: 'nodeStatus'; body: string }
   | { kind: 'leaseGet' | 'leaseWrite' }

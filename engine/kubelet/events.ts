@@ -1,45 +1,54 @@
-// The kubelet's event recorder: core/v1 Events about its pods
-// (kubecontainer's recordContainerEvent), source component kubelet.
+// The kubelet's event recorder: core/v1 Events about its pods (kuberuntime's
+// recordContainerEvent, with the container's fieldPath) and its node, source
+// component kubelet. Each is its own Event (no series aggregation).
 import type { ActorContext } from '../sim/kernel';
 import { rfc3339, SIM_EPOCH_MS } from '../apiserver/http/time';
 import type { Pod } from '../scheduler/framework/api';
 import { apiRequest } from './client';
 import type { Kubelet } from './kubelet';
-import type { PodWorker } from './status/generate';
 
-/** A core/v1 Event the kubelet records about a pod. */
 export interface KubeletEvent {
-  pod: Pod;
-  container: string;
+  involved: { kind: 'Pod' | 'Node'; name: string; namespace: string; uid: string; resourceVersion?: string; fieldPath?: string };
   type: 'Normal' | 'Warning';
   reason: string;
   message: string;
   at: number;
 }
 
-export function record(k: Kubelet, w: PodWorker, container: string, type: KubeletEvent['type'], reason: string, message: string, at: number): void {
-  k.outbox.push({ pod: w.pod, container, type, reason, message, at });
+export function recordPodEvent(k: Kubelet, pod: Pod, fieldPath: string, type: KubeletEvent['type'], reason: string, message: string, at: number): void {
+  k.outbox.push({
+    involved: {
+      kind: 'Pod',
+      name: pod.metadata.name!,
+      namespace: pod.metadata.namespace ?? 'default',
+      uid: pod.metadata.uid!,
+      ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
+      ...(fieldPath ? { fieldPath } : {}),
+    },
+    type,
+    reason,
+    message,
+    at,
+  });
 }
 
-/** Sends the recorded events (no series aggregation: each one is its own Event, count 1). */
+/** Events about the node itself (its reference's UID is the node name, as the kubelet's nodeRef has it). */
+export function recordNodeEvent(k: Kubelet, type: KubeletEvent['type'], reason: string, message: string, at: number): void {
+  k.outbox.push({ involved: { kind: 'Node', name: k.nodeName, namespace: '', uid: k.nodeName }, type, reason, message, at });
+}
+
+/** Sends the recorded events. */
 export function flushEvents(k: Kubelet, ctx: ActorContext): void {
   for (const ev of k.outbox.splice(0)) {
-    const ns = ev.pod.metadata.namespace ?? 'default';
+    const ns = ev.involved.namespace || 'default';
     const t = rfc3339(ev.at);
     const nanos = (BigInt(Math.floor(SIM_EPOCH_MS + ev.at)) * 1_000_000n + BigInt(k.eventSeq++ % 1_000_000)).toString(16);
+    const { kind, name, namespace, uid, resourceVersion, fieldPath } = ev.involved;
     const body = {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${ev.pod.metadata.name}.${nanos}`, namespace: ns },
-      involvedObject: {
-        kind: 'Pod',
-        namespace: ns,
-        name: ev.pod.metadata.name,
-        uid: ev.pod.metadata.uid,
-        apiVersion: 'v1',
-        resourceVersion: ev.pod.metadata.resourceVersion,
-        ...(ev.container ? { fieldPath: `spec.containers{${ev.container}}` } : {}),
-      },
+      metadata: { name: `${name}.${nanos}`, namespace: ns },
+      involvedObject: { kind, ...(namespace ? { namespace } : {}), name, uid, apiVersion: 'v1', ...(resourceVersion ? { resourceVersion } : {}), ...(fieldPath ? { fieldPath } : {}) },
       reason: ev.reason,
       message: ev.message,
       source: { component: 'kubelet', host: k.nodeName },
@@ -51,16 +60,6 @@ export function flushEvents(k: Kubelet, ctx: ActorContext): void {
       reportingComponent: 'kubelet',
       reportingInstance: k.nodeName,
     };
-    apiRequest(
-      k,
-      ctx,
-      {
-        method: 'POST',
-        path: `/api/v1/namespaces/${ns}/events`,
-        query: {},
-        body: JSON.stringify(body),
-      },
-      { kind: 'event' },
-    );
+    apiRequest(k, ctx, { method: 'POST', path: `/api/v1/namespaces/${ns}/events`, query: {}, body: JSON.stringify(body) }, { kind: 'event' });
   }
 }

@@ -1,58 +1,65 @@
 // The kubelet of one node (`kubelet` actor, id = node name), talking to
 // kube-apiserver as system:node:<name> (pkg/kubelet). Its parts live beside
 // it, as upstream splits them: registration and node status
-// (nodestatus/nodeStatus.ts, kubelet_node_status.go), the node Lease
-// (nodestatus/lease.ts), the pod source watching spec.nodeName=<node>
-// (podSource.ts, pkg/kubelet/config), admission (lifecycle/admission.ts,
-// lifecycle/predicate.go), pod workers and container starts
-// (pod/podWorkers.ts, pod/containers.ts), the image puller
-// (images/puller.ts), the prober (prober/), the status manager (status/),
-// events (events.ts), the fake runtime's pieces (runtime/) and the kubelet's
-// own HTTP server (server/). This file holds the state and routes messages
-// and timers to those parts.
+// (nodestatus/nodeStatus.ts), the node Lease (nodestatus/lease.ts), the pod
+// and node sources (podSource.ts), admission (lifecycle/admission.ts), the pod
+// workers and their syncs (pod/), the image manager (images/), the prober
+// (prober/), the status manager (status/), the eviction manager (eviction/),
+// events (events.ts), and the kubelet's own HTTP server (server/).
+//
+// Durable and volatile: the container runtime (runtime/runtime.ts, containerd
+// and the machine) is the node's durable state, so when the kubelet process
+// crashes and restarts, running containers keep running and the new kubelet
+// finds them and carries on; everything here (pod workers, probe results,
+// back-offs, caches) is the process's and starts afresh. A lost node powers the
+// runtime off (`loseNode`): nothing runs until it boots again, and then its
+// pods' sandboxes are re-created.
 import type { Actor, ActorId, Payload } from '../sim/actor';
 import type { ActorContext } from '../sim/kernel';
 import { registerActorKind } from '../sim/kernel';
+import type { Rng } from '../sim/rng';
 import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
-import { httpMsg, type HttpChunkMsg, type HttpRequestMsg, type HttpResponseMsg } from '../apiserver/http/messages';
+import { httpMsg, type HttpCancelMsg, type HttpChunkMsg, type HttpRequestMsg, type HttpResponseMsg } from '../apiserver/http/messages';
 import { Reflector } from '../client/reflector';
-import { quantityNumber } from '../scheduler/framework/resources';
-import { KUBELET_KIND, LEASE_JITTER, LEASE_RENEW_MS, NODE_STATUS_UPDATE_MS, RETRY_MS, type KubeletConfig } from './config';
+import type { Node, Pod } from '../scheduler/framework/api';
+import { Backoff } from './backoff';
 import { apiRequest, type Purpose } from './client';
-import type { BackoffEntry } from './backoff';
-import type { KubeletEvent } from './events';
-import type { Pull } from './images/puller';
-import { lookupImage, parseImage } from './runtime/images';
-import type { PodWorker } from './status/generate';
-import { flushStatus, maybeDelete } from './status/statusManager';
-import { onRegistered, register, syncNodeStatus } from './nodestatus/nodeStatus';
-import { createLease, renewLease } from './nodestatus/lease';
-import { list, onPodEvents, podQuery, watch } from './podSource';
-import { syncPod } from './pod/podWorkers';
-import { UsageMeter } from './runtime/meter';
-import type { Demand } from './runtime/usage';
-import { serveKubelet } from './server/server';
+import { KUBELET_KIND, LEASE_JITTER, LEASE_RENEW_MS, NODE_STATUS_UPDATE_MS, RETRY_MS, type KubeletConfig } from './config';
+import { flushEvents, type KubeletEvent } from './events';
 import { hex } from './ids';
+import { createLease, renewLease } from './nodestatus/lease';
+import { allocatableOf, initialNode, onRegistered, register, syncNodeStatus } from './nodestatus/nodeStatus';
+import { ObjectCache } from './pod/objects';
+import { dispatch } from './pod/podWorkers';
+import type { PodWorker } from './pod/worker';
+import { listNode, listPods, onNodeEvents, onPodEvents, podQuery, nodeQuery, watchNode, watchPods } from './podSource';
+import { FakeRuntime } from './runtime/runtime';
+import { quantityNumber } from '../scheduler/framework/resources';
+import { KubeletServer } from './server/server';
+import { EvictionManager } from './eviction/manager';
+import { maybeDelete, flushStatus } from './status/statusManager';
 
 export * from './config';
 
-/** What runs outside kubepods (the OS, kubelet, containerd): the usage model's node floor. */
-const SYSTEM_USAGE: Demand = { cpuMilli: 40, memory: { baseBytes: 512 * 1024 * 1024, allocBytes: 0, rateBytesPerSec: 0 } };
+/** What survives the kubelet process: the machine's container runtime. */
+export interface KubeletDurable {
+  runtime: FakeRuntime | null;
+}
 
 export class Kubelet implements Actor {
   readonly pods = new Reflector('/api/v1/pods');
+  readonly node = new Reflector('/api/v1/nodes');
   readonly workers = new Map<string, PodWorker>();
-  /** Image cache: normalised name → size. */
-  readonly images = new Map<string, number>();
-  readonly pulls: Pull[] = [];
-  pullFreeAt = 0;
-  readonly backoff = new Map<string, BackoffEntry>();
+  readonly crashBackoff = new Backoff();
+  readonly pullBackoff = new Backoff();
+  readonly objects = new ObjectCache();
   readonly requests = new Map<number, Purpose>();
   nextReq = 1;
-  nextContainer = 1;
   registered = false;
-  /** The status last sent, without heartbeats, and when. */
+  /** The start-up events (Starting kubelet., the condition events) were recorded. */
+  announced = false;
+  /** The node status last sent, without heartbeats, and when. */
   lastNodeStatus = '';
   lastNodeReportAt = -Infinity;
   nodeStatusInFlight = false;
@@ -61,35 +68,62 @@ export class Kubelet implements Actor {
   leaseInFlight = false;
   /** Renewals (for the UI and tests): virtual times the lease write succeeded. */
   readonly leaseRenewals: number[] = [];
-  /** IP allocation within the pod CIDR, round-robin as host-local IPAM. */
-  readonly usedIPs = new Set<number>();
-  lastIP = 1;
   /** Events recorded, waiting to be POSTed. */
   readonly outbox: KubeletEvent[] = [];
   eventSeq = 0;
-  readonly bootId: string;
   readonly machineId: string;
-  /** cgroup accounting and cAdvisor's samples: what /metrics/resource serves. */
-  readonly meter: UsageMeter;
+  readonly runtime: FakeRuntime;
+  readonly server: KubeletServer;
+  readonly eviction: EvictionManager;
+  /** When this kubelet process started (the prober spreads its first probes after a start). */
+  readonly startedAt: number;
 
   constructor(
     readonly id: ActorId,
     readonly config: KubeletConfig,
-    seed: number,
-    now = 0,
+    readonly rng: Rng,
+    now: number,
+    durable: KubeletDurable,
+    private readonly seed: number,
   ) {
-    this.meter = new UsageMeter(quantityNumber(config.capacity.cpu, true), SYSTEM_USAGE, now);
-    for (const i of config.images ?? []) {
-      const ref = parseImage(i);
-      const img = lookupImage(ref);
-      if (img) this.images.set(ref.full, img.sizeBytes);
-    }
-    this.bootId = hex(seed, 'boot');
     this.machineId = hex(seed, 'machine');
+    this.startedAt = now;
+    // containerd is its own process: it is there before the kubelet and outlives it. It lives in the
+    // node's durable slot rather than being written through persist(): nothing of it goes through the kubelet's disk.
+    durable.runtime ??= new FakeRuntime(
+      { cpuMilli: quantityNumber(config.capacity.cpu, true), podCIDR: config.podCIDR, bandwidthBytesPerSec: config.imageBandwidthBytesPerSec, images: config.images ?? [] },
+      seed,
+      now,
+    );
+    this.runtime = durable.runtime;
+    this.runtime.powerOn(now);
+    this.server = new KubeletServer();
+    this.eviction = new EvictionManager();
   }
 
   get nodeName(): string {
     return this.config.nodeName;
+  }
+
+  /** The boot id changes with every boot of the machine. */
+  get bootId(): string {
+    return hex(this.seed + this.runtime.boots * 7919, 'boot');
+  }
+
+  /** The node's allocatable resources (capacity less the eviction thresholds). */
+  allocatable(): { cpuMilli: number; memoryBytes: number } {
+    const a = allocatableOf(this.config.capacity);
+    return { cpuMilli: quantityNumber(a.cpu, true), memoryBytes: quantityNumber(a.memory, false) };
+  }
+
+  /** The kubelet's Node, as its node informer has it (or as it registered it, before the first answer). */
+  nodeObject(): Node {
+    return (this.node.store.get(this.nodeName) as Node | undefined) ?? (initialNode(this, this.runtime.at) as Node);
+  }
+
+  podsByUid(uid: string): Pod | undefined {
+    for (const p of this.pods.store.values()) if (p.metadata.uid === uid) return p as Pod;
+    return undefined;
   }
 
   // ---- plumbing ---------------------------------------------------------------------
@@ -99,11 +133,8 @@ export class Kubelet implements Actor {
   }
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
-    if (p.type === 'HttpRequest') {
-      const m = p as unknown as HttpRequestMsg;
-      ctx.send(from, httpMsg.response(m.reqId, serveKubelet(this, m.request, ctx.now)));
-      return;
-    }
+    if (p.type === 'HttpRequest') return this.server.serve(this, ctx, from, p as unknown as HttpRequestMsg);
+    if (p.type === 'HttpCancel') return this.server.cancel(this, from, (p as unknown as HttpCancelMsg).reqId);
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     if (!purpose) return;
@@ -113,17 +144,19 @@ export class Kubelet implements Actor {
       this.onResponse(ctx, purpose, m.response.status, m.response.body);
       return;
     }
-    if (p.type === 'HttpChunk' && purpose.kind === 'watch') {
-      const out = this.pods.onChunk((p as unknown as HttpChunkMsg).chunk);
+    const watching = purpose.kind === 'watch' || purpose.kind === 'nodeWatch';
+    if (p.type === 'HttpChunk' && watching) {
+      const r = purpose.kind === 'watch' ? this.pods : this.node;
+      const out = r.onChunk((p as unknown as HttpChunkMsg).chunk);
       if (out === 'relist') {
         this.requests.delete(reqId);
-        list(this, ctx);
-      } else onPodEvents(this, ctx, out);
-      return;
+        return purpose.kind === 'watch' ? listPods(this, ctx) : listNode(this, ctx);
+      }
+      return purpose.kind === 'watch' ? onPodEvents(this, ctx, out) : onNodeEvents(this, ctx, out);
     }
-    if (p.type === 'HttpEnd' && purpose.kind === 'watch') {
+    if (p.type === 'HttpEnd' && watching) {
       this.requests.delete(reqId);
-      watch(this, ctx);
+      return purpose.kind === 'watch' ? watchPods(this, ctx) : watchNode(this, ctx);
     }
   }
 
@@ -133,19 +166,16 @@ export class Kubelet implements Actor {
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     this.requests.delete(reqId);
-    if (purpose) this.failed(ctx, purpose);
+    if (purpose) this.onResponse(ctx, purpose, 0, '');
   }
 
   peerReset(ctx: ActorContext, peer: ActorId): void {
+    this.server.dropClient(peer);
     if (peer !== this.config.server) return;
     for (const [reqId, purpose] of [...this.requests]) {
       this.requests.delete(reqId);
-      this.failed(ctx, purpose);
+      this.onResponse(ctx, purpose, 0, '');
     }
-  }
-
-  private failed(ctx: ActorContext, purpose: Purpose): void {
-    this.onResponse(ctx, purpose, 0, '');
   }
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
@@ -153,7 +183,9 @@ export class Kubelet implements Actor {
       case 'register':
         return register(this, ctx);
       case 'relist':
-        return list(this, ctx);
+        return listPods(this, ctx);
+      case 'relistNode':
+        return listNode(this, ctx);
       case 'nodeStatus':
         ctx.setTimer(NODE_STATUS_UPDATE_MS, 'nodeStatus');
         return syncNodeStatus(this, ctx);
@@ -161,13 +193,17 @@ export class Kubelet implements Actor {
         renewLease(this, ctx);
         ctx.setTimer(LEASE_RENEW_MS * (1 + LEASE_JITTER * ctx.rng.float()), 'lease');
         return;
+      case 'eviction':
+        return this.eviction.synchronize(this, ctx);
       case 'pod': {
         const { uid, at } = data as { uid: string; at: number };
         const w = this.workers.get(uid);
         if (!w || w.wakeAt !== at) return;
         w.wakeAt = -1;
-        return syncPod(this, ctx, w);
+        return dispatch(this, ctx, w);
       }
+      case 'serve':
+        return this.server.timer(this, ctx, data);
     }
   }
 
@@ -179,22 +215,30 @@ export class Kubelet implements Actor {
         if (ok || status === 409) return onRegistered(this, ctx);
         ctx.setTimer(7000, 'register');
         return;
-      case 'list': {
-        const out = this.pods.onList(status, body);
+      case 'list':
+      case 'nodeList': {
+        const pods = purpose.kind === 'list';
+        const r = pods ? this.pods : this.node;
+        const out = r.onList(status, body);
         if (out === 'retry') {
-          ctx.setTimer(RETRY_MS, 'relist');
+          ctx.setTimer(RETRY_MS, pods ? 'relist' : 'relistNode');
           return;
         }
-        const next = this.pods.nextRequest();
+        const next = r.nextRequest();
         if (next) {
-          this.pods.reqId = apiRequest(this, ctx, { method: 'GET', path: next.path, query: podQuery(this, next.query) }, { kind: 'list' });
+          r.reqId = apiRequest(this, ctx, { method: 'GET', path: next.path, query: pods ? podQuery(this, next.query) : nodeQuery(this, next.query) }, { kind: purpose.kind });
           return;
         }
-        watch(this, ctx);
-        return onPodEvents(this, ctx, out);
+        if (pods) {
+          watchPods(this, ctx);
+          return onPodEvents(this, ctx, out, true);
+        }
+        watchNode(this, ctx);
+        return onNodeEvents(this, ctx, out);
       }
       case 'watch':
-        if (!ok) ctx.setTimer(RETRY_MS, 'relist');
+      case 'nodeWatch':
+        if (!ok) ctx.setTimer(RETRY_MS, purpose.kind === 'watch' ? 'relist' : 'relistNode');
         return;
       case 'nodeStatus':
         this.nodeStatusInFlight = false;
@@ -219,28 +263,55 @@ export class Kubelet implements Actor {
         const w = this.workers.get(purpose.uid);
         if (!w) return;
         w.patchInFlight = false;
-        if (ok) w.lastSent = purpose.body;
-        else if (status === 404) return;
+        if (ok) {
+          w.lastSent = purpose.body;
+          // The API's copy of the status is what later conditions' transition times are kept from.
+          const written = JSON.parse(body) as Pod;
+          if (written?.metadata?.uid === w.uid) w.pod = { ...w.pod, status: written.status, metadata: { ...w.pod.metadata, resourceVersion: written.metadata.resourceVersion } };
+        } else if (status === 404) return;
         flushStatus(this, ctx, w);
         maybeDelete(this, ctx, w);
         return;
       }
       case 'podDelete': {
         const w = this.workers.get(purpose.uid);
-        if (!w) return;
-        w.deleteInFlight = false;
-        if (!ok && status !== 404 && status !== 409) w.deleteSent = false;
+        if (w && !ok && status !== 404 && status !== 409) w.deleteSent = false;
+        return;
+      }
+      case 'object': {
+        this.objects.answered(purpose.key, ok ? (JSON.parse(body) as KObject) : status === 404 ? null : undefined, ctx.now);
+        // Pods waiting on it sync again.
+        const [, ns] = purpose.key.split('/');
+        for (const w of this.workers.values()) if (w.phase === 'sync' && (w.pod.metadata.namespace ?? 'default') === ns) dispatch(this, ctx, w);
         return;
       }
       case 'event':
         return;
     }
   }
+
+  /** Sends what is queued (events recorded outside a pod sync). */
+  flush(ctx: ActorContext): void {
+    flushEvents(this, ctx);
+  }
+}
+
+/**
+ * Node loss (the machine is gone): call with the kernel's durable state of
+ * the node's actor, after crashing the actor. Every container stops where it
+ * is; when the actor is restarted the machine boots again.
+ */
+export function loseNode(durable: KubeletDurable, now: number): void {
+  durable.runtime?.powerOff(now);
 }
 
 registerClass('Kubelet', Kubelet);
-registerActorKind<KubeletConfig, null>({
+registerActorKind<KubeletConfig, KubeletDurable>({
   kind: KUBELET_KIND,
-  initDurable: () => null,
-  create: (id, config, _durable, env) => new Kubelet(id, config, env.rng.nextU32(), env.now),
+  initDurable: () => ({ runtime: null }),
+  create: (id, config, durable, env) => {
+    // The seed is drawn once per boot of the actor from its own stream; ids derived from it stay stable per node.
+    const seed = durable.runtime ? durable.runtime.seed : env.rng.nextU32();
+    return new Kubelet(id, config, env.rng, env.now, durable, seed);
+  },
 });

@@ -1,13 +1,9 @@
-// Container probes as the kubelet's prober workers run them
-// (pkg/kubelet/prober/worker.go): a worker per probe ticks every periodSeconds
-// from the container's start; ticks before initialDelaySeconds keep the
-// initial result (readiness/startup: failure, liveness: success); a result
-// flips after successThreshold / failureThreshold consecutive outcomes.
-// Liveness and readiness wait for the startup probe to succeed.
-// The fake runtime answers: a probe succeeds when the process is up and
-// serving (past its start delay) and, for httpGet/tcpSocket, the port is one
-// the image listens on.
-import type { ContainerRt } from '../status/generate';
+// One probe attempt against the fake runtime (pkg/kubelet/prober/prober.go
+// and pkg/probe/{exec,http,tcp,grpc}): exec runs the command in the container
+// (its output is the message); httpGet succeeds on 200–399 from whatever in the
+// pod listens on the port; tcpSocket and grpc need a listener. The failure
+// texts are the ones the real probers produce.
+import type { FakeRuntime, RtContainer, Sandbox } from '../runtime/runtime';
 
 export type ProbeKind = 'startup' | 'readiness' | 'liveness';
 
@@ -17,97 +13,52 @@ export interface ProbeSpec {
   timeoutSeconds?: number;
   successThreshold?: number;
   failureThreshold?: number;
-  httpGet?: { path?: string; port: number | string; scheme?: string };
-  tcpSocket?: { port: number | string };
+  terminationGracePeriodSeconds?: number;
+  httpGet?: { path?: string; port: number | string; scheme?: string; host?: string };
+  tcpSocket?: { port: number | string; host?: string };
   exec?: { command?: string[] };
-  grpc?: { port: number };
+  grpc?: { port: number; service?: string };
 }
 
-export interface ProbeState {
-  /** Virtual time of the next tick. */
-  nextAt: number;
-  /** Consecutive successes (> 0) or failures (< 0). */
-  streak: number;
-  /** The probe's current result. */
-  ok: boolean;
-}
+export type ProbeResult = { ok: true } | { ok: false; output: string };
 
-/** What a tick concluded, for the kubelet to act on (events, kills). */
-export type ProbeOutcome = { type: 'failed'; kind: ProbeKind; message: string } | { type: 'kill'; kind: 'liveness' | 'startup' };
-
-export function newProbeState(kind: ProbeKind, startedAt: number): ProbeState {
-  return { nextAt: startedAt, streak: 0, ok: kind === 'liveness' };
-}
-
-/** The ports the fake process listens on, named ports resolved through the container spec. */
-function portOf(port: number | string, ports: readonly { name?: string; containerPort: number }[]): number {
+/** Named ports resolve through the container's ports. */
+export function portOf(port: number | string, ports: readonly { name?: string; containerPort: number }[]): number {
   if (typeof port === 'number') return port;
   const named = ports.find((p) => p.name === port);
   return named ? named.containerPort : Number(port);
 }
 
-function attempt(spec: ProbeSpec, c: ContainerRt, now: number, podIP: string, listens: readonly number[], ports: readonly { name?: string; containerPort: number }[]): string | null {
-  const serving = c.state === 'running' && now >= c.listeningAt;
+export function runProbeOnce(rt: FakeRuntime, spec: ProbeSpec, c: RtContainer, sb: Sandbox, ports: readonly { name?: string; containerPort: number }[], now: number): ProbeResult {
+  const timeoutMs = (spec.timeoutSeconds ?? 1) * 1000;
+  if (spec.exec) {
+    const cmd = spec.exec.command ?? [];
+    const r = rt.exec(c.id, cmd, now, timeoutMs);
+    if ('error' in r) return { ok: false, output: r.error };
+    if (r.timedOut) return { ok: false, output: `command ${JSON.stringify(cmd.join(' '))} timed out` };
+    return r.exitCode === 0 ? { ok: true } : { ok: false, output: r.stdout + r.stderr };
+  }
   if (spec.httpGet) {
     const port = portOf(spec.httpGet.port, ports);
+    const host = spec.httpGet.host ?? sb.ip;
     const scheme = (spec.httpGet.scheme ?? 'HTTP').toLowerCase();
-    const url = `${scheme}://${podIP}:${port}${spec.httpGet.path ?? '/'}`;
-    if (!serving || !listens.includes(port)) return `Get "${url}": dial tcp ${podIP}:${port}: connect: connection refused`;
-    return null;
+    const path = spec.httpGet.path ?? '/';
+    const status = host === sb.ip ? rt.httpGet(sb.id, port, path, now) : null;
+    if (status === null) return { ok: false, output: `Get "${scheme}://${host}:${port}${path}": dial tcp ${host}:${port}: connect: connection refused` };
+    if (status >= 200 && status < 400) return { ok: true };
+    return { ok: false, output: `HTTP probe failed with statuscode: ${status}` };
   }
   if (spec.tcpSocket) {
     const port = portOf(spec.tcpSocket.port, ports);
-    if (!serving || !listens.includes(port)) return `dial tcp ${podIP}:${port}: connect: connection refused`;
-    return null;
+    const host = spec.tcpSocket.host ?? sb.ip;
+    if (host === sb.ip && rt.tcpOpen(sb.id, port, now)) return { ok: true };
+    return { ok: false, output: `dial tcp ${host}:${port}: connect: connection refused` };
   }
   if (spec.grpc) {
-    if (!serving || !listens.includes(spec.grpc.port)) return `timeout: failed to connect service "${podIP}:${spec.grpc.port}" within 1s`;
-    return null;
+    if (rt.tcpOpen(sb.id, spec.grpc.port, now)) return { ok: true };
+    return { ok: false, output: `timeout: failed to connect service "${sb.ip}:${spec.grpc.port}" within ${spec.timeoutSeconds ?? 1}s: context deadline exceeded` };
   }
-  // exec: the command runs inside the process's namespaces; it succeeds while the process is up.
-  return serving ? null : 'command failed';
-}
-
-/**
- * Runs every tick of one probe due by `now`; returns the outcomes and leaves
- * the state at the next tick.
- */
-export function runProbe(
-  kind: ProbeKind,
-  spec: ProbeSpec,
-  st: ProbeState,
-  c: ContainerRt,
-  now: number,
-  podIP: string,
-  listens: readonly number[],
-  ports: readonly { name?: string; containerPort: number }[],
-): ProbeOutcome[] {
-  const period = (spec.periodSeconds ?? 10) * 1000;
-  const initialDelay = (spec.initialDelaySeconds ?? 0) * 1000;
-  const successThreshold = spec.successThreshold ?? 1;
-  const failureThreshold = spec.failureThreshold ?? 3;
-  const out: ProbeOutcome[] = [];
-  while (st.nextAt <= now) {
-    const at = st.nextAt;
-    st.nextAt += period;
-    if (at - c.startedAt < initialDelay) continue;
-    const err = attempt(spec, c, at, podIP, listens, ports);
-    if (err === null) {
-      st.streak = st.streak > 0 ? st.streak + 1 : 1;
-      if (st.streak >= successThreshold) st.ok = true;
-      continue;
-    }
-    st.streak = st.streak < 0 ? st.streak - 1 : -1;
-    out.push({ type: 'failed', kind, message: err });
-    if (-st.streak >= failureThreshold) {
-      st.ok = false;
-      if (kind !== 'readiness') {
-        out.push({ type: 'kill', kind });
-        break;
-      }
-    }
-  }
-  return out;
+  return { ok: true };
 }
 
 /** Upstream's event text: "Readiness probe failed: …". */

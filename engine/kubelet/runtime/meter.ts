@@ -130,24 +130,24 @@ export class UsageMeter {
     this.advance(at);
     const c = this.containers.get(id);
     if (!c) return;
-    c.demand = { cpuMilli: demand.cpuMilli, memory: c.demand.memory };
+    c.demand = demand;
     this.reshare();
   }
 
-  /** Working set of a running container at `t` (0 when it is not running then). */
+  /** Working set of a running container at `t` (0 when it is not running then), in whole pages as cgroups count it. */
   workingSet(c: MeteredContainer, t: number): number {
     if (t < c.startedAt || t >= c.stopAt) return 0;
-    return workingSetAt(c.demand.memory, t - c.startedAt);
+    return pages(workingSetAt(c.demand.memory, t));
   }
 
   podWorkingSet(p: MeteredPod, t: number): number {
-    let ws = workingSetAt(p.pause.memory, t - p.createdAt);
+    let ws = pages(workingSetAt(p.pause.memory, t));
     for (const c of this.containers.values()) if (c.podUid === p.uid) ws += this.workingSet(c, t);
     return ws;
   }
 
   nodeWorkingSet(t: number): number {
-    let ws = workingSetAt(this.system.memory, t);
+    let ws = pages(workingSetAt(this.system.memory, t));
     for (const p of this.pods.values()) ws += this.podWorkingSet(p, t);
     return ws;
   }
@@ -204,6 +204,9 @@ export class UsageMeter {
     this.nodeCpuSeconds = cpuAt(this.nodeCpuSeconds, this.nodeRateMilli, b);
   }
 }
+
+/** Memory is accounted in 4 KiB pages. */
+const pages = (bytes: number) => Math.floor(bytes / 4096) * 4096;
 
 /** The latest housekeeping tick at or before `t` of a cgroup that appeared at `phase`. */
 function lastTick(phase: number, t: number): number {

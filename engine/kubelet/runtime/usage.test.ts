@@ -1,67 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import { lookupImage, parseImage } from './images';
-import { CPU_LOAD_ANNOTATION, demandOf, oomAfterMs, processArgv, spread, workingSetAt } from './usage';
+import { CPU_LOAD_ANNOTATION, cpuLoadMilli, idleOf, oomAt, spread, workingSetAt } from './usage';
 import { HOUSEKEEPING_MS, UsageMeter } from './meter';
 
 const MI = 1024 * 1024;
-const image = (name: string) => lookupImage(parseImage(name))!;
 
 describe('the usage model', () => {
   it('idle images use a small fixed amount, spread ±10 % per container', () => {
-    const a = demandOf(image('nginx:1.27'), [], undefined, 'containerd://a');
-    const b = demandOf(image('nginx:1.27'), [], undefined, 'containerd://b');
+    const nginx = lookupImage(parseImage('nginx:1.27'))!;
+    const a = idleOf(nginx.idle, 'containerd://a');
+    const b = idleOf(nginx.idle, 'containerd://b');
     expect(a.cpuMilli).toBeLessThan(1);
-    expect(a.memory.baseBytes).toBeGreaterThan(3 * MI);
-    expect(a.memory.baseBytes).toBeLessThan(5 * MI);
-    expect(a.memory.baseBytes).not.toBe(b.memory.baseBytes);
-    expect(demandOf(image('nginx:1.27'), [], undefined, 'containerd://a')).toEqual(a);
+    expect(a.memoryBytes).toBeGreaterThan(3 * MI);
+    expect(a.memoryBytes).toBeLessThan(5 * MI);
+    expect(a.memoryBytes).not.toBe(b.memoryBytes);
+    expect(idleOf(nginx.idle, 'containerd://a')).toEqual(a);
     for (const id of ['x', 'y', 'z', 'containerd://0123']) {
       expect(spread(id)).toBeGreaterThanOrEqual(0.9);
       expect(spread(id)).toBeLessThan(1.1);
     }
   });
 
-  it('vish/stress -cpus N burns N CPUs (the entrypoint takes the args)', () => {
-    const img = image('vish/stress');
-    const argv = processArgv(img, undefined, ['-cpus', '2']);
-    expect(argv).toEqual(['/stress', '-logtostderr', '-cpus', '2']);
-    expect(Math.round(demandOf(img, argv, undefined, 'c').cpuMilli)).toBe(2000);
-    // -mem-total grows 4Ki per 1ms: 4 096 000 B/s.
-    const mem = demandOf(img, processArgv(img, undefined, ['-mem-total', '100Mi']), undefined, 'c').memory;
-    expect(mem.allocBytes).toBe(100 * MI);
-    expect(mem.rateBytesPerSec).toBe(4_096_000);
-  });
-
-  it('polinux/stress --vm 1 --vm-bytes 150M --vm-hang 1 holds 150 MiB', () => {
-    const img = image('polinux/stress');
-    const d = demandOf(img, processArgv(img, ['stress'], ['--vm', '1', '--vm-bytes', '150M', '--vm-hang', '1']), undefined, 'c');
-    expect(workingSetAt(d.memory, 10_000) - d.memory.baseBytes).toBe(150 * MI);
-    // Mostly sleeping between rounds: well under a CPU.
-    expect(d.cpuMilli).toBeLessThan(200);
-    expect(d.cpuMilli).toBeGreaterThan(50);
-    // Over a 200Mi limit it fits; over 100Mi, 250M is OOM-killed right after start.
-    expect(oomAfterMs(d.memory, 200 * MI)).toBeNull();
-    const big = demandOf(img, processArgv(img, ['stress'], ['--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1']), undefined, 'c');
-    const t = oomAfterMs(big.memory, 100 * MI)!;
-    expect(t).toBeGreaterThan(0);
-    expect(t).toBeLessThan(200);
-    expect(workingSetAt(big.memory, t)).toBeGreaterThanOrEqual(100 * MI);
-    expect(workingSetAt(big.memory, t - 1)).toBeLessThan(100 * MI);
-    // --cpu 2 spins two CPUs.
-    expect(Math.round(demandOf(img, ['stress', '--cpu', '2'], undefined, 'c').cpuMilli)).toBe(2000);
+  it('a working set grows at its rate to its allocation; the OOM instant is when it first passes the limit', () => {
+    const m = { baseBytes: MI, allocBytes: 250 * MI, rateBytesPerSec: 1024 * MI, since: 5000 };
+    expect(workingSetAt(m, 4000)).toBe(MI);
+    expect(workingSetAt(m, 10_000)).toBe(251 * MI);
+    const t = oomAt(m, 100 * MI)!;
+    expect(workingSetAt(m, t)).toBeGreaterThanOrEqual(100 * MI);
+    expect(workingSetAt(m, t - 1)).toBeLessThan(100 * MI);
+    expect(oomAt(m, 300 * MI)).toBeNull();
+    expect(oomAt(m, Infinity)).toBeNull();
   });
 
   it('hpa-example serves the load its pod annotation sets', () => {
-    const img = image('registry.k8s.io/hpa-example');
-    expect(demandOf(img, [], undefined, 'c').cpuMilli).toBeLessThan(2);
-    expect(Math.round(demandOf(img, [], { [CPU_LOAD_ANNOTATION]: '300m' }, 'c').cpuMilli)).toBe(301);
-    expect(Math.round(demandOf(img, [], { [CPU_LOAD_ANNOTATION]: 'lots' }, 'c').cpuMilli)).toBeLessThan(2);
+    expect(cpuLoadMilli({ [CPU_LOAD_ANNOTATION]: '300m' })).toBe(300);
+    expect(cpuLoadMilli({ [CPU_LOAD_ANNOTATION]: '1.5' })).toBe(1500);
+    expect(cpuLoadMilli({ [CPU_LOAD_ANNOTATION]: 'lots' })).toBe(0);
+    expect(cpuLoadMilli(undefined)).toBe(0);
   });
 });
 
 describe('the meter (cgroup accounting, cAdvisor samples)', () => {
-  const idle = { cpuMilli: 0, memory: { baseBytes: 100 * MI, allocBytes: 0, rateBytesPerSec: 0 } };
-  const burner = (cpuMilli: number) => ({ cpuMilli, memory: { baseBytes: MI, allocBytes: 0, rateBytesPerSec: 0 } });
+  const idle = { cpuMilli: 0, memory: { baseBytes: 100 * MI, allocBytes: 0, rateBytesPerSec: 0, since: 0 } };
+  const burner = (cpuMilli: number) => ({ cpuMilli, memory: { baseBytes: MI, allocBytes: 0, rateBytesPerSec: 0, since: 0 } });
 
   it('caps CPU at the limit and integrates it exactly across stops', () => {
     const m = new UsageMeter(4000, idle, 0);

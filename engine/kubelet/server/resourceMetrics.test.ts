@@ -10,7 +10,7 @@ import type { ApiResponse } from '../../apiserver/types';
 import '../kubelet';
 
 const MI = 1024 * 1024;
-const still = (baseBytes: number, cpuMilli = 0) => ({ cpuMilli, memory: { baseBytes, allocBytes: 0, rateBytesPerSec: 0 } });
+const still = (baseBytes: number, cpuMilli = 0) => ({ cpuMilli, memory: { baseBytes, allocBytes: 0, rateBytesPerSec: 0, since: 0 } });
 
 describe('Prometheus text', () => {
   it('sorts families and samples, sorts labels, formats values as Go does, drops empty families', () => {
