@@ -165,7 +165,7 @@ export class KubeletProxy {
       if (!ok) {
         this.pending.delete(reqId);
         if (op.info.subresource === 'exec' && res.status === 500)
-          return s.complete(ctx, op, statusResponse(status.internal(`error executing command in container: failed to exec in container: failed to start exec "${op.info.name}": ${res.body}`)));
+          return s.complete(ctx, op, statusResponse(status.internal(res.body)));
         return s.complete(ctx, op, statusResponse(fromKubelet(res, kind, op.info.name)));
       }
       if (!m.streaming) {

@@ -490,7 +490,9 @@ export class FakeRuntime {
     if (!c || c.state !== 'running' || !c.proc) return { error: `container not running (${id})` };
     const img = lookupImage(parseImage(c.imageRef))!;
     if (!argv[0] || !imageHasCommand(img, argv[0]))
-      return { error: `OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0] ?? ''}": executable file not found in $PATH: unknown` };
+      return {
+        error: `failed to exec in container: failed to start exec "${this.newId('exec')}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0] ?? ''}": executable file not found in $PATH: unknown`,
+      };
     let stdout = '';
     let stderr = '';
     const ctx = this.shellContext(c, img, c.fs, (_at, fd, text) => {

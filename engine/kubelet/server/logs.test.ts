@@ -60,6 +60,8 @@ describe('container logs on the kubelet', () => {
     expect(JSON.parse(r.body)).toEqual({ stdout: 'hi\n', stderr: 'ls: /nope: No such file or directory\n', exitCode: 1 });
     const missing = kubeletCall(e, 'node-1', { method: 'POST', path: '/exec/default/box/app', query: { command: ['bash'] } });
     expect(missing.status).toBe(500);
-    expect(missing.body).toBe('OCI runtime exec failed: exec failed: unable to start container process: exec: "bash": executable file not found in $PATH: unknown');
+    expect(missing.body).toMatch(
+      /^error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "bash": executable file not found in \$PATH: unknown$/,
+    );
   });
 });

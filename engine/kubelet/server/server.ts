@@ -135,7 +135,7 @@ export class KubeletServer {
       .pop();
     if (!rc) return text(404, `container not found ("${name}")`);
     const r = k.runtime.exec(rc.id, argv, ctx.now, EXEC_TIMEOUT_MS);
-    const res = 'error' in r ? text(500, r.error) : text(200, JSON.stringify({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }), EXEC_CONTENT_TYPE);
+    const res = 'error' in r ? text(500, `error executing command in container: ${r.error}`) : text(200, JSON.stringify({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }), EXEC_CONTENT_TYPE);
     const ms = 'error' in r ? 0 : r.durationMs;
     if (ms <= 0) return res;
     // The command takes its time: the answer comes when it has finished.
