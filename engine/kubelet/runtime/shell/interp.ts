@@ -392,12 +392,16 @@ function applyRedirs(proc: Proc, base: FdTable, redirs: Redirect[], ctx: ShellCo
   const t: FdTable = { ...base };
   for (const r of redirs) {
     if (r.fd !== 1 && r.fd !== 2) continue;
-    if (r.op === 'dup') t[r.fd] = t[(r.dupTo === 2 ? 2 : 1) as 1 | 2];
+    if (r.op === 'dup') {
+      // `>&2` / `2>&1`: where the other descriptor goes now (its own stream named, so it stays that stream).
+      const src = (r.dupTo === 2 ? 2 : 1) as 1 | 2;
+      t[r.fd] = t[src] === '' ? (src === 1 ? '/dev/stdout' : '/dev/stderr') : t[src];
+    }
     else if (r.op === '>' || r.op === '>>') {
       const path = expandWord(proc, r.target, ctx).join(' ');
       const target = path === '/dev/null' ? '/dev/null' : normalise(path, proc.cwd);
       if (r.op === '>' && target !== '/dev/null' && target !== '/dev/stdout' && target !== '/dev/stderr') ctx.fs.write(target, proc.at, '');
-      t[r.fd] = target === '/dev/stdout' || target === '/proc/1/fd/1' ? '' : target;
+      t[r.fd] = target === '/proc/1/fd/1' ? '/dev/stdout' : target === '/proc/1/fd/2' ? '/dev/stderr' : target;
       t.append = true;
     }
   }
@@ -408,7 +412,7 @@ function emit(proc: Proc, fds: FdTable, fd: 1 | 2, text: string, ctx: ShellConte
   if (!text) return;
   const target = fds[fd];
   if (target === '/dev/null') return;
-  if (target === '' || target === '/dev/stderr') ctx.out(proc.at, target === '/dev/stderr' ? 2 : fd, text);
+  if (target === '' || target === '/dev/stdout' || target === '/dev/stderr') ctx.out(proc.at, target === '/dev/stderr' ? 2 : target === '/dev/stdout' ? 1 : fd, text);
   else ctx.fs.write(target, proc.at, text, true);
 }
 

@@ -70,6 +70,12 @@ describe('the shell', () => {
     expect(out()).toBe("hello\nmore\ncat: can't open '/nope2': No such file or directory\n1\n");
   });
 
+  it('>&2 and 2>&1 send a stream to the other one, /dev/stderr names stderr', () => {
+    const { ctx, lines } = harness();
+    run(sh('echo a; echo b >&2; echo c 1>&2; cat /nope 2>&1; echo d > /dev/stderr; { echo e; echo f >&2; } 2>&1'), 0, ctx);
+    expect(lines.map((l) => `${l.fd}:${l.text}`)).toEqual(['1:a\n', '2:b\n', '2:c\n', "1:cat: can't open '/nope': No such file or directory\n", '2:d\n', '1:e\n', '1:f\n']);
+  });
+
   it('a loop that never sleeps spins on a CPU instead of hanging the simulation', () => {
     const { ctx } = harness();
     const p = sh('while true; do :; done');
