@@ -59,6 +59,8 @@ export class Kubelet implements Actor {
   registered = false;
   /** The start-up events (Starting kubelet., the condition events) were recorded. */
   announced = false;
+  /** The boot id the Node in the API had was compared with this boot's (the Rebooted event). */
+  bootChecked = false;
   /** The node status last sent, without heartbeats, and when. */
   lastNodeStatus = '';
   lastNodeReportAt = -Infinity;

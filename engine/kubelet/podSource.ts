@@ -10,6 +10,8 @@ import type { Pod } from '../scheduler/framework/api';
 import { apiRequest } from './client';
 import type { Kubelet } from './kubelet';
 import { addPod, removePod, updatePod } from './pod/podWorkers';
+import { recordNodeEvent } from './events';
+import { uuidOf } from './nodestatus/nodeStatus';
 
 export function podQuery(k: Kubelet, q: Record<string, string>): Record<string, string> {
   return { ...q, fieldSelector: `spec.nodeName=${k.nodeName}` };
@@ -69,6 +71,17 @@ function cleanupOrphans(k: Kubelet): void {
   }
 }
 
-export function onNodeEvents(_k: Kubelet, _ctx: ActorContext, _events: ReflectorEvent[]): void {
-  // The store is what admission reads; nothing else reacts to node changes yet.
+export function onNodeEvents(k: Kubelet, ctx: ActorContext, events: ReflectorEvent[]): void {
+  // The store is what admission reads. The first sight of the Node tells whether the machine rebooted
+  // since it last reported (the MachineInfo status setter compares boot ids).
+  if (k.bootChecked) return;
+  const node = events.find((e) => e.type !== 'DELETED' && e.object.metadata.name === k.nodeName)?.object;
+  if (!node) return;
+  k.bootChecked = true;
+  const reported = (node.status as { nodeInfo?: { bootID?: string } } | undefined)?.nodeInfo?.bootID ?? '';
+  const now = uuidOf(k.bootId);
+  if (reported !== '' && reported !== now) {
+    recordNodeEvent(k, 'Warning', 'Rebooted', `Node ${k.nodeName} has been rebooted, boot id: ${now}`, ctx.now);
+    k.flush(ctx);
+  }
 }

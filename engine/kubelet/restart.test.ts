@@ -39,6 +39,8 @@ describe('kubelet restart', () => {
     // The node says the kubelet started twice.
     const starts = (call(e, 'GET', '/api/v1/namespaces/default/events').body.items as any[]).filter((ev) => ev.involvedObject.kind === 'Node' && ev.reason === 'Starting');
     expect(starts.map((s) => s.message)).toEqual(['Starting kubelet.', 'Starting kubelet.']);
+    // The machine did not reboot.
+    expect(kubeletEvents(e, 'node-1').filter((x) => x.startsWith('Rebooted'))).toEqual([]);
   });
 });
 
@@ -62,5 +64,7 @@ describe('node loss', () => {
     expect(statusOf(e, 'web').podIP).toMatch(/^10\.244\.1\./);
     void ip;
     runUntil(e, () => call(e, 'GET', '/api/v1/nodes/node-1').body.status.nodeInfo.bootID !== bootBefore, 'a new boot id', 30_000, 500);
+    const bootNow = call(e, 'GET', '/api/v1/nodes/node-1').body.status.nodeInfo.bootID;
+    expect(kubeletEvents(e, 'node-1')).toContain(`Rebooted: Node node-1 has been rebooted, boot id: ${bootNow}`);
   });
 });

@@ -28,6 +28,8 @@ describe('the eviction manager', () => {
     runUntil(e, () => call(e, 'GET', '/api/v1/nodes/node-1').body.status.conditions.find((c: any) => c.type === 'MemoryPressure').status === 'True', 'MemoryPressure', 20_000, 500);
     const mp = call(e, 'GET', '/api/v1/nodes/node-1').body.status.conditions.find((c: any) => c.type === 'MemoryPressure');
     expect(mp).toMatchObject({ reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' });
+    // The node lifecycle controller taints the node for the condition (TaintNodesByCondition).
+    runUntil(e, () => (call(e, 'GET', '/api/v1/nodes/node-1').body.spec.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/memory-pressure' && t.effect === 'NoSchedule'), 'the memory-pressure taint', 20_000, 500);
     // While under pressure a BestEffort pod is refused.
     createPod(e, podOf('besteffort', [{ name: 'app', image: 'nginx:1.27' }], { nodeName: 'node-1' }));
     waitPhase(e, 'besteffort', 'Failed', 10_000);
@@ -35,5 +37,6 @@ describe('the eviction manager', () => {
     // The condition clears 5 minutes (evictionPressureTransitionPeriod) after the pressure is gone.
     e.advance(6 * 60_000);
     expect(call(e, 'GET', '/api/v1/nodes/node-1').body.status.conditions.find((c: any) => c.type === 'MemoryPressure').status).toBe('False');
+    runUntil(e, () => !(call(e, 'GET', '/api/v1/nodes/node-1').body.spec.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/memory-pressure'), 'the taint removed', 20_000, 500);
   });
 });

@@ -132,8 +132,8 @@ export function nodeStatus(k: Kubelet, now: number): Record<string, unknown> {
     daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
     nodeInfo: {
       machineID: k.machineId,
-      systemUUID: uuid(k.machineId),
-      bootID: uuid(k.bootId),
+      systemUUID: uuidOf(k.machineId),
+      bootID: uuidOf(k.bootId),
       kernelVersion: '6.8.0-1021-aws',
       osImage: 'Ubuntu 24.04.1 LTS',
       containerRuntimeVersion: CONTAINER_RUNTIME_VERSION,
@@ -150,7 +150,7 @@ export function nodeStatus(k: Kubelet, now: number): Record<string, unknown> {
   };
 }
 
-const uuid = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+export const uuidOf = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 
 const EVENT_OF: Record<string, Record<string, string>> = {
   MemoryPressure: { True: 'NodeHasInsufficientMemory', False: 'NodeHasSufficientMemory' },
