@@ -39,6 +39,10 @@ describe('container logs on the kubelet', () => {
     expect(r.status).toBe(400);
     expect(r.body).toMatch(/^container "app" in pod "pulling" is waiting to start: (image can't be pulled|trying and failing to pull image)$/);
     expect(logs(e, 'pulling', 'app', { previous: 'true' }).body).toBe('previous terminated container "app" in pod "pulling" not found');
+    // While its image is pulled (178 MB at 50 MB/s), a container is ContainerCreating.
+    createPod(e, podOf('creating', [{ name: 'app', image: 'registry.k8s.io/hpa-example' }]));
+    runUntil(e, () => statusOf(e, 'creating')?.containerStatuses?.[0]?.state?.waiting?.reason === 'ContainerCreating', 'ContainerCreating', 30_000, 100);
+    expect(logs(e, 'creating', 'app').body).toBe('container "app" in pod "creating" is waiting to start: ContainerCreating');
   });
 
   it('follow streams new lines and ends when the container stops', { timeout: 60_000 }, () => {
