@@ -9,7 +9,7 @@ import { runUntil } from '../scheduler/testing/cluster';
 import type { Engine } from '../facade/engine';
 
 function cluster(seed: number, nodes = 2) {
-  const e = controlPlane(seed, { nodes });
+  const e = controlPlane(seed, { nodes, etcdMembers: 1 });
   runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === nodes, 'nodes Ready', 60_000, 500);
   const bridge = new ApiBridge(e);
   const host = new KubectlHost(bridge, () => e.sim.now);
