@@ -31,7 +31,7 @@ function instances(e: Engine, forMs: number, stepMs: number, sample?: () => void
 const delays = (runs: Run[]) => runs.slice(1).map((r, i) => (r.createdAt - runs[i]!.finishedAt) / 1000);
 
 describe('CrashLoopBackOff, to the tick', () => {
-  // One node (and a one-member etcd, to keep the run short) runs a pod whose container exits at once, for 16 minutes.
+  // One node runs a pod whose container exits at once, for 16 minutes.
   let e: Engine;
   const messages: string[] = [];
   const restartCounts: number[] = [];
@@ -39,7 +39,7 @@ describe('CrashLoopBackOff, to the tick', () => {
   const of = (name: string) => runs.filter((r) => r.podUid === getPod(e, name).body.metadata.uid);
 
   beforeAll(() => {
-    e = withNode(55, {}, { etcdMembers: 1 });
+    e = withNode(55);
     createPod(e, podOf('crash', [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'exit 1'] }]));
     runs = instances(e, 960_000, 1000, () => {
       const cs = statusOf(e, 'crash')?.containerStatuses?.[0];

@@ -26,7 +26,7 @@ function config(name: string, over: Partial<KubeletConfig> = {}): KubeletConfig 
 }
 
 function withNode(seed = 1, over: Partial<KubeletConfig> = {}): Engine {
-  const e = controlPlane(seed);
+  const e = controlPlane(seed, { etcdMembers: 1 });
   e.sim.spawn('node-1', 'kubelet', config('node-1', over));
   runUntil(e, () => call(e, 'GET', '/api/v1/nodes/node-1').status === 200, 'node registered', 30_000);
   return e;

@@ -24,9 +24,9 @@ export function nodeConfig(name: string, over: Partial<KubeletConfig> = {}): Kub
   };
 }
 
-/** A control plane and `node-1`'s kubelet, registered (`cp`: e.g. one etcd member for long runs). */
+/** A control plane on a one-member etcd (kubelet tests need no quorum) and `node-1`'s kubelet, registered. */
 export function withNode(seed = 1, over: Partial<KubeletConfig> = {}, cp: Parameters<typeof controlPlane>[1] = {}): Engine {
-  const e = controlPlane(seed, cp);
+  const e = controlPlane(seed, { etcdMembers: 1, ...cp });
   e.sim.spawn('node-1', 'kubelet', nodeConfig('node-1', over));
   runUntil(e, () => call(e, 'GET', '/api/v1/nodes/node-1').status === 200, 'node registered', 30_000);
   return e;
