@@ -13,6 +13,8 @@ import { BodyTooLarge, CORS_HEADERS, readBody, sendJson } from './httpUtil';
 import { ApiCalls } from './kube/apiCalls';
 import { isKubePath, serveKube } from './kube/kubeHttp';
 import { kubectlEndpoint } from './kube/kubectlEndpoint';
+import { isExecUpgrade, serveExecUpgrade } from './kube/execStream';
+import type { Duplex } from 'node:stream';
 import { SchedulerApi } from './scheduler/schedulerApi';
 
 export interface ServerOptions extends HostOptions {
@@ -124,6 +126,20 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = createServer(listener);
   const cert = opts.tlsPort !== undefined ? makeServingCert() : null;
   const secure = cert ? createHttpsServer({ key: cert.key, cert: cert.cert }, listener) : null;
+  // kubectl exec streams over an HTTP upgrade (WebSocket, or SPDY as a fallback); other upgrades are refused.
+  const upgrade = (req: IncomingMessage, socket: Duplex) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (isExecUpgrade(req, url)) {
+      serveExecUpgrade(apiCalls, req, socket, url).catch((e: unknown) => {
+        console.error(`internal error serving ${req.method} ${req.url}:`, e);
+        socket.destroy();
+      });
+      return;
+    }
+    socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"this server upgrades only pods/exec requests"}');
+  };
+  server.on('upgrade', upgrade);
+  secure?.on('upgrade', upgrade);
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"malformed HTTP request"}');
     else socket.destroy();

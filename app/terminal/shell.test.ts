@@ -156,6 +156,14 @@ describe('Shell', () => {
     expect(h.calls).toHaveLength(0);
   });
 
+  it('help images lists what the fake runtime runs', () => {
+    const h = harness();
+    h.shell.input('help images\r');
+    expect(h.out()).toContain('kubeglass/ignore-sigterm');
+    expect(h.out()).toContain('polinux/stress');
+    expect(h.calls).toHaveLength(0);
+  });
+
   it('recalls history with the up arrow', () => {
     const h = harness({ history: ['kubectl get ns'] });
     h.shell.input('\x1b[A\r');

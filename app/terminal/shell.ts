@@ -3,6 +3,7 @@
 // React: it writes escape sequences to an `io` and reaches the engine through
 // `deps`, so it is tested with fakes.
 import type { KubectlOutput } from '../../engine/host/protocol';
+import { IMAGES_HELP } from '../../engine/kubelet/runtime/imagesHelp';
 import { applyCompletion, formatColumns } from './completion';
 import { emptyLine, pushHistory, redrawLine, stepLine, tokenizeInput, type LineState } from './lineEditor';
 import { splitWords } from './shellWords';
@@ -61,6 +62,7 @@ const HELP = [
   `  clear           clear the screen (Ctrl-L)`,
   `  history         earlier commands`,
   `  help            this text`,
+  `  help images     the images pods can run, and what they do`,
   `${BOLD}Keys${RESET}      Tab completes · ↑/↓ history · Ctrl-C cancels`,
   `          Ctrl-A/E start/end · Ctrl-U/K/W delete`,
   `${BOLD}Quoting${RESET}   as in a shell: 'single', "double", back\\ slash`,
@@ -68,6 +70,8 @@ const HELP = [
   `${BOLD}Try${RESET}       kubectl get ns`,
   `          kubectl get pods -A`,
   `          kubectl --as alice get secrets`,
+  `          kubectl logs -f POD · kubectl exec POD -- ls /`,
+  `          kubectl drain NODE --ignore-daemonsets`,
 ];
 
 /** Terminal line endings, and a final newline so the prompt starts on its own row. */
@@ -218,7 +222,7 @@ export class Shell {
         this.clearScreen();
         return;
       case 'help':
-        this.write(terminalText(HELP.join('\n')));
+        this.write(terminalText((args[0] === 'images' ? IMAGES_HELP : HELP).join('\n')));
         return;
       case 'history': {
         const h = this.line.history;

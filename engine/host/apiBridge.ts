@@ -49,10 +49,14 @@ export class ApiBridge {
   private readonly pending = new Map<number, Pending>();
   private readonly streams = new Map<number, Stream>();
   private readyWaiters: (() => void)[] = [];
+  /** kubectl's sleeps (drain's retries and polls), woken by poll() once the clock has passed them. */
+  private sleepers: { until: number; now: () => number; resolve: () => void }[] = [];
 
   constructor(private engine: BridgeEngine) {}
 
   replace(engine: BridgeEngine): void {
+    for (const s of this.sleepers) s.resolve();
+    this.sleepers = [];
     for (const p of this.pending.values()) p.reject(new Error('the simulation was restarted'));
     for (const s of this.streams.values()) s.resolveDone(null);
     this.pending.clear();
@@ -61,7 +65,15 @@ export class ApiBridge {
   }
 
   get waiting(): number {
-    return this.pending.size + this.streams.size + this.readyWaiters.length;
+    return this.pending.size + this.streams.size + this.readyWaiters.length + this.sleepers.length;
+  }
+
+  /** Settles once `ms` of the simulation's time (read through `now`) has passed. */
+  sleep(ms: number, now: () => number): Promise<void> {
+    return new Promise((resolve) => {
+      this.sleepers.push({ until: now() + ms, now, resolve });
+      this.poll();
+    });
   }
 
   /** Settles once the cluster has booted (at once when it has, or when the engine cannot tell). */
@@ -102,6 +114,11 @@ export class ApiBridge {
   }
 
   poll(): void {
+    if (this.sleepers.length > 0) {
+      const due = this.sleepers.filter((s) => s.now() >= s.until);
+      this.sleepers = this.sleepers.filter((s) => s.now() < s.until);
+      for (const s of due) s.resolve();
+    }
     if (this.readyWaiters.length > 0 && (!this.engine.clusterReady || this.engine.clusterReady())) {
       const ws = this.readyWaiters;
       this.readyWaiters = [];

@@ -26,6 +26,8 @@ export interface KubectlEnv {
   onOutput?(stream: 'stdout' | 'stderr', text: string): void;
   /** Settles when the user interrupts (Ctrl-C): ends a watch. */
   interrupt?: Promise<void>;
+  /** Waits `ms` of the cluster's (virtual) time: kubectl's time.Sleep and poll intervals (drain). Absent: no wait. */
+  sleep?(ms: number): Promise<void>;
 }
 
 /** kubectl edit hands the UI a buffer; resume() continues with the edited text (or the same text to cancel). */

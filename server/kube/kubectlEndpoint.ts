@@ -56,6 +56,14 @@ export async function kubectlEndpoint(host: EngineHost, calls: ApiCalls, body: u
   const args = b.args[0] === 'kubectl' ? b.args.slice(1) : (b.args as string[]);
   // Watches end when the server ends them; over this endpoint they stop after 5 s of wall time.
   const interrupt = new Promise<void>((r) => setTimeout(r, 5000).unref());
-  const r = await runKubectl(args, { transport: transport(calls), files, now: () => SIM_EPOCH_MS + host.engine.sim.now, namespace: typeof b.namespace === 'string' ? b.namespace : 'default', interrupt });
+  // kubectl's sleeps (drain) wait for the cluster's clock, which this host runs in wall time.
+  const sleep = (ms: number) => {
+    const until = host.engine.sim.now + ms;
+    return new Promise<void>((resolve) => {
+      const check = () => (host.engine.sim.now >= until ? resolve() : setTimeout(check, 10).unref());
+      check();
+    });
+  };
+  const r = await runKubectl(args, { transport: transport(calls), files, now: () => SIM_EPOCH_MS + host.engine.sim.now, namespace: typeof b.namespace === 'string' ? b.namespace : 'default', interrupt, sleep });
   return { status: 200, body: { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode } };
 }

@@ -75,6 +75,7 @@ const SPECS: Spec[] = [
       status('Pod'),
       { name: 'binding', kind: 'Binding', verbs: ['create'] },
       { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
+      { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
       { name: 'log', kind: 'Pod', verbs: ['get'] },
       { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
       { name: 'resize', kind: 'Pod', verbs: ['get', 'patch', 'update'] },

@@ -25,6 +25,7 @@ import { handleNonResource } from './nonResource';
 import * as chain from './chain';
 import { RestOp, startRest, onRestEtcd } from './rest';
 import { WatchHub } from './watchHub';
+import { KubeletProxy } from './kubeletProxy';
 import { bootstrapObjects } from './bootstrap';
 import { createTxn } from './storageOps';
 import { DEFAULT_CLIENT } from '../../etcd/client/client';
@@ -66,6 +67,8 @@ export class ApiServer implements Actor {
   /** etcd call id → the op (or internal purpose) waiting on it. */
   readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn'; key?: string }>();
   readonly watch: WatchHub;
+  /** Connections to kubelets (pods/log, pods/exec, nodes/proxy). */
+  readonly kubeletProxy = new KubeletProxy();
   readonly records: RequestRecord[] = [];
   private nextOp = 1;
   private nextRecord = 1;
@@ -123,7 +126,14 @@ export class ApiServer implements Actor {
         return;
       }
     }
-    if (p.type === 'HttpCancel') return this.watch.cancel(ctx, from, (p as HttpCancelMsg).reqId);
+    if (p.type === 'HttpCancel') {
+      this.kubeletProxy.cancel(ctx, from, (p as HttpCancelMsg).reqId);
+      return this.watch.cancel(ctx, from, (p as HttpCancelMsg).reqId);
+    }
+    const reqId = (p as unknown as { reqId?: number }).reqId;
+    if ((p.type === 'HttpResponse' || p.type === 'HttpChunk' || p.type === 'HttpEnd') && reqId !== undefined && this.kubeletProxy.owns(from, reqId)) {
+      return this.kubeletProxy.receive(this, ctx, p.type, reqId, p);
+    }
     this.etcd.receive(ctx, from, p);
     this.drainEtcd(ctx);
   }
@@ -146,6 +156,8 @@ export class ApiServer implements Actor {
         return this.listForCache(ctx, data as string);
       case 'restRetry':
         return this.retryOp(ctx, data as number);
+      case 'kubeletProxyTimeout':
+        return this.kubeletProxy.failed(this, ctx, data as number, 'timeout');
     }
   }
 
@@ -153,6 +165,7 @@ export class ApiServer implements Actor {
 
   peerReset(ctx: ActorContext, peer: ActorId): void {
     this.watch.dropClient(peer);
+    this.kubeletProxy.peerReset(this, ctx, peer);
     if (!this.config.etcdEndpoints.includes(peer)) return;
     this.etcd.peerReset(ctx, peer);
     // The etcd watches on that member died with its process: resume them elsewhere.
@@ -161,6 +174,8 @@ export class ApiServer implements Actor {
   }
 
   refused(ctx: ActorContext, to: ActorId, p: Payload): void {
+    const reqId = (p as { reqId?: number }).reqId;
+    if (p.type === 'HttpRequest' && reqId !== undefined && this.kubeletProxy.owns(to, reqId)) return this.kubeletProxy.failed(this, ctx, reqId, 'refused');
     if (this.config.etcdEndpoints.includes(to)) {
       this.etcd.refused(ctx, to, p);
       this.drainEtcd(ctx);

@@ -52,6 +52,9 @@ export function impersonate(req: ApiRequest, user: UserInfo, cluster: ClusterRea
 export function attributesOf(info: RequestInfo, user: UserInfo, req?: ApiRequest): AuthorizationAttributes & { fieldSelector?: string } {
   if (!info.isResourceRequest) return { user, verb: info.verb, isResourceRequest: false, path: info.path };
   const fs = req ? queryValue(req.query, 'fieldSelector') : undefined;
+  // requestinfo.go: a list or watch with fieldSelector metadata.name=X is authorized as a request for X
+  // (how a kubelet may list and watch its own Node only).
+  const byName = !info.name && (info.verb === 'list' || info.verb === 'watch') ? fieldSelectorName(fs) : undefined;
   return {
     ...(fs ? { fieldSelector: fs } : {}),
     user,
@@ -62,9 +65,18 @@ export function attributesOf(info: RequestInfo, user: UserInfo, req?: ApiRequest
     resource: info.resource,
     subresource: info.subresource,
     namespace: info.namespace,
-    name: info.name,
+    name: byName ?? info.name,
     path: info.path,
   };
+}
+
+/** RequiresExactMatch("metadata.name"): the X of a metadata.name=X term, when X is a valid path segment. */
+function fieldSelectorName(fs: string | undefined): string | undefined {
+  for (const part of (fs ?? '').split(',')) {
+    const name = /^\s*metadata\.name\s*==?\s*(.*?)\s*$/.exec(part)?.[1];
+    if (name && name !== '.' && name !== '..' && !/[/%]/.test(name)) return name;
+  }
+  return undefined;
 }
 
 export function authorize(attrs: AuthorizationAttributes, cluster: ClusterReader): AuthorizationResult {

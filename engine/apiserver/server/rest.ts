@@ -24,6 +24,7 @@ import type { ApiServer } from './apiserver';
 import { notFoundPage, stage, statusResponse } from './apiserver';
 import * as chain from './chain';
 import { createTxn, deleteTxn, getRequest, updateTxn } from './storageOps';
+import { KubeletProxy } from './kubeletProxy';
 
 type Phase = 'start' | 'read' | 'write' | 'list' | 'collectionList' | 'collectionDelete';
 
@@ -84,6 +85,8 @@ export function startRest(s: ApiServer, ctx: ActorContext, op: RestOp): void {
     const v = queryValue(op.req.query, 'dryRun')!;
     return fail(status.badRequest(`Invalid dry run value: ${JSON.stringify(v)}`));
   }
+  // pods/log, pods/exec, nodes/proxy: read the object, then connect to its kubelet, whatever the verb.
+  if (KubeletProxy.handles(r.resource, info.subresource)) return startGet(s, ctx, op);
   switch (info.verb) {
     case 'get':
       return startGet(s, ctx, op);
@@ -172,6 +175,7 @@ function afterRead(s: ApiServer, ctx: ActorContext, op: RestOp, res: RangeRespon
   const kv = res.kvs[0];
   op.current = kv ? decodeObject(kv) : null;
   op.currentRev = kv ? kv.modRevision : 0;
+  if (KubeletProxy.handles(op.r.resource, op.info.subresource)) return respondRead(s, ctx, op, op.current);
   switch (op.info.verb) {
     case 'get':
       return respondRead(s, ctx, op, op.current);
@@ -191,7 +195,7 @@ function respondRead(s: ApiServer, ctx: ActorContext, op: RestOp, obj: KObject |
   if (!obj) return s.complete(ctx, op, statusResponse(status.notFound(gr(op.r), op.info.name)));
   const out = withTypeMeta(op.r, obj);
   if (op.info.subresource === 'scale') return s.complete(ctx, op, jsonResponse(200, scaleOf(op.r, out)));
-  if (op.info.subresource === 'log') return s.complete(ctx, op, podLog(out, op));
+  if (KubeletProxy.handles(op.r.resource, op.info.subresource)) return s.kubeletProxy.start(s, ctx, op, out);
   return s.complete(ctx, op, jsonResponse(200, chain.render(op.r, op.req, [out], ctx.now, null)));
 }
 
@@ -645,11 +649,4 @@ function computeSubresourceWrite(s: ApiServer, ctx: ActorContext, op: RestOp): v
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, status.success()));
   op.phase = 'write';
   etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, plan.obj, op.currentRev));
-}
-
-function podLog(pod: KObject, op: RestOp): ApiResponse {
-  const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
-  if (!node) return statusResponse(status.badRequest(`pod ${op.info.name} does not have a host assigned`));
-  // No kubelet answers on this node (the node fleet comes later): the proxy to it fails as the real one does.
-  return statusResponse(status.internal(`Get "https://${node}:10250/containerLogs/${op.info.namespace}/${op.info.name}/": dial tcp: lookup ${node}: no such host`));
 }

@@ -22,7 +22,7 @@ function runningByPod(e: Engine): Map<string, string[]> {
     const k = e.sim.actor<Kubelet>(n);
     if (!k) continue;
     for (const w of k.workers.values()) {
-      if (!w.containers.some((c) => c.state === 'running')) continue;
+      if (!k.runtime.podContainers(w.uid).some((c) => c.state === 'running')) continue;
       const name = w.pod.metadata.name!;
       out.set(name, [...(out.get(name) ?? []), n]);
     }

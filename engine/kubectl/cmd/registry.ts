@@ -5,7 +5,9 @@ import { GET_FLAGS, runGet } from './get';
 import { DESCRIBE_FLAGS, runDescribe } from './describe';
 import { EDIT_FLAGS, runEdit } from './edit';
 import { EXPLAIN_FLAGS, runExplain } from './explain';
-import { CORDON_FLAGS, EXPOSE_FLAGS, LOGS_FLAGS, RUN_FLAGS, runCordon, runExpose, runLogs, runRun, runSetImage, runTaint, runTop } from './workloads';
+import { CORDON_FLAGS, EXPOSE_FLAGS, RUN_FLAGS, runCordon, runExpose, runRun, runSetImage, runTaint, runTop } from './workloads';
+import { EXEC_FLAGS, LOGS_FLAGS, runExec, runLogs } from './logs';
+import { DRAIN_FLAGS, runDrain } from './drain';
 import { configSubcommands } from './config';
 import { rolloutSubcommands } from './rollout';
 import { DRY_RUN_FLAG, OUTPUT_FLAGS } from './common';
@@ -34,12 +36,12 @@ export function buildRoot(): CommandSpec {
     { name: 'top', group: 'Cluster Management Commands', short: 'Display resource (CPU/memory) usage', use: '[flags] [options]', subcommands: [{ name: 'pod', aliases: ['pods', 'po'], short: 'Display resource (CPU/memory) usage of pods', use: '[NAME | -l label] [options]', flags: [{ name: 'all-namespaces', shorthand: 'A', kind: 'bool' }, { name: 'selector', shorthand: 'l', kind: 'string' }], run: (ctx) => runTop(ctx) }, { name: 'node', aliases: ['nodes', 'no'], short: 'Display resource (CPU/memory) usage of nodes', use: '[NAME | -l label] [options]', flags: [{ name: 'selector', shorthand: 'l', kind: 'string' }], run: (ctx) => runTop(ctx) }] },
     { name: 'cordon', group: 'Cluster Management Commands', short: 'Mark node as unschedulable', use: 'NODE [options]', flags: CORDON_FLAGS, run: (ctx, a) => runCordon(ctx, a, true) },
     { name: 'uncordon', group: 'Cluster Management Commands', short: 'Mark node as schedulable', use: 'NODE [options]', flags: CORDON_FLAGS, run: (ctx, a) => runCordon(ctx, a, false) },
-    { name: 'drain', group: 'Cluster Management Commands', short: 'Drain node in preparation for maintenance', use: 'NODE [options]', run: notHere('drain') },
+    { name: 'drain', group: 'Cluster Management Commands', short: 'Drain node in preparation for maintenance', use: 'NODE [options]', flags: DRAIN_FLAGS, run: runDrain },
     { name: 'taint', group: 'Cluster Management Commands', short: 'Update the taints on one or more nodes', use: 'NODE NAME KEY_1=VAL_1:TAINT_EFFECT_1 ... KEY_N=VAL_N:TAINT_EFFECT_N [options]', flags: [...OUTPUT_FLAGS, DRY_RUN_FLAG, { name: 'overwrite', kind: 'bool' }, { name: 'all', kind: 'bool' }, { name: 'selector', shorthand: 'l', kind: 'string' }, { name: 'validate', kind: 'string', default: 'strict', noOptDefVal: 'strict' }, { name: 'field-manager', kind: 'string' }], run: runTaint },
     { name: 'describe', group: 'Troubleshooting and Debugging Commands', short: 'Show details of a specific resource or group of resources', use: '(-f FILENAME | TYPE [NAME_PREFIX | -l label] | TYPE/NAME) [options]', flags: DESCRIBE_FLAGS, run: runDescribe },
     { name: 'logs', group: 'Troubleshooting and Debugging Commands', short: 'Print the logs for a container in a pod', use: '[-f] [-p] (POD | TYPE/NAME) [-c CONTAINER] [options]', flags: LOGS_FLAGS, run: runLogs },
     { name: 'attach', group: 'Troubleshooting and Debugging Commands', short: 'Attach to a running container', use: '(POD | TYPE/NAME) -c CONTAINER [options]', run: notHere('attach') },
-    { name: 'exec', group: 'Troubleshooting and Debugging Commands', short: 'Execute a command in a container', use: '(POD | TYPE/NAME) [-c CONTAINER] [flags] -- COMMAND [args...] [options]', run: notHere('exec') },
+    { name: 'exec', group: 'Troubleshooting and Debugging Commands', short: 'Execute a command in a container', use: '(POD | TYPE/NAME) [-c CONTAINER] [flags] -- COMMAND [args...] [options]', flags: EXEC_FLAGS, run: runExec },
     { name: 'port-forward', group: 'Troubleshooting and Debugging Commands', short: 'Forward one or more local ports to a pod', use: 'TYPE/NAME [options] [LOCAL_PORT:]REMOTE_PORT [...[LOCAL_PORT_N:]REMOTE_PORT_N]', run: notHere('port-forward') },
     { name: 'proxy', group: 'Troubleshooting and Debugging Commands', short: 'Run a proxy to the Kubernetes API server', use: '[--port=PORT] [--www=static-dir] [--www-prefix=prefix] [--api-prefix=prefix] [options]', run: notHere('proxy') },
     { name: 'cp', group: 'Troubleshooting and Debugging Commands', short: 'Copy files and directories to and from containers', use: '<file-spec-src> <file-spec-dest> [options]', run: notHere('cp') },

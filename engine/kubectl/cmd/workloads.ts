@@ -1,5 +1,5 @@
-// kubectl run, expose, set image, cordon/uncordon, taint, logs, top (rollout is in rollout.ts)
-// (staging/src/k8s.io/kubectl/pkg/cmd/{run,expose,set/set_image.go,drain,taint,logs,top}).
+// kubectl run, expose, set image, cordon/uncordon, taint, top (rollout is in rollout.ts, logs and exec in logs.ts, drain in drain.ts)
+// (staging/src/k8s.io/kubectl/pkg/cmd/{run,expose,set/set_image.go,drain,taint,top}).
 import type { JsonObject } from '../../apimachinery/types';
 import { createTwoWayMergePatch, patchMetaFor } from '../../apimachinery/patch';
 import type { Ctx } from '../cli/context';
@@ -278,52 +278,7 @@ export async function runTaint(ctx: Ctx, args: string[]): Promise<void> {
   }
 }
 
-// ---------- logs / top
-
-export const LOGS_FLAGS: FlagDef[] = [
-  { name: 'container', shorthand: 'c', kind: 'string' },
-  { name: 'follow', shorthand: 'f', kind: 'bool' },
-  { name: 'previous', shorthand: 'p', kind: 'bool' },
-  { name: 'tail', kind: 'int', default: -1 },
-  { name: 'timestamps', kind: 'bool' },
-  { name: 'since', kind: 'duration', default: '0s' },
-  { name: 'all-containers', kind: 'bool' },
-  { name: 'selector', shorthand: 'l', kind: 'string' },
-  { name: 'limit-bytes', kind: 'int' },
-  { name: 'prefix', kind: 'bool' },
-];
-
-export async function runLogs(ctx: Ctx, args: string[]): Promise<void> {
-  if (args.length === 0) fail({ type: 'Raw', message: "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples" });
-  const target = args[0]!.includes('/') ? args[0]! : `pods/${args[0]}`;
-  const found = (await fetchTargets(ctx, [target]))[0];
-  if (!found) fail(errs.plain(`no pods found`));
-  const { ref, ns, obj } = found;
-  let pod = obj;
-  if (ref.mapping.kind !== 'Pod') {
-    const sel = Object.entries((obj.spec?.selector?.matchLabels as Record<string, string>) ?? obj.spec?.selector ?? {})
-      .map(([k, v]) => `${k}=${v}`)
-      .join(',');
-    const pods = await ctx.client.tryJson<Obj>('GET', `/api/v1/namespaces/${ns}/pods`, { query: { labelSelector: sel } });
-    const first = pods.ok ? ((pods.value.items as Obj[]) ?? [])[0] : undefined;
-    if (!first) fail(errs.plain(`timed out waiting for the condition`));
-    pod = first;
-    if (((pods.ok && (pods.value.items as Obj[]).length) || 0) > 1) ctx.io.err(`Found ${(pods.ok && (pods.value.items as Obj[]).length) || 0} pods, using pod/${pod.metadata.name}\n`);
-  }
-  const containers = ((pod.spec?.containers as Obj[]) ?? []).map((c) => c.name as string);
-  let container = getString(ctx.flags, 'container');
-  if (!container) {
-    container = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] ?? containers[0] ?? '';
-    if (containers.length > 1 && !pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container']) ctx.io.err(`Defaulted container "${container}" out of: ${containers.join(', ')}\n`);
-  }
-  const query: Record<string, string> = { container };
-  if (getBool(ctx.flags, 'previous')) query.previous = 'true';
-  if (getInt(ctx.flags, 'tail') >= 0) query.tailLines = String(getInt(ctx.flags, 'tail'));
-  if (getBool(ctx.flags, 'timestamps')) query.timestamps = 'true';
-  const r = await ctx.client.raw('GET', `/api/v1/namespaces/${pod.metadata.namespace ?? ns}/pods/${pod.metadata.name}/log`, { query, accept: 'application/json, */*' });
-  if (r.status < 200 || r.status > 299) fail(errs.status(statusFromResponse(r, 'GET')));
-  ctx.io.out(r.body);
-}
+// ---------- top
 
 export async function runTop(ctx: Ctx): Promise<void> {
   await ctx.discovery.load();

@@ -1,0 +1,634 @@
+// The node's fake container runtime: containerd behind the CRI, plus the bits
+// of the machine it relies on (the kernel's cgroups and OOM killer, CNI's
+// host-local IPAM, the image content store, the log files). The kubelet calls
+// it as it calls CRI (RunPodSandbox, CreateContainer, StartContainer,
+// StopContainer, ExecSync, PullImage, ListContainers, ContainerStats…).
+//
+// It is the node's durable state: it lives outside the kubelet process, so a
+// kubelet crash and restart finds every container still there (running ones
+// kept running meanwhile), as with containerd; a lost node powers it off.
+// Processes are interpreted lazily (shell/interp.ts): `advance(now)` runs every
+// container up to `now`, in time order, feeding the cgroup accounting exactly.
+import { registerClass } from '../../sim/serial';
+import { parseQuantity } from '../../apiserver/validation/quantity';
+import { hex } from '../ids';
+import { ContainerLog } from './logs';
+import { UsageMeter } from './meter';
+import { BASE_DIRS, imageDigest, imageHasCommand, lookupImage, parseImage, processArgv, resolveImage, type CatalogImage } from './images';
+import { FileSystem } from './shell/fs';
+import { cpuDemand, nextStepAt, run, signal, spawn, type Proc, type ShellContext, type Signal } from './shell/interp';
+import type { Route } from './shell/programs';
+import { cpuLoadMilli, idleOf, oomAt, type Demand } from './usage';
+
+/** A pod sandbox (pause container, CNI ADD) is ready this long after RunPodSandbox. */
+export const SANDBOX_MS = 500;
+/** Resolving a name the registry does not know takes this long before it fails. */
+const RESOLVE_FAIL_MS = 800;
+/** A pull of an image already present (policy Always) only checks its manifest. */
+const MANIFEST_CHECK_MS = 200;
+/** How far ahead the runtime looks for a container's next exit. */
+const PREDICT_HORIZON_MS = 3_600_000;
+
+/** What runs outside kubepods (the OS, kubelet, containerd): the usage model's node floor. */
+const SYSTEM_USAGE: Demand = { cpuMilli: 40, memory: { baseBytes: 512 * 1024 * 1024, allocBytes: 0, rateBytesPerSec: 0, since: 0 } };
+
+export interface Sandbox {
+  id: string;
+  podUid: string;
+  name: string;
+  namespace: string;
+  attempt: number;
+  createdAt: number;
+  /** The network is up from then on. */
+  readyAt: number;
+  state: 'ready' | 'notready';
+  ip: string;
+  ipOffset: number;
+}
+
+/** The kubelet's container config (CRI ContainerConfig, with what its labels and annotations carry). */
+export interface ContainerConfig {
+  podUid: string;
+  podName: string;
+  namespace: string;
+  name: string;
+  /** The restart count (CRI metadata attempt). */
+  attempt: number;
+  /** As the pod spec writes it. */
+  image: string;
+  command?: string[];
+  args?: string[];
+  env: Record<string, string>;
+  /** Files mounted into the container (ConfigMaps, Secrets, the service account, /etc/hosts…). */
+  mounts: Record<string, string>;
+  cpuLimitMilli: number;
+  memoryLimitBytes: number;
+  cpuRequestMilli: number;
+  /** The pod's annotations at creation (the load annotation hpa-example serves). */
+  annotations: Record<string, string>;
+  kind: 'init' | 'sidecar' | 'regular';
+}
+
+export type ContainerState = 'created' | 'running' | 'exited';
+
+export interface RtContainer extends ContainerConfig {
+  id: string;
+  sandboxId: string;
+  imageRef: string;
+  imageId: string;
+  createdAt: number;
+  startedAt: number;
+  finishedAt: number;
+  state: ContainerState;
+  exitCode: number;
+  reason: string;
+  message: string;
+  proc: Proc | null;
+  fs: FileSystem;
+  log: ContainerLog;
+  /** SIGKILL at this time (a stop's grace period ends); Infinity when not stopping. */
+  killAt: number;
+  /** The OOM killer fires at this time under the current demand; Infinity when never. */
+  oomAt: number;
+  loadMilli: number;
+  /** The last demand given to the meter (so changes are sent once). */
+  cpuMilli: number;
+  memKey: string;
+  /** When the next exit is expected (Infinity: none within the horizon), and up to when that was worked out. */
+  predictedExit: number;
+  predictedUntil: number;
+}
+
+export interface Pull {
+  image: string;
+  startedAt: number;
+  doneAt: number;
+  error: { code: 'NotFound' | 'Unknown'; message: string } | null;
+}
+
+export interface ImageRecord {
+  ref: string;
+  sizeBytes: number;
+  id: string;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** How long the command ran. */
+  durationMs: number;
+  /** It was still running when the timeout came. */
+  timedOut: boolean;
+}
+
+export interface RuntimeConfig {
+  cpuMilli: number;
+  podCIDR: string;
+  bandwidthBytesPerSec: number;
+  images: string[];
+}
+
+/** What the runtime's advance hands the meter, in time order. */
+interface MeterEvent {
+  t: number;
+  seq: number;
+  id: string;
+  kind: 'demand' | 'stop';
+  demand?: Demand;
+}
+
+export class FakeRuntime {
+  /** Advanced up to here. */
+  at: number;
+  readonly sandboxes = new Map<string, Sandbox>();
+  readonly containers = new Map<string, RtContainer>();
+  readonly images = new Map<string, ImageRecord>();
+  readonly pulls: Pull[] = [];
+  pullFreeAt = 0;
+  readonly usedIPs = new Set<number>();
+  lastIP = 1;
+  meter: UsageMeter;
+  nextId = 1;
+  /** The machine is off (node lost): nothing runs. */
+  poweredOff = false;
+  boots = 1;
+
+  constructor(
+    readonly config: RuntimeConfig,
+    readonly seed: number,
+    now: number,
+  ) {
+    this.at = now;
+    this.meter = new UsageMeter(config.cpuMilli, SYSTEM_USAGE, now);
+    for (const i of config.images) {
+      const ref = parseImage(i);
+      const img = lookupImage(ref);
+      if (img) this.images.set(ref.full, { ref: ref.full, sizeBytes: img.sizeBytes, id: imageDigest(ref) });
+    }
+  }
+
+  private newId(label: string): string {
+    const n = this.nextId++;
+    return hex(this.seed + n * 2654435761, `${label}/${n}`) + hex(this.seed ^ n, `${label}#${n}`);
+  }
+
+  // ---- time ----------------------------------------------------------------------
+
+  /** Runs every container up to `now`, feeding the meter in time order. */
+  advance(now: number): void {
+    if (now < this.at) return;
+    if (this.poweredOff) {
+      this.at = now;
+      return;
+    }
+    const events: MeterEvent[] = [];
+    let seq = 0;
+    for (const c of this.containers.values()) {
+      if (c.state !== 'running' || !c.proc) continue;
+      this.runContainer(c, now, (t, kind, demand) => events.push({ t, seq: seq++, id: c.id, kind, demand }));
+    }
+    events.sort((a, b) => a.t - b.t || a.seq - b.seq);
+    for (const e of events) {
+      if (e.kind === 'stop') this.meter.stop(e.id, e.t, e.t);
+      else this.meter.setDemand(e.id, e.demand!, e.t);
+    }
+    this.meter.advance(now);
+    this.finishPulls(now);
+    this.at = now;
+  }
+
+  private shellContext(c: RtContainer, img: CatalogImage, fs: FileSystem, out: ShellContext['out']): ShellContext {
+    const sb = this.sandboxes.get(c.sandboxId);
+    return { fs, hostname: c.podName, podIP: sb?.ip ?? '', flavour: img.userland === 'none' ? 'gnu' : img.userland, hasCommand: (n) => imageHasCommand(img, n), out };
+  }
+
+  /** What the container's processes want at `t`. */
+  private demandOf(c: RtContainer, img: CatalogImage, t: number): Demand {
+    const idle = idleOf(img.idle, c.id);
+    const p = c.proc!;
+    return {
+      cpuMilli: idle.cpuMilli + cpuDemand(p, t) + (img.servesLoad ? c.loadMilli : 0),
+      memory: { baseBytes: idle.memoryBytes, allocBytes: p.memBytes, rateBytesPerSec: p.memRate, since: p.memSince },
+    };
+  }
+
+  /**
+   * Runs one container to `until`: its steps in order, the OOM killer and the
+   * stop's SIGKILL when their time comes; `emit` hears demand changes and the exit.
+   */
+  private runContainer(c: RtContainer, until: number, emit: (t: number, kind: 'demand' | 'stop', d?: Demand) => void, fs = c.fs, quiet = false): void {
+    const img = lookupImage(parseImage(c.imageRef))!;
+    const ctx = this.shellContext(c, img, fs, quiet ? () => {} : (at, fd, text) => c.log.write(at, fd === 1 ? 'stdout' : 'stderr', text));
+    const p = c.proc!;
+    let guard = 0;
+    while (c.state === 'running' && guard++ < 100_000) {
+      const step = nextStepAt(p);
+      const jobEnd = Math.min(...p.jobs.filter((j) => j.cpuMilli > 0 && j.endAt > p.at).map((j) => j.endAt), Infinity);
+      const next = Math.min(step, jobEnd, c.killAt, c.oomAt);
+      if (next > until) {
+        run(p, until, ctx);
+        this.noteDemand(c, img, until, emit);
+        if (p.exit) this.exited(c, p.exit.code, p.exit.at, emit);
+        return;
+      }
+      if (next === c.oomAt && c.oomAt <= step && c.oomAt <= c.killAt) {
+        run(p, c.oomAt, ctx);
+        if (!p.exit) {
+          p.exit = { code: 137, at: c.oomAt };
+          c.reason = 'OOMKilled';
+        }
+      } else if (next === c.killAt && c.killAt <= step) {
+        run(p, c.killAt, ctx);
+        if (!p.exit) signal(p, 'KILL', c.killAt, ctx);
+      } else run(p, next, ctx);
+      if (p.exit) return this.exited(c, p.exit.code, p.exit.at, emit);
+      this.noteDemand(c, img, Math.max(next, p.at), emit);
+    }
+  }
+
+  private noteDemand(c: RtContainer, img: CatalogImage, t: number, emit: (t: number, kind: 'demand' | 'stop', d?: Demand) => void): void {
+    if (!c.proc || c.proc.exit) return;
+    const d = this.demandOf(c, img, t);
+    const memKey = `${d.memory.baseBytes}/${d.memory.allocBytes}/${d.memory.rateBytesPerSec}/${d.memory.since}`;
+    if (d.cpuMilli === c.cpuMilli && memKey === c.memKey) return;
+    c.cpuMilli = d.cpuMilli;
+    if (memKey !== c.memKey) {
+      c.memKey = memKey;
+      const t0 = oomAt(d.memory, c.memoryLimitBytes);
+      c.oomAt = t0 === null ? Infinity : Math.max(t0, t);
+    }
+    emit(t, 'demand', d);
+  }
+
+  private exited(c: RtContainer, code: number, at: number, emit: (t: number, kind: 'demand' | 'stop', d?: Demand) => void): void {
+    c.state = 'exited';
+    c.exitCode = code;
+    c.finishedAt = at;
+    if (c.reason !== 'OOMKilled') c.reason = code === 0 ? 'Completed' : 'Error';
+    c.killAt = Infinity;
+    c.oomAt = Infinity;
+    emit(at, 'stop');
+  }
+
+  /** When the container will next exit by itself, or Infinity (none within the horizon). */
+  predictExit(c: RtContainer): number {
+    if (c.state !== 'running' || !c.proc) return Infinity;
+    if (c.predictedUntil >= this.at && c.predictedExit !== -1) return c.predictedExit;
+    // Run a copy ahead, on a copy of the file system, without logging.
+    const copy: RtContainer = { ...c, proc: structuredClone(c.proc), fs: cloneFs(c.fs) };
+    const horizon = this.at + PREDICT_HORIZON_MS;
+    this.runContainer(copy, horizon, () => {}, copy.fs, true);
+    c.predictedExit = copy.state === 'exited' ? copy.finishedAt : Infinity;
+    c.predictedUntil = copy.state === 'exited' ? Infinity : horizon;
+    return c.predictedExit;
+  }
+
+  /** The next instant something happens by itself (a container exits, a sandbox comes up, a pull ends). */
+  nextEventAt(): number {
+    let next = Infinity;
+    if (this.poweredOff) return next;
+    for (const c of this.containers.values()) if (c.state === 'running') next = Math.min(next, this.predictExit(c));
+    for (const s of this.sandboxes.values()) if (s.readyAt > this.at) next = Math.min(next, s.readyAt);
+    for (const p of this.pulls) if (p.doneAt > this.at) next = Math.min(next, p.doneAt);
+    return next;
+  }
+
+  private invalidate(c: RtContainer): void {
+    c.predictedExit = -1;
+    c.predictedUntil = -1;
+  }
+
+  // ---- sandboxes -------------------------------------------------------------------
+
+  /** RunPodSandbox: the pause container and the pod's network (an IP from the podCIDR). */
+  runPodSandbox(podUid: string, name: string, namespace: string, attempt: number, now: number): Sandbox {
+    this.advance(now);
+    const offset = this.allocateIP();
+    const sb: Sandbox = {
+      id: this.newId('sandbox'),
+      podUid,
+      name,
+      namespace,
+      attempt,
+      createdAt: now,
+      readyAt: now + SANDBOX_MS,
+      state: 'ready',
+      ip: offset ? this.ipString(offset) : '',
+      ipOffset: offset,
+    };
+    this.sandboxes.set(sb.id, sb);
+    const pause = lookupImage(parseImage('registry.k8s.io/pause:3.10'))!;
+    const idle = idleOf(pause.idle, sb.id);
+    this.meter.addPod(podUid, name, namespace, { cpuMilli: idle.cpuMilli, memory: { baseBytes: idle.memoryBytes, allocBytes: 0, rateBytesPerSec: 0, since: now } }, now);
+    return sb;
+  }
+
+  /** StopPodSandbox: every container in it is killed, the network torn down. */
+  stopPodSandbox(id: string, now: number): void {
+    this.advance(now);
+    const sb = this.sandboxes.get(id);
+    if (!sb) return;
+    for (const c of this.containers.values()) {
+      if (c.sandboxId !== id || c.state !== 'running') continue;
+      c.killAt = now;
+      this.invalidate(c);
+    }
+    this.advance(now);
+    // advance(now) does not re-run an instant it has reached: finish the kills here.
+    for (const c of this.containers.values()) if (c.sandboxId === id && c.state === 'running') this.kill(c, now);
+    if (sb.ipOffset) this.usedIPs.delete(sb.ipOffset);
+    sb.ipOffset = 0;
+    sb.state = 'notready';
+    this.meter.removePod(sb.podUid, now);
+  }
+
+  removePodSandbox(id: string): void {
+    for (const c of [...this.containers.values()]) if (c.sandboxId === id) this.containers.delete(c.id);
+    this.sandboxes.delete(id);
+  }
+
+  private allocateIP(): number {
+    const bits = Number(this.config.podCIDR.split('/')[1] ?? '24');
+    const size = 2 ** (32 - bits);
+    for (let i = 1; i <= size - 3; i++) {
+      const candidate = ((this.lastIP - 2 + i + (size - 3)) % (size - 3)) + 2;
+      if (!this.usedIPs.has(candidate)) {
+        this.usedIPs.add(candidate);
+        this.lastIP = candidate;
+        return candidate;
+      }
+    }
+    return 0;
+  }
+
+  private ipString(offset: number): string {
+    const base = this.config.podCIDR.split('/')[0]!.split('.').map(Number);
+    const n = (((base[0]! << 24) | (base[1]! << 16) | (base[2]! << 8) | base[3]!) >>> 0) + offset;
+    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+  }
+
+  // ---- containers ------------------------------------------------------------------
+
+  /** CreateContainer + StartContainer. A program the image lacks fails to start (StartError, 128). */
+  startContainer(sandboxId: string, cfg: ContainerConfig, now: number): RtContainer {
+    this.advance(now);
+    const ref = parseImage(cfg.image);
+    const img = lookupImage(ref)!;
+    // CreateContainer and StartContainer answer at once: the process starts now.
+    const startedAt = now;
+    const c: RtContainer = {
+      ...cfg,
+      id: this.newId('container'),
+      sandboxId,
+      imageRef: ref.full,
+      imageId: `${ref.repo}@${imageDigest(ref)}`,
+      createdAt: now,
+      startedAt,
+      finishedAt: -1,
+      state: 'running',
+      exitCode: 0,
+      reason: '',
+      message: '',
+      proc: null,
+      fs: new FileSystem({ ...(img.files ?? {}), ...cfg.mounts }, BASE_DIRS),
+      log: new ContainerLog(),
+      killAt: Infinity,
+      oomAt: Infinity,
+      loadMilli: cpuLoadMilli(cfg.annotations),
+      cpuMilli: -1,
+      memKey: '',
+      predictedExit: -1,
+      predictedUntil: -1,
+    };
+    this.containers.set(c.id, c);
+    const argv = processArgv(img, cfg.command, cfg.args);
+    const exe = argv[0];
+    if (exe === undefined || !imageHasCommand(img, exe)) {
+      // runc cannot exec the entrypoint: the container never runs.
+      c.state = 'exited';
+      c.exitCode = 128;
+      c.reason = 'StartError';
+      c.message =
+        exe === undefined
+          ? 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: no command specified: unknown'
+          : `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "${exe}": executable file not found in $PATH: unknown`;
+      c.startedAt = 0;
+      c.finishedAt = startedAt;
+      return c;
+    }
+    c.proc = spawn(argv, { ...(img.env ?? {}), HOSTNAME: cfg.podName, ...cfg.env }, startedAt, img.userland === 'busybox' ? 'busybox' : 'gnu');
+    const idle = idleOf(img.idle, c.id);
+    const demand: Demand = { cpuMilli: idle.cpuMilli, memory: { baseBytes: idle.memoryBytes, allocBytes: 0, rateBytesPerSec: 0, since: startedAt } };
+    c.cpuMilli = demand.cpuMilli;
+    this.meter.start({ id: c.id, podUid: cfg.podUid, name: cfg.name, startedAt, stopAt: Infinity, demand, requestMilli: cfg.cpuRequestMilli, limitMilli: cfg.cpuLimitMilli }, now);
+    return c;
+  }
+
+  /**
+   * StopContainer with a timeout: the image's STOPSIGNAL now, SIGKILL when the
+   * timeout runs out (at once for 0). The exit happens as the process decides.
+   */
+  stopContainer(id: string, timeoutMs: number, now: number): void {
+    this.advance(now);
+    const c = this.containers.get(id);
+    if (!c || c.state !== 'running' || !c.proc) return;
+    if (c.killAt <= now + timeoutMs && c.killAt !== Infinity) return;
+    const img = lookupImage(parseImage(c.imageRef))!;
+    if (timeoutMs <= 0) return this.kill(c, now);
+    signal(
+      c.proc,
+      img.stopSignal as Signal,
+      now,
+      this.shellContext(c, img, c.fs, (at, fd, text) => c.log.write(at, fd === 1 ? 'stdout' : 'stderr', text)),
+    );
+    c.killAt = now + timeoutMs;
+    this.invalidate(c);
+    if (c.proc.exit) this.exitNow(c);
+  }
+
+  private kill(c: RtContainer, at: number): void {
+    if (!c.proc || c.state !== 'running') return;
+    c.proc.exit = { code: 137, at };
+    this.exitNow(c);
+  }
+
+  private exitNow(c: RtContainer): void {
+    const p = c.proc!;
+    this.exited(c, p.exit!.code, p.exit!.at, (t) => this.meter.stop(c.id, t, this.at));
+  }
+
+  removeContainer(id: string): void {
+    this.containers.delete(id);
+  }
+
+  /** The pod annotations changed: containers that serve the load annotation get the new load. */
+  setLoad(podUid: string, annotations: Record<string, string> | undefined, now: number): void {
+    this.advance(now);
+    const load = cpuLoadMilli(annotations);
+    for (const c of this.containers.values()) {
+      if (c.podUid !== podUid || c.state !== 'running' || c.loadMilli === load) continue;
+      c.loadMilli = load;
+      const img = lookupImage(parseImage(c.imageRef))!;
+      this.noteDemand(c, img, now, (t, _k, d) => this.meter.setDemand(c.id, d!, t));
+    }
+  }
+
+  /** ListContainers for a pod, oldest first. */
+  podContainers(podUid: string): RtContainer[] {
+    return [...this.containers.values()].filter((c) => c.podUid === podUid).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  }
+
+  podSandboxes(podUid: string): Sandbox[] {
+    return [...this.sandboxes.values()].filter((s) => s.podUid === podUid).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** ExecSync: runs `argv` in the container's namespaces; its file writes are the container's. */
+  exec(id: string, argv: readonly string[], now: number, timeoutMs: number): ExecResult | { error: string } {
+    this.advance(now);
+    const c = this.containers.get(id);
+    if (!c || c.state !== 'running' || !c.proc) return { error: `container not running (${id})` };
+    const img = lookupImage(parseImage(c.imageRef))!;
+    if (!argv[0] || !imageHasCommand(img, argv[0]))
+      return {
+        error: `failed to exec in container: failed to start exec "${this.newId('exec')}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0] ?? ''}": executable file not found in $PATH: unknown`,
+      };
+    let stdout = '';
+    let stderr = '';
+    const ctx = this.shellContext(c, img, c.fs, (_at, fd, text) => {
+      if (fd === 1) stdout += text;
+      else stderr += text;
+    });
+    const env: Record<string, string> = {};
+    for (const k of c.proc.exported) if (c.proc.vars[k] !== undefined) env[k] = c.proc.vars[k]!;
+    const p = spawn(argv, env, now, img.userland === 'busybox' ? 'busybox' : 'gnu');
+    run(p, now + timeoutMs, ctx);
+    this.invalidate(c);
+    if (!p.exit) return { stdout, stderr, exitCode: -1, durationMs: timeoutMs, timedOut: true };
+    return { stdout, stderr, exitCode: p.exit.code, durationMs: p.exit.at - now, timedOut: false };
+  }
+
+  /** What an HTTP GET to the pod's IP answers: the status, or null when nothing listens on the port. */
+  httpGet(sandboxId: string, port: number, path: string, now: number): number | null {
+    const d = this.listener(sandboxId, port, now);
+    if (!d) return null;
+    const since = now - d.since;
+    const routes: Route[] = d.routes ?? [];
+    for (const r of routes) {
+      if (r.path !== undefined && r.path !== path.split('?')[0]) continue;
+      if (r.fromMs !== undefined && since < r.fromMs) continue;
+      if (r.untilMs !== undefined && since >= r.untilMs) continue;
+      return r.status;
+    }
+    return 404;
+  }
+
+  /** Whether something in the pod accepts TCP connections on `port`. */
+  tcpOpen(sandboxId: string, port: number, now: number): boolean {
+    return this.listener(sandboxId, port, now) !== null;
+  }
+
+  private listener(sandboxId: string, port: number, now: number): (NonNullable<Proc['daemon']> & { since: number }) | null {
+    this.advance(now);
+    const sb = this.sandboxes.get(sandboxId);
+    if (!sb || sb.state !== 'ready') return null;
+    for (const c of this.containers.values()) {
+      if (c.sandboxId !== sandboxId || c.state !== 'running') continue;
+      const d = c.proc?.daemon;
+      if (!d || d.stoppingAt !== undefined || !(d.ports ?? []).includes(port)) continue;
+      if (now < d.since + (d.listenAfterMs ?? 0)) continue;
+      return d;
+    }
+    return null;
+  }
+
+  // ---- images ----------------------------------------------------------------------
+
+  hasImage(image: string): boolean {
+    return this.images.has(parseImage(image).full);
+  }
+
+  /** PullImage on the node's serialized puller: starts (or joins) a pull; it completes at `doneAt`. */
+  pullImage(image: string, now: number): Pull {
+    this.advance(now);
+    this.finishPulls(now);
+    const pending = this.pulls.find((p) => p.image === image);
+    if (pending) return pending;
+    const ref = parseImage(image);
+    const r = resolveImage(ref);
+    const start = Math.max(now, this.pullFreeAt);
+    const ms = !r.ok ? RESOLVE_FAIL_MS : this.images.has(ref.full) ? MANIFEST_CHECK_MS : Math.ceil((r.image.sizeBytes / this.config.bandwidthBytesPerSec) * 1000);
+    const p: Pull = { image, startedAt: start, doneAt: start + ms, error: r.ok ? null : { code: r.code, message: r.message } };
+    this.pullFreeAt = p.doneAt;
+    this.pulls.push(p);
+    return p;
+  }
+
+  /** Pulls that have finished by `now` leave the queue; good ones are in the image store. */
+  finishPulls(now: number): Pull[] {
+    const done: Pull[] = [];
+    for (let i = 0; i < this.pulls.length;) {
+      const p = this.pulls[i]!;
+      if (p.doneAt > now) {
+        i++;
+        continue;
+      }
+      if (!p.error) {
+        const ref = parseImage(p.image);
+        this.images.set(ref.full, { ref: ref.full, sizeBytes: lookupImage(ref)!.sizeBytes, id: imageDigest(ref) });
+      }
+      this.pulls.splice(i, 1);
+      done.push(p);
+    }
+    return done;
+  }
+
+  // ---- the machine -------------------------------------------------------------------
+
+  /** The node is lost: every process stops where it is (the kubelet is gone too). */
+  powerOff(now: number): void {
+    this.advance(now);
+    for (const c of this.containers.values()) {
+      if (c.state !== 'running') continue;
+      c.state = 'exited';
+      c.exitCode = 255;
+      c.reason = 'Unknown';
+      c.finishedAt = now;
+      c.proc = null;
+    }
+    for (const s of this.sandboxes.values()) {
+      s.state = 'notready';
+      s.ipOffset = 0;
+    }
+    this.usedIPs.clear();
+    this.pulls.length = 0;
+    this.pullFreeAt = 0;
+    this.poweredOff = true;
+  }
+
+  /** The machine boots again: what was on disk (images, logs, dead containers) is still there; cgroups start afresh. */
+  powerOn(now: number): void {
+    if (!this.poweredOff) return;
+    this.poweredOff = false;
+    this.boots++;
+    this.at = now;
+    this.meter = new UsageMeter(this.config.cpuMilli, SYSTEM_USAGE, now);
+  }
+}
+
+function cloneFs(fs: FileSystem): FileSystem {
+  const copy = new FileSystem();
+  for (const [k, v] of Object.entries(fs.files)) copy.files[k] = v.map((x) => ({ ...x }));
+  return copy;
+}
+
+/** A memory limit in bytes (Infinity without one). */
+export function bytesLimit(v: string | number | undefined): number {
+  if (v === undefined) return Infinity;
+  const q = parseQuantity(v);
+  return q.ok && q.quantity.nanos > 0n ? Number(q.quantity.nanos / 1_000_000_000n) : Infinity;
+}
+
+registerClass('FakeRuntime', FakeRuntime);
+registerClass('FileSystem', FileSystem);
+registerClass('ContainerLog', ContainerLog);

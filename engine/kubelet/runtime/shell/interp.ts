@@ -1,0 +1,774 @@
+// The interpreter behind every fake container process: a resumable state
+// machine over virtual time. A process is a stack of frames (where it is in
+// its script) plus variables, traps and what it is blocked on; `run` executes
+// it up to a given instant and stops at the first step that lies later, so the
+// runtime can drive many processes lazily and in time order. Everything here
+// is plain data (snapshots, replay). Commands are in commands.ts; long-running
+// programs (servers, stress, sleep) become waits the runtime understands.
+import { parseScript, ShellSyntaxError, type Cmd, type List, type Redirect, type Word } from './parse';
+import type { FileSystem } from './fs';
+import { normalise } from './fs';
+import { runCommand, type CommandResult, type Daemon, type Flavour } from './commands';
+
+/** Where a process is. */
+type Frame =
+  | { k: 'list'; list: List; i: number; redirs: FdTable | null }
+  | { k: 'while'; node: Extract<Cmd, { t: 'while' }>; phase: 'cond' | 'body'; redirs: FdTable | null }
+  | { k: 'for'; node: Extract<Cmd, { t: 'for' }>; values: string[]; idx: number; redirs: FdTable | null }
+  | { k: 'if'; node: Extract<Cmd, { t: 'if' }>; clause: number; phase: 'cond' | 'body' | 'else'; redirs: FdTable | null }
+  /** A trap handler; `resumeWait` tells `wait` was interrupted (status 143). */
+  | { k: 'trap'; list: List; i: number; redirs: null; interruptedWait: boolean };
+
+/** Output descriptors: where fd 1 and 2 go ('' = the process's own stream, '/dev/null', or a file). */
+interface FdTable {
+  1: string;
+  2: string;
+  append: boolean;
+}
+
+export type Wait =
+  | { k: 'sleep'; until: number }
+  /** `wait`: until every background job ends. */
+  | { k: 'jobs' }
+  /** A program that runs until signalled (servers, `sleep infinity`, busy loops). */
+  | { k: 'forever' };
+
+/** A background job (`cmd &`). */
+interface Job {
+  pid: number;
+  endAt: number;
+  cpuMilli: number;
+}
+
+/** The signals containerd sends. */
+export type Signal = 'TERM' | 'KILL' | 'QUIT' | 'INT' | 'WINCH';
+
+export interface Proc {
+  frames: Frame[];
+  vars: Record<string, string>;
+  exported: string[];
+  status: number;
+  /** When the next step runs. */
+  at: number;
+  wait: Wait | null;
+  /** trap actions: '' ignores, text is a handler; absent = default. */
+  traps: Partial<Record<Signal, string>>;
+  /** Trapped signals waiting for the foreground command to finish. */
+  pending: Signal[];
+  jobs: Job[];
+  nextPid: number;
+  lastBg: number;
+  /** Set once the process has exited. */
+  exit: { code: number; at: number } | null;
+  /** A long-running program in the foreground (or the process itself, when it is PID 1). */
+  daemon: (Daemon & { since: number; stoppingAt?: number; stopCode?: number }) | null;
+  /** Busy CPU (millicores) the foreground command burns; background jobs add theirs. */
+  cpuMilli: number;
+  /** Extra working set the foreground program allocates (stress workers), how fast, and since when. */
+  memBytes: number;
+  memRate: number;
+  memSince: number;
+  /** The first program is the process itself (not a shell waiting on it): signals go to it. */
+  pid1Program: boolean;
+  /** Steps taken at the current instant (a loop that never sleeps spins instead). */
+  sameInstant: number;
+  cwd: string;
+}
+
+/** What a process runs against: its file system, identity and the sink of its output. */
+export interface ShellContext {
+  fs: FileSystem;
+  hostname: string;
+  podIP: string;
+  flavour: Flavour;
+  /** Commands this image has; undefined: a full userland. */
+  hasCommand(name: string): boolean;
+  /** The program's output (container logs, or an exec's buffers). */
+  out(at: number, fd: 1 | 2, text: string): void;
+}
+
+const SPIN_LIMIT = 2000;
+/** Allocation speed of programs that do not say (bytes/s): effectively at once. */
+const INSTANT_ALLOC = 10 * 1024 * 1024 * 1024;
+
+/** A process for `argv` (the container's command line) with `env`, starting at `at`. */
+export function spawn(argv: readonly string[], env: Record<string, string>, at: number, flavour: Flavour): Proc {
+  const proc: Proc = {
+    frames: [],
+    vars: { ...env, IFS: ' \t\n' },
+    exported: Object.keys(env),
+    status: 0,
+    at,
+    wait: null,
+    traps: {},
+    pending: [],
+    jobs: [],
+    nextPid: 7,
+    lastBg: 0,
+    exit: null,
+    daemon: null,
+    cpuMilli: 0,
+    memBytes: 0,
+    memRate: 0,
+    memSince: at,
+    pid1Program: false,
+    sameInstant: 0,
+    cwd: '/',
+  };
+  const sh = shellScript(argv);
+  if (sh !== null) {
+    try {
+      const list = parseScript(sh.script);
+      proc.vars['0'] = sh.name;
+      sh.args.forEach((a, i) => (proc.vars[String(i + 1)] = a));
+      proc.vars['#'] = String(sh.args.length);
+      // sh -c with a single simple command execs it: the program is PID 1.
+      proc.pid1Program = list.items.length === 1 && list.items[0]!.cmd.t === 'simple' && list.items[0]!.op === ';';
+      proc.frames.push({ k: 'list', list, i: 0, redirs: null });
+    } catch (e) {
+      if (!(e instanceof ShellSyntaxError)) throw e;
+      proc.frames.push({ k: 'list', list: { items: [] }, i: 0, redirs: null });
+      proc.vars['__syntax'] = `${flavour === 'busybox' ? 'sh' : 'sh: 1'}: ${e.message}`;
+    }
+    return proc;
+  }
+  // A program run directly: one simple command of literal words.
+  proc.pid1Program = true;
+  const words: Word[] = argv.map((a) => [{ t: 'lit', v: a, quoted: true }]);
+  proc.frames.push({ k: 'list', list: { items: [{ cmd: { t: 'simple', assigns: [], words, redirs: [] }, op: ';' }] }, i: 0, redirs: null });
+  return proc;
+}
+
+/** `sh -c SCRIPT [name args…]` (also bash, ash, /bin/sh); null when argv runs a program directly. */
+function shellScript(argv: readonly string[]): { script: string; name: string; args: string[] } | null {
+  const exe = argv[0] ?? '';
+  if (!/^(?:\/(?:usr\/)?bin\/)?(?:sh|bash|ash|dash)$/.test(exe)) return null;
+  let i = 1;
+  while (i < argv.length && /^-[a-z]*$/.test(argv[i]!) && argv[i] !== '-c') i++;
+  if (argv[i] !== '-c') {
+    // `sh` with no script reads stdin, which is empty: it exits at once.
+    return { script: '', name: exe, args: [] };
+  }
+  return { script: argv[i + 1] ?? '', name: argv[i + 2] ?? exe, args: argv.slice(i + 3) };
+}
+
+/** Runs the process up to `until`: every step whose time has come. */
+export function run(proc: Proc, until: number, ctx: ShellContext): void {
+  let budget = 200_000;
+  while (!proc.exit && budget-- > 0) {
+    if (proc.vars['__syntax']) {
+      ctx.out(proc.at, 2, `${proc.vars['__syntax']}\n`);
+      delete proc.vars['__syntax'];
+      return finish(proc, 2, proc.at);
+    }
+    if (proc.daemon?.stoppingAt !== undefined) {
+      if (proc.daemon.stoppingAt > until) return;
+      return finish(proc, proc.daemon.stopCode ?? 0, proc.daemon.stoppingAt);
+    }
+    if (proc.daemon?.exitAfterMs !== undefined) {
+      const end = proc.daemon.since + proc.daemon.exitAfterMs;
+      if (end > until) return;
+      const d = proc.daemon;
+      proc.daemon = null;
+      proc.wait = null;
+      proc.cpuMilli = 0;
+      proc.memBytes = 0;
+      proc.at = end;
+      proc.status = d.exitCode ?? 0;
+      if (proc.pid1Program && proc.frames.length <= 1) return finish(proc, proc.status, end);
+      continue;
+    }
+    const w = proc.wait;
+    if (w) {
+      if (w.k === 'forever') return;
+      if (w.k === 'sleep') {
+        if (w.until > until) return;
+        proc.at = w.until;
+        proc.wait = null;
+        proc.status = 0;
+        proc.cpuMilli = 0;
+        proc.memBytes = 0;
+        proc.sameInstant = 0;
+        if (proc.pending.length) runPendingTraps(proc, false);
+        continue;
+      }
+      // wait for jobs
+      const end = Math.max(proc.at, ...proc.jobs.map((j) => j.endAt));
+      if (end > until) return;
+      proc.at = end;
+      proc.jobs = [];
+      proc.wait = null;
+      proc.status = 0;
+      continue;
+    }
+    if (proc.at > until) return;
+    if (!step(proc, ctx)) return finish(proc, proc.status, proc.at);
+    if (++proc.sameInstant > SPIN_LIMIT && !proc.wait) {
+      // A loop that never waits: the process spins on a CPU from here on.
+      proc.wait = { k: 'forever' };
+      proc.cpuMilli = 1000;
+    }
+  }
+  if (!proc.exit && budget <= 0) {
+    proc.wait = { k: 'forever' };
+    proc.cpuMilli = 1000;
+  }
+}
+
+/** The next instant the process does anything by itself (Infinity: not before a signal). */
+export function nextStepAt(proc: Proc): number {
+  if (proc.exit) return Infinity;
+  if (proc.daemon?.stoppingAt !== undefined) return proc.daemon.stoppingAt;
+  if (proc.daemon?.exitAfterMs !== undefined) return proc.daemon.since + proc.daemon.exitAfterMs;
+  const w = proc.wait;
+  if (!w) return proc.at;
+  if (w.k === 'forever') return Infinity;
+  if (w.k === 'sleep') return w.until;
+  return proc.jobs.length ? Math.max(...proc.jobs.map((j) => j.endAt)) : proc.at;
+}
+
+/** CPU the process wants right now, millicores (the foreground program and background jobs). */
+export function cpuDemand(proc: Proc, at: number): number {
+  if (proc.exit) return 0;
+  let cpu = proc.cpuMilli;
+  for (const j of proc.jobs) if (j.endAt > at) cpu += j.cpuMilli;
+  return cpu;
+}
+
+function finish(proc: Proc, code: number, at: number): void {
+  proc.exit = { code: code & 255, at };
+  proc.wait = null;
+  proc.daemon = null;
+  proc.cpuMilli = 0;
+  proc.memBytes = 0;
+  proc.jobs = [];
+}
+
+/**
+ * Delivers a signal at `at` (the process has run up to `at`). Returns what
+ * happens: the process handles it, ignores it, or dies.
+ */
+export function signal(proc: Proc, sig: Signal, at: number, ctx: ShellContext): void {
+  if (proc.exit) return;
+  if (sig === 'KILL') return finish(proc, 137, at);
+  proc.at = Math.max(proc.at, at);
+  const d = proc.daemon;
+  if (d && proc.pid1Program) {
+    // The program itself is PID 1: its own handler decides.
+    const h = d.onSignal?.[sig];
+    if (!h || d.stoppingAt !== undefined) return; // PID 1 ignores signals it does not handle
+    for (const l of h.logs ?? []) ctx.out(at, l.fd, l.text);
+    d.stoppingAt = at + h.afterMs;
+    d.stopCode = h.exitCode;
+    return;
+  }
+  const trap = proc.traps[sig];
+  if (trap === undefined || trap === '') return; // PID 1 shell: default disposition is ignored
+  if (proc.wait?.k === 'jobs') {
+    // `wait` is interrupted by a trapped signal.
+    proc.wait = null;
+    runTrap(proc, trap, true);
+    return;
+  }
+  if (proc.wait || proc.daemon) {
+    // sh runs traps once its foreground child returns.
+    proc.pending.push(sig);
+    return;
+  }
+  runTrap(proc, trap, false);
+}
+
+function runPendingTraps(proc: Proc, interruptedWait: boolean): void {
+  for (const sig of proc.pending.splice(0)) {
+    const t = proc.traps[sig];
+    if (t) runTrap(proc, t, interruptedWait);
+  }
+}
+
+function runTrap(proc: Proc, handler: string, interruptedWait: boolean): void {
+  let list: List;
+  try {
+    list = parseScript(handler);
+  } catch {
+    return;
+  }
+  proc.frames.push({ k: 'trap', list, i: 0, redirs: null, interruptedWait });
+}
+
+// ---- stepping ---------------------------------------------------------------
+
+/** Executes the next step. False when the script has run out (the process exits with $?). */
+function step(proc: Proc, ctx: ShellContext): boolean {
+  const f = proc.frames[proc.frames.length - 1];
+  if (!f) return false;
+  switch (f.k) {
+    case 'list':
+    case 'trap': {
+      const items = f.list.items;
+      // Skip items an && / || chain rules out.
+      while (f.i < items.length && f.i > 0) {
+        const prev = items[f.i - 1]!.op;
+        if ((prev === '&&' && proc.status !== 0) || (prev === '||' && proc.status === 0)) {
+          // A skipped item also skips what it chains to with the same logic.
+          f.i++;
+          continue;
+        }
+        break;
+      }
+      if (f.i >= items.length) {
+        proc.frames.pop();
+        if (f.k === 'trap' && f.interruptedWait) proc.status = 143;
+        return true;
+      }
+      const item = items[f.i++]!;
+      if (item.op === '&') {
+        background(proc, item.cmd, ctx);
+        return true;
+      }
+      exec(proc, item.cmd, ctx, fdsOf(proc));
+      return true;
+    }
+    case 'while': {
+      if (f.phase === 'cond') {
+        // The condition ran: decide.
+        const ok = proc.status === 0;
+        if (ok !== f.node.until) {
+          f.phase = 'body';
+          proc.frames.push({ k: 'list', list: f.node.body, i: 0, redirs: null });
+        } else {
+          proc.frames.pop();
+          proc.status = 0;
+        }
+        return true;
+      }
+      f.phase = 'cond';
+      proc.frames.push({ k: 'list', list: f.node.cond, i: 0, redirs: null });
+      return true;
+    }
+    case 'for': {
+      if (f.idx >= f.values.length) {
+        proc.frames.pop();
+        return true;
+      }
+      proc.vars[f.node.name] = f.values[f.idx++]!;
+      proc.frames.push({ k: 'list', list: f.node.body, i: 0, redirs: null });
+      return true;
+    }
+    case 'if': {
+      if (f.phase === 'body' || f.phase === 'else') {
+        proc.frames.pop();
+        return true;
+      }
+      // A condition just ran (clause index `clause`).
+      if (proc.status === 0) {
+        f.phase = 'body';
+        proc.frames.push({ k: 'list', list: f.node.clauses[f.clause]!.body, i: 0, redirs: null });
+        return true;
+      }
+      f.clause++;
+      if (f.clause < f.node.clauses.length) {
+        proc.frames.push({ k: 'list', list: f.node.clauses[f.clause]!.cond, i: 0, redirs: null });
+        return true;
+      }
+      f.phase = 'else';
+      proc.status = 0;
+      if (f.node.orElse) proc.frames.push({ k: 'list', list: f.node.orElse, i: 0, redirs: null });
+      return true;
+    }
+  }
+}
+
+/** The descriptors in effect: the innermost compound command's redirections. */
+function fdsOf(proc: Proc): FdTable {
+  for (let i = proc.frames.length - 1; i >= 0; i--) {
+    const r = proc.frames[i]!.redirs;
+    if (r) return r;
+  }
+  return { 1: '', 2: '', append: false };
+}
+
+function applyRedirs(proc: Proc, base: FdTable, redirs: Redirect[], ctx: ShellContext): FdTable {
+  if (redirs.length === 0) return base;
+  const t: FdTable = { ...base };
+  for (const r of redirs) {
+    if (r.fd !== 1 && r.fd !== 2) continue;
+    if (r.op === 'dup') {
+      // `>&2` / `2>&1`: where the other descriptor goes now (its own stream named, so it stays that stream).
+      const src = (r.dupTo === 2 ? 2 : 1) as 1 | 2;
+      t[r.fd] = t[src] === '' ? (src === 1 ? '/dev/stdout' : '/dev/stderr') : t[src];
+    }
+    else if (r.op === '>' || r.op === '>>') {
+      const path = expandWord(proc, r.target, ctx).join(' ');
+      const target = path === '/dev/null' ? '/dev/null' : normalise(path, proc.cwd);
+      if (r.op === '>' && target !== '/dev/null' && target !== '/dev/stdout' && target !== '/dev/stderr') ctx.fs.write(target, proc.at, '');
+      t[r.fd] = target === '/proc/1/fd/1' ? '/dev/stdout' : target === '/proc/1/fd/2' ? '/dev/stderr' : target;
+      t.append = true;
+    }
+  }
+  return t;
+}
+
+function emit(proc: Proc, fds: FdTable, fd: 1 | 2, text: string, ctx: ShellContext): void {
+  if (!text) return;
+  const target = fds[fd];
+  if (target === '/dev/null') return;
+  if (target === '' || target === '/dev/stdout' || target === '/dev/stderr') ctx.out(proc.at, target === '/dev/stderr' ? 2 : target === '/dev/stdout' ? 1 : fd, text);
+  else ctx.fs.write(target, proc.at, text, true);
+}
+
+function exec(proc: Proc, cmd: Cmd, ctx: ShellContext, fds: FdTable): void {
+  switch (cmd.t) {
+    case 'simple':
+      return simple(proc, cmd, ctx, applyRedirs(proc, fds, cmd.redirs, ctx), null);
+    case 'pipe':
+      return pipeline(proc, cmd, ctx, fds);
+    case 'group':
+      proc.frames.push({ k: 'list', list: cmd.list, i: 0, redirs: cmd.redirs.length ? applyRedirs(proc, fds, cmd.redirs, ctx) : null });
+      return;
+    case 'while':
+      proc.frames.push({ k: 'while', node: cmd, phase: 'cond', redirs: cmd.redirs.length ? applyRedirs(proc, fds, cmd.redirs, ctx) : null });
+      proc.frames.push({ k: 'list', list: cmd.cond, i: 0, redirs: null });
+      return;
+    case 'for': {
+      const values = cmd.items === null ? positional(proc) : cmd.items.flatMap((w) => expandWord(proc, w, ctx));
+      proc.frames.push({ k: 'for', node: cmd, values, idx: 0, redirs: cmd.redirs.length ? applyRedirs(proc, fds, cmd.redirs, ctx) : null });
+      return;
+    }
+    case 'if':
+      proc.frames.push({ k: 'if', node: cmd, clause: 0, phase: 'cond', redirs: cmd.redirs.length ? applyRedirs(proc, fds, cmd.redirs, ctx) : null });
+      proc.frames.push({ k: 'list', list: cmd.clauses[0]!.cond, i: 0, redirs: null });
+      return;
+  }
+}
+
+function positional(proc: Proc): string[] {
+  const n = Number(proc.vars['#'] ?? '0');
+  return Array.from({ length: n }, (_, i) => proc.vars[String(i + 1)] ?? '');
+}
+
+/** A pipeline: each stage runs to completion with the previous stage's output as its input. */
+function pipeline(proc: Proc, cmd: Extract<Cmd, { t: 'pipe' }>, ctx: ShellContext, fds: FdTable): void {
+  let input: string | null = '';
+  for (let i = 0; i < cmd.cmds.length; i++) {
+    const last = i === cmd.cmds.length - 1;
+    const stage = cmd.cmds[i]!;
+    if (last) {
+      if (stage.t === 'simple') simple(proc, stage, ctx, applyRedirs(proc, fds, stage.redirs, ctx), input);
+      else exec(proc, stage, ctx, fds);
+      break;
+    }
+    const r = capture(proc, stage, ctx, input);
+    input = r.stdout;
+    emit(proc, fds, 2, r.stderr, ctx);
+  }
+  if (cmd.negate) proc.status = proc.status === 0 ? 1 : 0;
+}
+
+/** Runs a command to completion in a subshell, capturing its output (for $(…) and pipeline stages). */
+function capture(proc: Proc, cmd: Cmd | List, ctx: ShellContext, stdin: string | null): { stdout: string; stderr: string; status: number } {
+  const list: List = 't' in cmd ? { items: [{ cmd, op: ';' }] } : cmd;
+  let stdout = '';
+  let stderr = '';
+  const sub: Proc = {
+    ...structuredClone({ ...proc, frames: [] as Frame[] }),
+    frames: [{ k: 'list', list, i: 0, redirs: null }],
+    pid1Program: false,
+    daemon: null,
+    wait: null,
+    exit: null,
+    jobs: [],
+    pending: [],
+    sameInstant: 0,
+  };
+  if (stdin !== null) sub.vars['__stdin'] = stdin;
+  const subCtx: ShellContext = {
+    ...ctx,
+    hasCommand: ctx.hasCommand,
+    out: (_at, fd, text) => {
+      if (fd === 1) stdout += text;
+      else stderr += text;
+    },
+  };
+  // Sub-commands that wait (sleep) take their time, but never longer than a minute here.
+  for (let i = 0; i < 100 && !sub.exit; i++) {
+    run(sub, sub.at + 60_000, subCtx);
+    if (sub.wait?.k === 'forever' || sub.daemon) break;
+  }
+  proc.at = Math.max(proc.at, sub.exit?.at ?? sub.at);
+  return { stdout, stderr, status: sub.exit?.code ?? 0 };
+}
+
+function background(proc: Proc, cmd: Cmd, ctx: ShellContext): void {
+  const pid = proc.nextPid++;
+  proc.lastBg = pid;
+  proc.vars['!'] = String(pid);
+  if (cmd.t !== 'simple') {
+    // A compound background job: run it to completion now (its waits count towards its end).
+    const start = proc.at;
+    const r = capture(proc, cmd, ctx, null);
+    emit(proc, fdsOf(proc), 1, r.stdout, ctx);
+    proc.jobs.push({ pid, endAt: proc.at, cpuMilli: 0 });
+    proc.at = start;
+    return;
+  }
+  const argv = expandArgs(proc, cmd.words, ctx);
+  const fds = applyRedirs(proc, fdsOf(proc), cmd.redirs, ctx);
+  const res = command(proc, argv, ctx, null);
+  emit(proc, fds, 1, res.stdout ?? '', ctx);
+  emit(proc, fds, 2, res.stderr ?? '', ctx);
+  const long = res.long;
+  const endAt = !long ? proc.at : long.k === 'sleep' ? proc.at + long.ms : Infinity;
+  proc.jobs.push({ pid, endAt, cpuMilli: !long ? 0 : long.k === 'daemon' ? (long.daemon.cpuMilli ?? 0) : long.cpuMilli });
+}
+
+function simple(proc: Proc, cmd: Extract<Cmd, { t: 'simple' }>, ctx: ShellContext, fds: FdTable, stdin: string | null): void {
+  const argv = expandArgs(proc, cmd.words, ctx);
+  if (argv.length === 0) {
+    for (const [name, w] of cmd.assigns) proc.vars[name] = expandWord(proc, w, ctx, false).join(' ');
+    proc.status = 0;
+    return;
+  }
+  const saved: Record<string, string | undefined> = {};
+  for (const [name, w] of cmd.assigns) {
+    saved[name] = proc.vars[name];
+    proc.vars[name] = expandWord(proc, w, ctx, false).join(' ');
+  }
+  const res = command(proc, argv, ctx, stdin);
+  for (const [name, v] of Object.entries(saved)) {
+    if (v === undefined) delete proc.vars[name];
+    else proc.vars[name] = v;
+  }
+  emit(proc, fds, 1, res.stdout ?? '', ctx);
+  emit(proc, fds, 2, res.stderr ?? '', ctx);
+  proc.status = res.status;
+  if (res.exit !== undefined) {
+    proc.frames = [];
+    proc.status = res.exit;
+    return;
+  }
+  const long = res.long;
+  if (!long) {
+    if (res.ms) proc.at += res.ms;
+    return;
+  }
+  proc.sameInstant = 0;
+  proc.memSince = proc.at;
+  if (long.k === 'sleep') {
+    proc.wait = { k: 'sleep', until: proc.at + long.ms };
+    proc.cpuMilli = long.cpuMilli;
+    proc.memBytes = long.memBytes ?? 0;
+    proc.memRate = long.memRate ?? INSTANT_ALLOC;
+    return;
+  }
+  if (long.k === 'daemon') {
+    proc.daemon = { ...long.daemon, since: proc.at };
+    for (const l of long.daemon.logs ?? []) ctx.out(proc.at + l.afterMs, l.fd, l.text);
+    proc.wait = { k: 'forever' };
+    proc.cpuMilli = long.daemon.cpuMilli ?? 0;
+    proc.memBytes = long.daemon.memBytes ?? 0;
+    proc.memRate = long.daemon.memRate ?? INSTANT_ALLOC;
+    return;
+  }
+  // forever
+  proc.wait = { k: 'forever' };
+  proc.cpuMilli = long.cpuMilli;
+  proc.memBytes = long.memBytes ?? 0;
+  proc.memRate = long.memRate ?? INSTANT_ALLOC;
+}
+
+/** Builtins that change the shell itself, then the command table. */
+function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | null): CommandResult {
+  const [name, ...args] = argv as [string, ...string[]];
+  switch (name) {
+    case 'exit':
+      return { status: 0, exit: args[0] !== undefined ? Number(args[0]) & 255 : proc.status };
+    case 'export':
+      for (const a of args) {
+        const eq = a.indexOf('=');
+        const k = eq < 0 ? a : a.slice(0, eq);
+        if (eq >= 0) proc.vars[k] = a.slice(eq + 1);
+        if (!proc.exported.includes(k)) proc.exported.push(k);
+      }
+      return { status: 0 };
+    case 'unset':
+      for (const a of args) delete proc.vars[a];
+      return { status: 0 };
+    case 'cd': {
+      const to = normalise(args[0] ?? '/', proc.cwd);
+      if (!ctx.fs.isDir(to, proc.at)) return { status: 2, stderr: `${ctx.flavour === 'busybox' ? 'sh' : 'sh: 1'}: cd: can't cd to ${args[0]}: No such file or directory\n` };
+      proc.cwd = to;
+      return { status: 0 };
+    }
+    case 'trap': {
+      if (args.length === 0)
+        return {
+          status: 0,
+          stdout: Object.entries(proc.traps)
+            .map(([s, h]) => `trap -- '${h}' ${s}\n`)
+            .join(''),
+        };
+      const [action, ...sigs] = args as [string, ...string[]];
+      for (const s of sigs) {
+        const sig = s.toUpperCase().replace(/^SIG/, '');
+        const norm = sig === '15' ? 'TERM' : sig === '2' ? 'INT' : sig === '3' ? 'QUIT' : sig;
+        if (action === '-') delete proc.traps[norm as Signal];
+        else proc.traps[norm as Signal] = action;
+      }
+      return { status: 0 };
+    }
+    case 'wait':
+      if (proc.jobs.some((j) => j.endAt > proc.at)) proc.wait = { k: 'jobs' };
+      else proc.jobs = [];
+      return { status: 0 };
+    case 'set':
+    case 'shift':
+    case 'source':
+    case '.':
+      return { status: 0 };
+  }
+  const env: Record<string, string> = {};
+  for (const k of proc.exported) if (proc.vars[k] !== undefined) env[k] = proc.vars[k]!;
+  return runCommand(argv, {
+    fs: ctx.fs,
+    at: proc.at,
+    cwd: proc.cwd,
+    env,
+    hostname: ctx.hostname,
+    podIP: ctx.podIP,
+    flavour: ctx.flavour,
+    stdin: stdin ?? proc.vars['__stdin'] ?? null,
+    hasCommand: ctx.hasCommand,
+  });
+}
+
+// ---- expansion ------------------------------------------------------------------
+
+function expandArgs(proc: Proc, words: Word[], ctx: ShellContext): string[] {
+  return words.flatMap((w) => expandWord(proc, w, ctx));
+}
+
+/** Expands a word to fields: parameters, arithmetic, command substitution, then splitting of unquoted results. */
+function expandWord(proc: Proc, w: Word, ctx: ShellContext, split = true): string[] {
+  const fields: string[] = [];
+  let cur = '';
+  let any = false;
+  const push = (text: string, quoted: boolean) => {
+    if (quoted || !split) {
+      cur += text;
+      any = true;
+      return;
+    }
+    const parts = text.split(/[ \t\n]+/);
+    parts.forEach((p, i) => {
+      if (i > 0) {
+        if (any || cur) fields.push(cur);
+        cur = '';
+        any = false;
+      }
+      if (p) {
+        cur += p;
+        any = true;
+      }
+    });
+  };
+  for (const p of w) {
+    switch (p.t) {
+      case 'lit':
+        cur += p.v;
+        any = true;
+        break;
+      case 'var': {
+        let v = varValue(proc, p.name);
+        if (p.op && p.fallback) {
+          const unset = v === undefined || ((p.op === ':-' || p.op === ':=') && v === '');
+          if (unset) {
+            v = expandWord(proc, p.fallback, ctx, false).join(' ');
+            if (p.op === ':=' || p.op === '=') proc.vars[p.name] = v;
+          }
+        }
+        push(v ?? '', p.quoted);
+        break;
+      }
+      case 'arith':
+        push(String(arith(proc, p.expr)), p.quoted);
+        break;
+      case 'sub': {
+        const r = capture(proc, p.list, ctx, null);
+        push(r.stdout.replace(/\n+$/, ''), p.quoted);
+        break;
+      }
+    }
+  }
+  if (any || cur) fields.push(cur);
+  return fields;
+}
+
+function varValue(proc: Proc, name: string): string | undefined {
+  if (name === '?') return String(proc.status);
+  if (name === '$') return '1';
+  if (name === '@' || name === '*') return positional(proc).join(' ');
+  return proc.vars[name];
+}
+
+/** $((…)): integers, + - * / %, comparisons, parentheses, variables (unset = 0). */
+export function arith(proc: Pick<Proc, 'vars'>, expr: string): number {
+  const toks = expr.match(/\d+|[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*|==|!=|<=|>=|&&|\|\||[-+*/%()<>!]/g) ?? [];
+  let i = 0;
+  const val = (name: string) => Math.trunc(Number(proc.vars[name.replace(/^\$/, '')] ?? '0')) || 0;
+  const primary = (): number => {
+    const t = toks[i++];
+    if (t === undefined) return 0;
+    if (t === '(') {
+      const v = orExpr();
+      i++;
+      return v;
+    }
+    if (t === '-') return -primary();
+    if (t === '+') return primary();
+    if (t === '!') return primary() ? 0 : 1;
+    if (/^\d+$/.test(t)) return Number(t);
+    return val(t);
+  };
+  const mul = (): number => {
+    let v = primary();
+    while (toks[i] === '*' || toks[i] === '/' || toks[i] === '%') {
+      const op = toks[i++];
+      const r = primary();
+      v = op === '*' ? v * r : r === 0 ? 0 : op === '/' ? Math.trunc(v / r) : v % r;
+    }
+    return v;
+  };
+  const add = (): number => {
+    let v = mul();
+    while (toks[i] === '+' || toks[i] === '-') v = toks[i++] === '+' ? v + mul() : v - mul();
+    return v;
+  };
+  const cmp = (): number => {
+    let v = add();
+    while (['<', '>', '<=', '>=', '==', '!='].includes(toks[i] ?? '')) {
+      const op = toks[i++];
+      const r = add();
+      v = Number(op === '<' ? v < r : op === '>' ? v > r : op === '<=' ? v <= r : op === '>=' ? v >= r : op === '==' ? v === r : v !== r);
+    }
+    return v;
+  };
+  const andExpr = (): number => {
+    let v = cmp();
+    while (toks[i] === '&&') {
+      i++;
+      const r = cmp();
+      v = Number(v !== 0 && r !== 0);
+    }
+    return v;
+  };
+  const orExpr = (): number => {
+    let v = andExpr();
+    while (toks[i] === '||') {
+      i++;
+      const r = andExpr();
+      v = Number(v !== 0 || r !== 0);
+    }
+    return v;
+  };
+  return orExpr();
+}

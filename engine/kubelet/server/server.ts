@@ -1,0 +1,209 @@
+// The kubelet's HTTPS server on port 10250 (pkg/kubelet/server/server.go),
+// reached over the simulated network at the node's actor id with HttpRequest
+// messages like the API server's: /healthz, /metrics/resource,
+// /containerLogs/{namespace}/{pod}/{container} (with follow streamed as
+// chunks until the container stops or the client hangs up) and
+// /exec/{namespace}/{pod}/{container}?command=… . Exec upstream is a SPDY or
+// WebSocket stream; here it is one request whose answer (after the command
+// has run its virtual time) is JSON {stdout, stderr, exitCode} — or, for a
+// command that cannot start, an error. Authentication and authorization of
+// callers (the kubelet's webhook authorizer) are not simulated.
+import type { ActorContext } from '../../sim/kernel';
+import type { ActorId } from '../../sim/actor';
+import { registerClass } from '../../sim/serial';
+import type { ApiRequest, ApiResponse } from '../../apiserver/types';
+import { httpMsg, queryValue, type HttpRequestMsg } from '../../apiserver/http/messages';
+import { parseRfc3339 } from '../../apiserver/http/time';
+import type { Pod } from '../../scheduler/framework/api';
+import type { Kubelet } from '../kubelet';
+import { ContainerLog, type LogOptions } from '../runtime/logs';
+import type { RtContainer } from '../runtime/runtime';
+import { statusOf } from '../status/statusManager';
+import { PROMETHEUS_TEXT } from './prometheus';
+import { resourceMetricsText } from './resourceMetrics';
+
+export const EXEC_CONTENT_TYPE = 'application/vnd.kubeglass.exec+json';
+
+/** How often a followed log is checked for new lines. */
+const FOLLOW_POLL_MS = 1000;
+/** An exec command runs at most this long. */
+const EXEC_TIMEOUT_MS = 5 * 60_000;
+
+const text = (status: number, body: string, contentType = 'text/plain; charset=utf-8'): ApiResponse => ({ status, headers: { 'content-type': contentType }, body });
+
+interface Follow {
+  id: number;
+  client: ActorId;
+  reqId: number;
+  containerId: string;
+  /** Lines after this time are new. */
+  sentUntil: number;
+  opts: LogOptions;
+}
+
+interface PendingExec {
+  client: ActorId;
+  reqId: number;
+  response: ApiResponse;
+}
+
+export class KubeletServer {
+  readonly follows = new Map<number, Follow>();
+  readonly execs = new Map<number, PendingExec>();
+  private nextId = 1;
+
+  serve(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg): void {
+    const res = this.route(k, ctx, from, m);
+    if (res) ctx.send(from, httpMsg.response(m.reqId, res));
+  }
+
+  private route(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg): ApiResponse | null {
+    const req = m.request;
+    const path = req.path.replace(/\/+$/, '') || '/';
+    if (path === '/healthz') return text(200, 'ok');
+    if (path === '/metrics/resource') return req.method === 'GET' ? text(200, resourceMetricsText(k.runtime.meter, ctx.now), PROMETHEUS_TEXT) : text(405, 'Method Not Allowed\n');
+    const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
+    if (logs) return this.containerLogs(k, ctx, from, m, logs[1]!, logs[2]!, logs[3]!);
+    const exec = /^\/exec\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
+    if (exec) return this.exec(k, ctx, from, m, exec[1]!, exec[2]!, exec[3]!);
+    return text(404, '404 page not found\n');
+  }
+
+  private findPod(k: Kubelet, ns: string, name: string): Pod | undefined {
+    return k.pods.store.get(`${ns}/${name}`) as Pod | undefined;
+  }
+
+  /** validateContainerLogStatus: the instance whose log to read, or the error text. */
+  private logContainer(k: Kubelet, pod: Pod, name: string, previous: boolean, now: number): RtContainer | string {
+    const w = k.workers.get(pod.metadata.uid!);
+    const status = (w ? statusOf(k, w, now) : pod.status) as { containerStatuses?: CStatus[]; initContainerStatuses?: CStatus[] } | undefined;
+    const cs = [...(status?.containerStatuses ?? []), ...(status?.initContainerStatuses ?? [])].find((s) => s.name === name);
+    const podName = pod.metadata.name!;
+    if (!cs) return `container "${name}" in pod "${podName}" is not available`;
+    const last = cs.lastState?.terminated;
+    let id: string | undefined;
+    if (previous) {
+      if (!last?.containerID) return `previous terminated container "${name}" in pod "${podName}" not found`;
+      id = last.containerID;
+    } else if (cs.state.running) id = cs.containerID;
+    else if (cs.state.terminated) {
+      id = cs.state.terminated.containerID || last?.containerID;
+      if (!id) return `container "${name}" in pod "${podName}" is terminated`;
+    } else if (last) {
+      if (!last.containerID) return `container "${name}" in pod "${podName}" is terminated`;
+      id = last.containerID;
+    } else if (cs.state.waiting) {
+      const reason = cs.state.waiting.reason;
+      if (reason === 'ErrImagePull') return `container "${name}" in pod "${podName}" is waiting to start: image can't be pulled`;
+      if (reason === 'ImagePullBackOff') return `container "${name}" in pod "${podName}" is waiting to start: trying and failing to pull image`;
+      return `container "${name}" in pod "${podName}" is waiting to start: ${reason}`;
+    } else return `container "${name}" in pod "${podName}" is waiting to start - no logs yet`;
+    const c = k.runtime.containers.get((id ?? '').replace(/^containerd:\/\//, ''));
+    return c ?? `container "${name}" in pod "${podName}" is not available`;
+  }
+
+  private containerLogs(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg, ns: string, podName: string, name: string): ApiResponse | null {
+    const req = m.request;
+    const pod = this.findPod(k, ns, podName);
+    if (!pod) return text(404, `pod "${podName}" does not exist\n`);
+    if (![...(pod.spec.initContainers ?? []), ...pod.spec.containers].some((c) => c.name === name)) return text(404, `container "${name}" not found in pod "${podName}"\n`);
+    k.runtime.advance(ctx.now);
+    const found = this.logContainer(k, pod, name, queryValue(req.query, 'previous') === 'true', ctx.now);
+    if (typeof found === 'string') return text(400, found);
+    const opts = logOptions(req, ctx.now);
+    const lines = found.log.select(ctx.now, opts);
+    const body = ContainerLog.render(lines, opts);
+    const follow = queryValue(req.query, 'follow') === 'true' && found.state === 'running';
+    if (!follow) return text(200, body);
+    ctx.send(from, httpMsg.response(m.reqId, text(200, ''), true));
+    if (body) ctx.send(from, httpMsg.chunk(m.reqId, body));
+    const f: Follow = { id: this.nextId++, client: from, reqId: m.reqId, containerId: found.id, sentUntil: ctx.now, opts: { ...opts, tailLines: undefined, since: undefined } };
+    this.follows.set(f.id, f);
+    ctx.setTimer(FOLLOW_POLL_MS, 'serve', { follow: f.id });
+    return null;
+  }
+
+  private exec(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg, ns: string, podName: string, name: string): ApiResponse | null {
+    const req = m.request;
+    const pod = this.findPod(k, ns, podName);
+    if (!pod) return text(404, `pod "${podName}" does not exist\n`);
+    const cmdv = req.query['command'];
+    const argv = Array.isArray(cmdv) ? cmdv : cmdv !== undefined ? [cmdv] : [];
+    const rc = k.runtime
+      .podContainers(pod.metadata.uid!)
+      .filter((c) => c.name === name && c.state === 'running')
+      .pop();
+    if (!rc) return text(404, `container not found ("${name}")`);
+    const r = k.runtime.exec(rc.id, argv, ctx.now, EXEC_TIMEOUT_MS);
+    const res = 'error' in r ? text(500, `error executing command in container: ${r.error}`) : text(200, JSON.stringify({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }), EXEC_CONTENT_TYPE);
+    const ms = 'error' in r ? 0 : r.durationMs;
+    if (ms <= 0) return res;
+    // The command takes its time: the answer comes when it has finished.
+    const id = this.nextId++;
+    this.execs.set(id, { client: from, reqId: m.reqId, response: res });
+    ctx.setTimer(ms, 'serve', { exec: id });
+    return null;
+  }
+
+  timer(k: Kubelet, ctx: ActorContext, data: unknown): void {
+    const d = data as { follow?: number; exec?: number };
+    if (d.exec !== undefined) {
+      const e = this.execs.get(d.exec);
+      if (!e) return;
+      this.execs.delete(d.exec);
+      ctx.send(e.client, httpMsg.response(e.reqId, e.response));
+      return;
+    }
+    const f = d.follow !== undefined ? this.follows.get(d.follow) : undefined;
+    if (!f) return;
+    k.runtime.advance(ctx.now);
+    const c = k.runtime.containers.get(f.containerId);
+    const lines = c ? c.log.select(ctx.now, f.opts, f.sentUntil) : [];
+    f.sentUntil = ctx.now;
+    const body = ContainerLog.render(lines, f.opts);
+    if (body) ctx.send(f.client, httpMsg.chunk(f.reqId, body));
+    if (!c || c.state !== 'running') {
+      // The container stopped: `kubectl logs -f` returns.
+      this.follows.delete(f.id);
+      ctx.send(f.client, httpMsg.end(f.reqId));
+      return;
+    }
+    ctx.setTimer(FOLLOW_POLL_MS, 'serve', { follow: f.id });
+  }
+
+  cancel(_k: Kubelet, from: ActorId, reqId: number): void {
+    for (const [id, f] of this.follows) if (f.client === from && f.reqId === reqId) this.follows.delete(id);
+  }
+
+  dropClient(peer: ActorId): void {
+    for (const [id, f] of this.follows) if (f.client === peer) this.follows.delete(id);
+    for (const [id, e] of this.execs) if (e.client === peer) this.execs.delete(id);
+  }
+}
+
+interface CStatus {
+  name: string;
+  containerID?: string;
+  state: { waiting?: { reason: string }; running?: unknown; terminated?: { containerID?: string } };
+  lastState?: { terminated?: { containerID?: string } };
+}
+
+/** The kubelet's reading of PodLogOptions from the query. */
+function logOptions(req: ApiRequest, now: number): LogOptions {
+  const num = (name: string) => {
+    const v = queryValue(req.query, name);
+    return v === undefined ? undefined : Number(v);
+  };
+  const opts: LogOptions = { timestamps: queryValue(req.query, 'timestamps') === 'true' };
+  const tail = num('tailLines');
+  if (tail !== undefined && tail >= 0) opts.tailLines = tail;
+  const limit = num('limitBytes');
+  if (limit !== undefined && limit > 0) opts.limitBytes = limit;
+  const sinceSeconds = num('sinceSeconds');
+  if (sinceSeconds !== undefined) opts.since = now - sinceSeconds * 1000;
+  const sinceTime = queryValue(req.query, 'sinceTime');
+  if (sinceTime) opts.since = parseRfc3339(sinceTime);
+  return opts;
+}
+
+registerClass('KubeletServer', KubeletServer);

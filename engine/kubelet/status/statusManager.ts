@@ -1,0 +1,66 @@
+// The status manager (pkg/kubelet/status/status_manager.go): writes a pod's
+// status (a strategic-merge PATCH of pods/<name>/status) when it changed, and
+// once a deleted pod has stopped and its final status is written, deletes it
+// with gracePeriodSeconds 0 and a UID precondition (canBeDeleted).
+import type { ActorContext } from '../../sim/kernel';
+import type { Container } from '../../scheduler/framework/api';
+import { apiRequest } from '../client';
+import type { Kubelet } from '../kubelet';
+import { currentSandbox, isReady, isStarted, type ContainerSpec } from '../pod/sync';
+import type { PodWorker } from '../pod/worker';
+import { podStatusFor, rejectedStatus } from './generate';
+
+/** The status the worker's pod has now. */
+export function statusOf(k: Kubelet, w: PodWorker, now: number): Record<string, unknown> {
+  if (w.rejected) return rejectedStatus(w.pod, w.rejected.reason, w.rejected.message);
+  const specs = [...(w.pod.spec.initContainers ?? []), ...w.pod.spec.containers] as Container[];
+  const containers = k.runtime.podContainers(w.uid);
+  const byId = (id: string) => containers.find((c) => c.id === id)!;
+  const spec = (name: string) => specs.find((c) => c.name === name) as ContainerSpec | undefined;
+  return podStatusFor({
+    pod: w.pod,
+    containers,
+    sandbox: currentSandbox(k, w.uid),
+    reasons: w.reasons,
+    ready: (id) => isReady(w, spec(byId(id).name), byId(id), now),
+    started: (id) => {
+      const s = spec(byId(id).name);
+      return !!s && isStarted(w, s, byId(id), now);
+    },
+    terminal: w.phase === 'terminated',
+    ended: w.ended,
+    hostIP: k.config.internalIP,
+    startTime: w.startTime,
+    now,
+    transitions: w.transitions,
+  });
+}
+
+/** PATCH pods/<name>/status when the status changed. */
+export function flushStatus(k: Kubelet, ctx: ActorContext, w: PodWorker): void {
+  if (w.patchInFlight || !k.workers.has(w.uid) || w.lastSent === 'terminal') return maybeDelete(k, ctx, w);
+  const status = statusOf(k, w, ctx.now);
+  const body = JSON.stringify(status);
+  if (body === w.lastSent) return maybeDelete(k, ctx, w);
+  w.patchInFlight = true;
+  apiRequest(
+    k,
+    ctx,
+    { method: 'PATCH', path: `/api/v1/namespaces/${w.pod.metadata.namespace}/pods/${w.pod.metadata.name}/status`, query: {}, body: JSON.stringify({ status }) },
+    { kind: 'podStatus', uid: w.uid, body },
+    'application/strategic-merge-patch+json',
+  );
+}
+
+/** canBeDeleted: a deleted pod whose containers are gone and whose final status is written goes with grace 0. */
+export function maybeDelete(k: Kubelet, ctx: ActorContext, w: PodWorker): void {
+  if (!w.pod.metadata.deletionTimestamp || w.phase !== 'terminated' || w.patchInFlight || w.deleteSent) return;
+  w.deleteSent = true;
+  const opts = { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid: w.uid } };
+  apiRequest(
+    k,
+    ctx,
+    { method: 'DELETE', path: `/api/v1/namespaces/${w.pod.metadata.namespace}/pods/${w.pod.metadata.name}`, query: {}, body: JSON.stringify(opts) },
+    { kind: 'podDelete', uid: w.uid },
+  );
+}

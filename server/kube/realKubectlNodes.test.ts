@@ -1,0 +1,108 @@
+// The real kubectl v1.32 against npm run serve with a worker node: logs
+// (plain, --tail, -f) through pods/log, and exec over the WebSocket stream
+// protocol (execStream.ts): output, exit codes, a command the image lacks,
+// and what interactive exec answers.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../server';
+import { writeKubeconfig } from './kubeconfig';
+import { readFrames, wsFrame } from './execStream';
+
+const KUBECTL = process.env.KUBECTL_PATH ?? '/usr/bin/kubectl';
+const have = spawnSync(KUBECTL, ['version', '--client'], { encoding: 'utf8' }).status === 0;
+if (!have) {
+  if (process.env.CI) throw new Error(`real kubectl not found at ${KUBECTL}: CI must have it`);
+  console.warn(`SKIPPED: the real-kubectl tests need kubectl at ${KUBECTL} (set KUBECTL_PATH)`);
+}
+
+let server: RunningServer;
+let kubeconfig = '';
+let dir = '';
+
+/** Runs kubectl without blocking the event loop; `until` ends it (SIGTERM) once its output matches. */
+function kubectl(args: string[], until?: RegExp): Promise<{ stdout: string; stderr: string; code: number }> {
+  return new Promise((resolve) => {
+    const child = spawn(KUBECTL, args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (until?.test(stdout)) child.kill();
+    });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const t = setTimeout(() => child.kill(), 30_000);
+    child.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ stdout, stderr, code: code ?? -1 });
+    });
+  });
+}
+
+async function until(what: string, f: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await f()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('WebSocket frames', () => {
+  it('writes unmasked frames with 7-, 16- and 64-bit lengths and reads masked ones', () => {
+    expect([...wsFrame(Buffer.from([1, 104, 105]))]).toEqual([0x82, 3, 1, 104, 105]);
+    const mid = wsFrame(Buffer.alloc(300));
+    expect([...mid.subarray(0, 4)]).toEqual([0x82, 126, 1, 44]);
+    const big = wsFrame(Buffer.alloc(70_000), 0x1);
+    expect([...big.subarray(0, 10)]).toEqual([0x81, 127, 0, 0, 0, 0, 0, 1, 0x11, 0x70]);
+    const mask = [1, 2, 3, 4];
+    const ping = Buffer.from([0x89, 0x80 | 2, ...mask, 0x61 ^ 1, 0x62 ^ 2]);
+    const close = Buffer.from([0x88, 0x80 | 2, ...mask, 0x03 ^ 1, 0xe8 ^ 2]);
+    const { frames, rest } = readFrames(Buffer.concat([ping, close.subarray(0, 3)]));
+    expect(frames).toEqual([{ opcode: 9, payload: Buffer.from('ab') }]);
+    expect(readFrames(Buffer.concat([rest, close.subarray(3)])).frames).toEqual([{ opcode: 8, payload: Buffer.from([0x03, 0xe8]) }]);
+  });
+});
+
+describe.skipIf(!have)('real kubectl logs and exec against npm run serve', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kg-kubectl-nodes-'));
+    server = await startServer({ port: 0, seed: 7, etcdMembers: 1, speed: 20, tlsPort: 0, nodes: 1 });
+    kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), server.tls!.url, undefined, server.tls!.caPem);
+    await until('the API server', async () => server.host.engine.apiReady());
+    await until('the default ServiceAccount', async () => (await kubectl(['get', 'sa', 'default', '-o', 'name'])).code === 0);
+    const run = await kubectl(['run', 'counter', '--image=busybox:1.36', '--', 'sh', '-c', 'i=0; while true; do echo "line $i"; i=$((i+1)); sleep 1; done']);
+    expect(run.stdout).toBe('pod/counter created\n');
+    await until('the pod Running', async () => (await kubectl(['get', 'pod', 'counter', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running');
+  }, 90_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('logs, --tail and -f', async () => {
+    await until('three lines of log', async () => (await kubectl(['logs', 'counter'])).stdout.split('\n').length > 3);
+    const all = await kubectl(['logs', 'counter']);
+    expect(all.stdout).toMatch(/^line 0\nline 1\nline 2\n/);
+    const tail = await kubectl(['logs', 'counter', '--tail=1']);
+    expect(tail.stdout).toMatch(/^line \d+\n$/);
+    // -f prints the last line, then each new one as it comes, until stopped.
+    const f = await kubectl(['logs', '-f', 'counter', '--tail=1'], /^(line \d+\n){3}/);
+    const got = f.stdout.split('\n').slice(0, 3).map((l) => Number(l.slice(5)));
+    expect(got[0]).toBeGreaterThanOrEqual(Number(/\d+/.exec(tail.stdout)![0]));
+    expect(got).toEqual([got[0], got[0]! + 1, got[0]! + 2]);
+    expect((await kubectl(['logs', 'counter', '-c', 'nope'])).stderr).toBe('error: container nope is not valid for pod counter\n');
+  }, 60_000);
+
+  it('exec prints the command’s output and exits with its code', async () => {
+    expect(await kubectl(['exec', 'counter', '--', 'cat', '/etc/hostname'])).toEqual({ stdout: 'counter\n', stderr: '', code: 0 });
+    expect(await kubectl(['exec', 'counter', '--', 'sh', '-c', 'echo out; echo err >&2; exit 3'])).toEqual({ stdout: 'out\n', stderr: 'err\ncommand terminated with exit code 3\n', code: 3 });
+    const missing = await kubectl(['exec', 'counter', '--', 'bash']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /^error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "bash": executable file not found in \$PATH: unknown\n$/,
+    );
+    const it = await kubectl(['exec', '-i', 'counter', '--', 'sh']);
+    expect(it.stderr).toBe('Error from server (BadRequest): interactive exec (-i, -t) is not available in this simulation\n');
+  }, 60_000);
+});
