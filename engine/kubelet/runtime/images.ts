@@ -55,7 +55,7 @@ const CATALOG: readonly CatalogImage[] = [
   },
   {
     repo: 'docker.io/library/nginx',
-    tags: ['latest', '1.27', '1.27.3', '1.27.2', '1.26', '1.26.2', '1.25', '1.25.5', 'stable', 'mainline', 'alpine', '1.14.2', '1.16.1', '1.19', '1.21'],
+    tags: ['latest', '1', '1.29', '1.28', '1.28.0', '1.27', '1.27.3', '1.27.2', '1.26', '1.26.2', '1.25', '1.25.5', 'stable', 'mainline', 'alpine', '1.14.2', '1.16.1', '1.19', '1.21'],
     sizeBytes: 72_099_501,
     entrypoint: ['/docker-entrypoint.sh'],
     cmd: ['nginx', '-g', 'daemon off;'],
