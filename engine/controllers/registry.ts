@@ -10,6 +10,7 @@ import { DeploymentController } from './deployment/controller';
 import { EndpointSliceController } from './endpointslice/controller';
 import { EndpointController } from './endpoint/controller';
 import { JobController } from './job/controller';
+import { TokensController } from './serviceaccount/tokens';
 
 /** Each entry builds one controller (its state lives in the instance). */
 export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
@@ -21,4 +22,5 @@ export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
   () => new EndpointSliceController(),
   () => new EndpointController(),
   () => new JobController(),
+  () => new TokensController(),
 ];
