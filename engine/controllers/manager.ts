@@ -332,7 +332,7 @@ export class ControllerManager implements Actor {
 
   /** @internal */
   controllerEvent(ctx: ActorContext, controller: string, e: EventSpec): void {
-    const call = this.eventRecorder.record(e, controller, ctx.now);
+    const call = this.eventRecorder.record(e, e.component ?? controller, ctx.now);
     if (call) this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body), ...(call.contentType ? { headers: { 'content-type': call.contentType } } : {}) }, { kind: 'write', key: `event/${call.path}` }, this.tokens.has(controller) ? controller : undefined);
   }
 

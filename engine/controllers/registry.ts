@@ -11,6 +11,9 @@ import { EndpointSliceController } from './endpointslice/controller';
 import { EndpointController } from './endpoint/controller';
 import { JobController } from './job/controller';
 import { TokensController } from './serviceaccount/tokens';
+import { PersistentVolumeController } from './volume/persistentvolume/controller';
+import { PVCProtectionController } from './volume/pvcprotection/controller';
+import { PVProtectionController } from './volume/pvprotection/controller';
 
 /** Each entry builds one controller (its state lives in the instance). */
 export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
@@ -23,4 +26,7 @@ export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
   () => new EndpointController(),
   () => new JobController(),
   () => new TokensController(),
+  () => new PersistentVolumeController(),
+  () => new PVCProtectionController(),
+  () => new PVProtectionController(),
 ];

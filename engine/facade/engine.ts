@@ -43,6 +43,7 @@ import { quantityNumber } from '../scheduler/framework/resources';
 import type { ControllerManager } from '../controllers/manager';
 import { KUBELET_KIND, type KubeletConfig } from '../kubelet/kubelet';
 import { KWOK_KIND, type KwokConfig } from '../kwok/kwok';
+import { CSI_HOSTPATH_KIND, type CsiHostpathConfig } from '../csi/hostpath/driver';
 import { registerClass } from '../sim/serial';
 
 /** The playground's own etcd client (the client box, the JSON gateway). */
@@ -59,6 +60,7 @@ export const APISERVER = 'kube-apiserver-0';
 export const KUBECTL_CLIENT = 'kubectl-0';
 export const CONTROLLER_MANAGER = 'kube-controller-manager-0';
 export const KWOK_CONTROLLER = 'kwok-controller-0';
+export const CSI_DRIVER = 'csi-hostpathplugin-0';
 
 /** The load generator started by the `load` command. */
 export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
@@ -103,6 +105,7 @@ export class Engine {
       controllerManagers: 1,
       schedulerConfig: '',
       nodes: 0,
+      storageDriver: true,
       ...options,
     };
     this.sim = new Simulation({ seed: options.seed });
@@ -126,6 +129,8 @@ export class Engine {
       }
       // KWOK runs the fake nodes created through the API with kwok.x-k8s.io/node=fake (heartbeats, pods Running).
       this.sim.spawn(KWOK_CONTROLLER, KWOK_KIND, { server: APISERVER } satisfies KwokConfig);
+      // The cluster's storage add-on: a CSI driver and its external-provisioner, with the default StorageClass.
+      if (this.options.storageDriver) this.sim.spawn(CSI_DRIVER, CSI_HOSTPATH_KIND, { server: APISERVER } satisfies CsiHostpathConfig);
       for (let i = 1; i <= this.options.nodes; i++) {
         // Each node's kubelet talks to one API server (spread over them), registers itself and runs its pods.
         this.sim.spawn(`node-${i}`, KUBELET_KIND, {

@@ -17,7 +17,7 @@ function world(extra: KObject[] = []): FakeCluster {
 
 describe('admission chain', () => {
   it('lists the plugins in upstream order', () => {
-    expect(MUTATING_PLUGINS.map((p) => p.name)).toEqual(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'MutatingAdmissionWebhook']);
+    expect(MUTATING_PLUGINS.map((p) => p.name)).toEqual(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'MutatingAdmissionWebhook']);
     expect(VALIDATING_PLUGINS.map((p) => p.name)).toEqual(['LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
   });
 
@@ -33,6 +33,7 @@ describe('admission chain', () => {
       ['DefaultTolerationSeconds', 'allowed'],
       // Handles() looks at the operation only, as upstream's does; the plugin then ignores pods.
       ['DefaultStorageClass', 'allowed'],
+      ['StorageObjectInUseProtection', 'allowed'],
       ['MutatingAdmissionWebhook', 'allowed'],
     ]);
     const lr = r.records[1]!;
@@ -42,10 +43,10 @@ describe('admission chain', () => {
     expect(sa.before).toBe(lr.after);
     expect((sa.after!['spec'] as { volumes: { name: string }[] }).volumes[0]!.name).toBe('kube-api-access-abcde');
     expect((r.records[4]!.after!['spec'] as { tolerations: unknown[] }).tolerations).toHaveLength(2);
-    expect(r.records[6]!.after).toEqual(a.object);
+    expect(r.records[7]!.after).toEqual(a.object);
     // The records hold copies: later mutation of the live object does not reach them.
     a.object!.metadata.name = 'changed';
-    expect(r.records[6]!.after!.metadata.name).toBe('web');
+    expect(r.records[7]!.after!.metadata.name).toBe('web');
   });
 
   it('marks plugins that do not handle the operation as skipped', () => {
@@ -57,6 +58,7 @@ describe('admission chain', () => {
       'Priority:allowed',
       'DefaultTolerationSeconds:skipped',
       'DefaultStorageClass:skipped',
+      'StorageObjectInUseProtection:skipped',
       'MutatingAdmissionWebhook:allowed',
     ]);
     expect(r.records.every((x) => x.before === null && x.after === null)).toBe(true);

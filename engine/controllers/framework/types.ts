@@ -50,6 +50,8 @@ export interface EventSpec {
   type: 'Normal' | 'Warning';
   reason: string;
   message: string;
+  /** source.component when it is not the controller's name (the PV controller's "persistentvolume-controller"). */
+  component?: string;
 }
 
 /** What a controller may do and see (the manager implements it). */
