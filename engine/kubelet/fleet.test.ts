@@ -24,7 +24,10 @@ describe('a Deployment on a fleet of kubelets', () => {
     expect(call(e, 'POST', '/apis/apps/v1/namespaces/default/deployments', dep).status).toBe(201);
     const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: labels, ports: [{ port: 80, targetPort: 80 }] } };
     expect(call(e, 'POST', '/api/v1/namespaces/default/services', svc).status).toBe(201);
-    const running = () => (call(e, 'GET', '/api/v1/namespaces/default/pods', undefined, { query: { labelSelector: 'app=web' } }).body.items ?? []).filter((p: any) => p.status?.phase === 'Running' && p.status.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    const running = () =>
+      (call(e, 'GET', '/api/v1/namespaces/default/pods', undefined, { query: { labelSelector: 'app=web' } }).body.items ?? []).filter(
+        (p: any) => p.status?.phase === 'Running' && p.status.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'),
+      );
     runUntil(e, () => running().length === 3, 'three Running, Ready pods', 120_000, 500);
     const pods = running();
     // Owned by the Deployment's ReplicaSet, spread by the scheduler, with IPs from their node's CIDR.
@@ -56,7 +59,12 @@ describe('the cluster view', () => {
   it('shows nodes with their pods, requests and components', () => {
     const e = controlPlane(8, { nodes: 2 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'two Ready nodes', 60_000, 500);
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '128Mi' } } }] } };
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'solo', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '128Mi' } } }] },
+    };
     expect(call(e, 'POST', '/api/v1/namespaces/default/pods', pod).status).toBe(201);
     runUntil(e, () => e.clusterView()!.pods.some((p) => p.name === 'solo' && p.ready), 'solo Running', 60_000, 500);
     const v = e.clusterView()!;

@@ -10,14 +10,22 @@ import { runUntil } from '../scheduler/testing/cluster';
 import type { Engine } from '../facade/engine';
 
 const pods = (e: Engine) => (call(e, 'GET', '/api/v1/namespaces/default/pods', undefined, { query: { labelSelector: 'app=web' } }).body.items ?? []) as any[];
-const runningOn = (e: Engine) => pods(e).filter((p) => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp).map((p) => p.spec.nodeName as string);
+const runningOn = (e: Engine) =>
+  pods(e)
+    .filter((p) => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp)
+    .map((p) => p.spec.nodeName as string);
 
 describe('node loss, to the tick', () => {
   it('Unknown ≤ 55 s after the last renewal, evictions 300 s after the taint, replacements elsewhere', { timeout: 120_000 }, () => {
     const e = controlPlane(41, { nodes: 3 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 3, 'three Ready nodes', 60_000, 500);
     const labels = { app: 'web' };
-    const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } };
+    const dep = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } },
+    };
     expect(call(e, 'POST', '/apis/apps/v1/namespaces/default/deployments', dep).status).toBe(201);
     runUntil(e, () => runningOn(e).length === 3, 'three Running pods', 120_000, 500);
     const victim = runningOn(e)[0]!;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { newProbeState, runProbe } from './probes';
-import type { ContainerRt } from './status';
+import type { ContainerRt } from '../status/generate';
 
 const container = (over: Partial<ContainerRt> = {}): ContainerRt => ({
   name: 'app',
@@ -25,6 +25,7 @@ const container = (over: Partial<ContainerRt> = {}): ContainerRt => ({
   pullStartedAt: -1,
   backoffUntil: -1,
   ignoresSigterm: false,
+  oomKilled: false,
   ...over,
 });
 

@@ -1,9 +1,9 @@
 // The pod worker's runtime state and the API status it implies
 // (kubelet_pods.go generateAPIPodStatus, getPhase; status/generate.go).
-import type { Pod } from '../scheduler/framework/api';
-import { rfc3339 } from '../apiserver/http/time';
-import { parseImage } from './images';
-import type { ProbeKind, ProbeState } from './probes';
+import type { Pod } from '../../scheduler/framework/api';
+import { rfc3339 } from '../../apiserver/http/time';
+import { parseImage } from '../runtime/images';
+import type { ProbeKind, ProbeState } from '../prober/probes';
 
 export interface Terminated {
   exitCode: number;
@@ -40,6 +40,8 @@ export interface ContainerRt {
   pullStartedAt: number;
   backoffUntil: number;
   ignoresSigterm: boolean;
+  /** The pending exit is the kernel's OOM killer (reason OOMKilled). */
+  oomKilled: boolean;
 }
 
 export interface PodWorker {

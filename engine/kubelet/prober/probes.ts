@@ -7,7 +7,7 @@
 // The fake runtime answers: a probe succeeds when the process is up and
 // serving (past its start delay) and, for httpGet/tcpSocket, the port is one
 // the image listens on.
-import type { ContainerRt } from './status';
+import type { ContainerRt } from '../status/generate';
 
 export type ProbeKind = 'startup' | 'readiness' | 'liveness';
 

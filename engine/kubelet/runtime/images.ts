@@ -17,24 +17,41 @@ export interface CatalogImage {
   ports: number[];
   /** The default process (the image's ENTRYPOINT/CMD); a pod's command may override it. */
   behaviour: Behaviour;
+  /** What the process uses when it does nothing in particular (the usage model's floor). */
+  idle: IdleUsage;
+  /** The image's ENTRYPOINT: the pod's args are appended to it unless the pod sets a command. */
+  entrypoint?: string[];
 }
+
+/** An idle process's CPU (millicores) and working set (bytes). */
+export interface IdleUsage {
+  cpuMilli: number;
+  memoryBytes: number;
+}
+
+const Ki = 1024;
+const Mi = 1024 * 1024;
 
 const RUN: Behaviour = { type: 'run', startDelayMs: 0, ignoresSigterm: false };
 
 /** A small catalog; behaviours for busybox-like images come from the command (see behaviourOf). */
 const CATALOG: readonly CatalogImage[] = [
-  { repo: 'registry.k8s.io/pause', sizeBytes: 320_368, ports: [], behaviour: RUN },
-  { repo: 'docker.io/library/nginx', sizeBytes: 72_099_501, ports: [80], behaviour: RUN },
-  { repo: 'docker.io/library/httpd', sizeBytes: 58_213_456, ports: [80], behaviour: RUN },
-  { repo: 'docker.io/library/redis', sizeBytes: 45_112_808, ports: [6379], behaviour: RUN },
+  { repo: 'registry.k8s.io/pause', sizeBytes: 320_368, ports: [], behaviour: RUN, idle: { cpuMilli: 0.02, memoryBytes: 320 * Ki } },
+  { repo: 'docker.io/library/nginx', sizeBytes: 72_099_501, ports: [80], behaviour: RUN, idle: { cpuMilli: 0.5, memoryBytes: 4 * Mi } },
+  { repo: 'docker.io/library/httpd', sizeBytes: 58_213_456, ports: [80], behaviour: RUN, idle: { cpuMilli: 1, memoryBytes: 6 * Mi } },
+  { repo: 'docker.io/library/redis', sizeBytes: 45_112_808, ports: [6379], behaviour: RUN, idle: { cpuMilli: 2, memoryBytes: 3 * Mi } },
   // busybox's CMD is `sh`, which exits at once without a terminal.
-  { repo: 'docker.io/library/busybox', sizeBytes: 2_166_802, ports: [], behaviour: { type: 'exit', afterMs: 0, exitCode: 0 } },
-  { repo: 'docker.io/library/alpine', sizeBytes: 3_653_068, ports: [], behaviour: { type: 'exit', afterMs: 0, exitCode: 0 } },
-  { repo: 'registry.k8s.io/e2e-test-images/agnhost', sizeBytes: 51_120_784, ports: [8080], behaviour: RUN },
+  { repo: 'docker.io/library/busybox', sizeBytes: 2_166_802, ports: [], behaviour: { type: 'exit', afterMs: 0, exitCode: 0 }, idle: { cpuMilli: 0, memoryBytes: 200 * Ki } },
+  { repo: 'docker.io/library/alpine', sizeBytes: 3_653_068, ports: [], behaviour: { type: 'exit', afterMs: 0, exitCode: 0 }, idle: { cpuMilli: 0, memoryBytes: 300 * Ki } },
+  { repo: 'registry.k8s.io/e2e-test-images/agnhost', sizeBytes: 51_120_784, ports: [8080], behaviour: RUN, idle: { cpuMilli: 1, memoryBytes: 10 * Mi } },
+  // The images the Kubernetes docs' resource exercises use (usage.ts models what they do).
+  { repo: 'docker.io/vish/stress', sizeBytes: 1_563_437, ports: [], behaviour: RUN, idle: { cpuMilli: 0.1, memoryBytes: 1500 * Ki }, entrypoint: ['/stress', '-logtostderr'] },
+  { repo: 'docker.io/polinux/stress', sizeBytes: 4_041_997, ports: [], behaviour: RUN, idle: { cpuMilli: 0, memoryBytes: 800 * Ki } },
+  { repo: 'registry.k8s.io/hpa-example', sizeBytes: 178_306_514, ports: [80], behaviour: RUN, idle: { cpuMilli: 1, memoryBytes: 10 * Mi } },
   // Behaviour images of the playground.
-  { repo: 'docker.io/kubeglass/slow-start', sizeBytes: 10_000_000, ports: [8080], behaviour: { type: 'run', startDelayMs: 20_000, ignoresSigterm: false } },
-  { repo: 'docker.io/kubeglass/ignore-sigterm', sizeBytes: 5_000_000, ports: [8080], behaviour: { type: 'run', startDelayMs: 0, ignoresSigterm: true } },
-  { repo: 'docker.io/kubeglass/crash', sizeBytes: 5_000_000, ports: [8080], behaviour: { type: 'exit', afterMs: 5_000, exitCode: 1 } },
+  { repo: 'docker.io/kubeglass/slow-start', sizeBytes: 10_000_000, ports: [8080], behaviour: { type: 'run', startDelayMs: 20_000, ignoresSigterm: false }, idle: { cpuMilli: 1, memoryBytes: 4 * Mi } },
+  { repo: 'docker.io/kubeglass/ignore-sigterm', sizeBytes: 5_000_000, ports: [8080], behaviour: { type: 'run', startDelayMs: 0, ignoresSigterm: true }, idle: { cpuMilli: 1, memoryBytes: 4 * Mi } },
+  { repo: 'docker.io/kubeglass/crash', sizeBytes: 5_000_000, ports: [8080], behaviour: { type: 'exit', afterMs: 5_000, exitCode: 1 }, idle: { cpuMilli: 1, memoryBytes: 4 * Mi } },
 ];
 
 export interface ImageRef {
