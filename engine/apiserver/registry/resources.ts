@@ -91,6 +91,8 @@ const SPECS: Spec[] = [
   { g: 'admissionregistration.k8s.io', r: 'validatingadmissionpolicies', k: 'ValidatingAdmissionPolicy', ns: false, cat: ['api-extensions'], sub: [status('ValidatingAdmissionPolicy')] },
   { g: 'admissionregistration.k8s.io', r: 'validatingadmissionpolicybindings', k: 'ValidatingAdmissionPolicyBinding', ns: false, cat: ['api-extensions'] },
   { g: 'admissionregistration.k8s.io', r: 'validatingwebhookconfigurations', k: 'ValidatingWebhookConfiguration', ns: false, cat: ['api-extensions'] },
+  // apiregistration.k8s.io/v1 (the aggregator's)
+  { g: 'apiregistration.k8s.io', r: 'apiservices', k: 'APIService', ns: false, cat: ['api-extensions'], sub: [status('APIService')] },
   // apps/v1
   { g: 'apps', r: 'controllerrevisions', k: 'ControllerRevision', ns: true },
   { g: 'apps', r: 'daemonsets', k: 'DaemonSet', ns: true, short: ['ds'], cat: ['all'], sub: [status('DaemonSet')] },

@@ -29,6 +29,8 @@ import { bootstrapObjects } from './bootstrap';
 import { createTxn } from './storageOps';
 import { DEFAULT_CLIENT } from '../../etcd/client/client';
 import type { AuthnConfig } from './chain';
+import { Aggregator, type AggregatorHost } from '../aggregator/aggregator';
+import { updateTxn } from './storageOps';
 
 export const APISERVER_KIND = 'kube-apiserver';
 
@@ -42,6 +44,8 @@ export interface ApiServerConfig {
   compactionIntervalMs: number;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs). */
   serverAddress: string;
+  /** Services the aggregation layer proxies to ("namespace/name" → the actor behind it). */
+  aggregatedServices?: Record<string, ActorId>;
 }
 
 export const DEFAULT_APISERVER: Omit<ApiServerConfig, 'etcdEndpoints' | 'authn'> = {
@@ -51,6 +55,9 @@ export const DEFAULT_APISERVER: Omit<ApiServerConfig, 'etcdEndpoints' | 'authn'>
   serverAddress: '10.0.0.10:6443',
 };
 
+/** The aggregation layer's pass over APIServices (each is checked at most every 30 s unless it changed). */
+const AGGREGATOR_TICK_MS = 5_000;
+
 /** How many request records the server keeps (oldest dropped first). */
 export const RECORD_LIMIT = 2000;
 
@@ -58,13 +65,15 @@ const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollecti
 
 type CacheWatchState = { state: 'listing'; callId: number } | { state: 'starting'; callId: number; member?: ActorId } | { state: 'watching'; member: ActorId; watchId: number } | { state: 'idle' };
 
-export class ApiServer implements Actor {
+export class ApiServer implements Actor, AggregatorHost {
   readonly etcd: ApiEtcdClient;
   readonly caches = new Map<string, WatchCache>();
   readonly cacheWatch = new Map<string, CacheWatchState>();
   readonly ops = new Map<number, RestOp>();
   /** etcd call id → the op (or internal purpose) waiting on it. */
-  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn'; key?: string }>();
+  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator'; key?: string }>();
+  /** The aggregation layer: proxies to extension API servers, their availability, their discovery. */
+  readonly aggregator: Aggregator;
   readonly watch: WatchHub;
   readonly records: RequestRecord[] = [];
   private nextOp = 1;
@@ -83,6 +92,7 @@ export class ApiServer implements Actor {
   ) {
     this.etcd = new ApiEtcdClient(`${id}/etcd`, { ...DEFAULT_CLIENT, endpoints: config.etcdEndpoints });
     this.watch = new WatchHub();
+    this.aggregator = new Aggregator(config.aggregatedServices ?? {});
     for (const r of RESOURCES) if (r.storagePrefix && !r.sharesStorageWith) this.caches.set(cacheKey(r), new WatchCache(cacheKey(r)));
   }
 
@@ -92,6 +102,7 @@ export class ApiServer implements Actor {
     for (const key of this.caches.keys()) this.listForCache(ctx, key);
     ctx.setTimer(this.config.compactionIntervalMs, 'compact');
     ctx.setTimer(1000, 'bookmarks');
+    ctx.setTimer(AGGREGATOR_TICK_MS, 'aggregator');
   }
 
   get ready(): boolean {
@@ -124,6 +135,7 @@ export class ApiServer implements Actor {
       }
     }
     if (p.type === 'HttpCancel') return this.watch.cancel(ctx, from, (p as HttpCancelMsg).reqId);
+    if (p.type === 'HttpResponse' && this.aggregator.owns(from)) return this.aggregator.receive(this, ctx, from, p);
     this.etcd.receive(ctx, from, p);
     this.drainEtcd(ctx);
   }
@@ -146,6 +158,12 @@ export class ApiServer implements Actor {
         return this.listForCache(ctx, data as string);
       case 'restRetry':
         return this.retryOp(ctx, data as number);
+      case 'aggregator':
+        ctx.setTimer(AGGREGATOR_TICK_MS, 'aggregator');
+        if (this.ready && this.bootstrapped) this.aggregator.tick(this, ctx);
+        return;
+      case 'aggregator:timeout':
+        return this.aggregator.timeout(this, ctx, data as number);
     }
   }
 
@@ -161,6 +179,7 @@ export class ApiServer implements Actor {
   }
 
   refused(ctx: ActorContext, to: ActorId, p: Payload): void {
+    if (this.aggregator.owns(to)) return this.aggregator.refused(this, ctx, to, p);
     if (this.config.etcdEndpoints.includes(to)) {
       this.etcd.refused(ctx, to, p);
       this.drainEtcd(ctx);
@@ -236,6 +255,13 @@ export class ApiServer implements Actor {
     }
     stage(rec, 'authorization', 'Node,RBAC', 'allowed', ctx.now, ctx.now, authz.reason);
 
+    // The aggregation layer: a group/version an APIService registers goes to its service.
+    const apiService = this.aggregator.route(this, info);
+    if (apiService) {
+      stage(rec, 'proxy', apiService.metadata.name ?? '', 'ok', ctx.now, ctx.now, `to service ${JSON.stringify((apiService.spec as { service?: { namespace?: string; name?: string } }).service ?? {})}`);
+      return this.aggregator.proxy(this, ctx, apiService, from, msg, rec.id, user);
+    }
+
     if (!info.isResourceRequest) {
       return reply(handleNonResource(req, this));
     }
@@ -254,6 +280,15 @@ export class ApiServer implements Actor {
     startRest(this, ctx, op);
   }
 
+  /** AggregatorHost: writes an APIService's status over its stored version (skipped by a conflict: the next check retries). */
+  writeAPIServiceStatus(ctx: ActorContext, obj: KObject): void {
+    const r = resourceFor('apiregistration.k8s.io', 'apiservices')!;
+    const rv = Number(obj.metadata.resourceVersion);
+    if (!Number.isFinite(rv)) return;
+    const id = this.etcd.call(ctx, 'TxnRequest', updateTxn(`${r.storagePrefix}/${obj.metadata.name}`, obj, rv) as never);
+    this.etcdWaiters.set(id, { purpose: 'aggregator' });
+  }
+
   /** Record of a request by id (while it is still in the buffer). */
   record(id: number): RequestRecord | undefined {
     // Records are appended in id order: binary search.
@@ -269,8 +304,9 @@ export class ApiServer implements Actor {
     return undefined;
   }
 
-  /** Sends the answer to a request and closes its record. */
-  finish(ctx: ActorContext, client: ActorId, reqId: number, rec: RequestRecord | undefined, res: ApiResponse): void {
+  /** Sends the answer to a request and closes its record (by record or record id). */
+  finish(ctx: ActorContext, client: ActorId, reqId: number, recOrId: RequestRecord | number | undefined, res: ApiResponse): void {
+    const rec = typeof recOrId === 'number' ? this.record(recOrId) : recOrId;
     if (rec) {
       rec.code = res.status;
       rec.doneAt = ctx.now;
@@ -348,6 +384,7 @@ export class ApiServer implements Actor {
       case 'compactTxn':
         return this.onCompactTxn(ctx, call);
       case 'compact':
+      case 'aggregator':
         return;
     }
   }

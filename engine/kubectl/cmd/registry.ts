@@ -5,7 +5,8 @@ import { GET_FLAGS, runGet } from './get';
 import { DESCRIBE_FLAGS, runDescribe } from './describe';
 import { EDIT_FLAGS, runEdit } from './edit';
 import { EXPLAIN_FLAGS, runExplain } from './explain';
-import { CORDON_FLAGS, EXPOSE_FLAGS, LOGS_FLAGS, RUN_FLAGS, rolloutSubcommands, runCordon, runExpose, runLogs, runRun, runSetImage, runTaint, runTop } from './workloads';
+import { CORDON_FLAGS, EXPOSE_FLAGS, LOGS_FLAGS, RUN_FLAGS, rolloutSubcommands, runCordon, runExpose, runLogs, runRun, runSetImage, runTaint } from './workloads';
+import { TOP_NODE_FLAGS, TOP_POD_FLAGS, runTopNode, runTopPod } from './top';
 import { configSubcommands } from './config';
 import { DRY_RUN_FLAG, OUTPUT_FLAGS } from './common';
 import { APPLY_FLAGS, runApply } from './apply';
@@ -30,7 +31,7 @@ export function buildRoot(): CommandSpec {
     { name: 'autoscale', group: 'Deploy Commands', short: 'Auto-scale a deployment, replica set, stateful set, or replication controller', use: '(-f FILENAME | TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS [--cpu-percent=CPU] [options]', run: notHere('autoscale') },
     { name: 'certificate', group: 'Cluster Management Commands', short: 'Modify certificate resources', use: 'SUBCOMMAND [options]', run: notHere('certificate') },
     { name: 'cluster-info', group: 'Cluster Management Commands', short: 'Display cluster information', use: '[flags] [options]', run: runClusterInfo },
-    { name: 'top', group: 'Cluster Management Commands', short: 'Display resource (CPU/memory) usage', use: '[flags] [options]', subcommands: [{ name: 'pod', aliases: ['pods', 'po'], short: 'Display resource (CPU/memory) usage of pods', use: '[NAME | -l label] [options]', flags: [{ name: 'all-namespaces', shorthand: 'A', kind: 'bool' }, { name: 'selector', shorthand: 'l', kind: 'string' }], run: (ctx) => runTop(ctx) }, { name: 'node', aliases: ['nodes', 'no'], short: 'Display resource (CPU/memory) usage of nodes', use: '[NAME | -l label] [options]', flags: [{ name: 'selector', shorthand: 'l', kind: 'string' }], run: (ctx) => runTop(ctx) }] },
+    { name: 'top', group: 'Cluster Management Commands', short: 'Display resource (CPU/memory) usage', use: '[flags] [options]', subcommands: [{ name: 'node', aliases: ['nodes', 'no'], short: 'Display resource (CPU/memory) usage of nodes', use: '[NAME | -l label] [options]', flags: TOP_NODE_FLAGS, run: runTopNode }, { name: 'pod', aliases: ['pods', 'po'], short: 'Display resource (CPU/memory) usage of pods', use: '[NAME | -l label] [options]', flags: TOP_POD_FLAGS, run: runTopPod }] },
     { name: 'cordon', group: 'Cluster Management Commands', short: 'Mark node as unschedulable', use: 'NODE [options]', flags: CORDON_FLAGS, run: (ctx, a) => runCordon(ctx, a, true) },
     { name: 'uncordon', group: 'Cluster Management Commands', short: 'Mark node as schedulable', use: 'NODE [options]', flags: CORDON_FLAGS, run: (ctx, a) => runCordon(ctx, a, false) },
     { name: 'drain', group: 'Cluster Management Commands', short: 'Drain node in preparation for maintenance', use: 'NODE [options]', run: notHere('drain') },

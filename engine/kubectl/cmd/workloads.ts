@@ -502,9 +502,3 @@ export async function runLogs(ctx: Ctx, args: string[]): Promise<void> {
   if (r.status < 200 || r.status > 299) fail(errs.status(statusFromResponse(r, 'GET')));
   ctx.io.out(r.body);
 }
-
-export async function runTop(ctx: Ctx): Promise<void> {
-  await ctx.discovery.load();
-  if (!ctx.discovery.groups.some((g) => g.name === 'metrics.k8s.io')) fail(errs.plain('Metrics API not available'));
-  fail(errs.plain('Metrics API not available'));
-}
