@@ -25,3 +25,25 @@ export function goDurationString(ms: number): string {
 function trim(v: number): string {
   return String(Math.round(v * 1e9) / 1e9);
 }
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** time.ParseDuration, in ms; NaN when malformed ("15s", "1m30.5s", "-2h", "0"). */
+export function parseGoDuration(text: string): number {
+  let rest = text.trim();
+  let sign = 1;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    if (rest[0] === '-') sign = -1;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') return NaN;
+  let total = 0;
+  while (rest.length > 0) {
+    const m = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/.exec(rest);
+    if (!m) return NaN;
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+    rest = rest.slice(m[0].length);
+  }
+  return sign * total;
+}

@@ -14,6 +14,7 @@ import { TokensController } from './serviceaccount/tokens';
 import { PersistentVolumeController } from './volume/persistentvolume/controller';
 import { PVCProtectionController } from './volume/pvcprotection/controller';
 import { PVProtectionController } from './volume/pvprotection/controller';
+import { HorizontalPodAutoscalerController } from './podautoscaler/controller';
 
 /** Each entry builds one controller (its state lives in the instance). */
 export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
@@ -29,4 +30,5 @@ export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
   () => new PersistentVolumeController(),
   () => new PVCProtectionController(),
   () => new PVProtectionController(),
+  () => new HorizontalPodAutoscalerController(),
 ];

@@ -3,24 +3,8 @@
 // kubectl top (the in-page kubectl, over the worker's API bridge).
 import { describe, it, expect } from 'vitest';
 import { call, controlPlane, runUntil } from '../scheduler/testing/cluster';
-import { ApiBridge } from '../host/apiBridge';
-import { KubectlHost } from '../host/kubectlHost';
+import { kubectlOn as kubectl } from '../host/testing/kubectl';
 import type { Engine } from '../facade/engine';
-
-async function kubectl(e: Engine, args: string[]) {
-  const bridge = new ApiBridge(e);
-  const host = new KubectlHost(bridge, () => e.sim.now);
-  let done = false;
-  let value!: Awaited<ReturnType<KubectlHost['run']>>;
-  host.run(['kubectl', ...args]).then((v) => ((done = true), (value = v)));
-  for (let i = 0; i < 2000 && !done; i++) {
-    e.advance(5);
-    bridge.poll();
-    for (let j = 0; j < 20; j++) await Promise.resolve();
-  }
-  if (!done) throw new Error('kubectl did not finish');
-  return value;
-}
 
 const apiService = (e: Engine) => call(e, 'GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.metrics.k8s.io').body;
 

@@ -13,7 +13,7 @@ import type { CallRecord } from '../../etcd/client/client';
 import type { RangeResponse, TxnResponse, WatchResponse } from '../../etcd/api/rpc';
 import type { KObject, Status } from '../../apimachinery/types';
 import { status } from '../../apimachinery/status';
-import { RESOURCES, resourceFor, type ResourceInfo } from '../registry/resources';
+import { RESOURCES, resourceFor, resourceForVersion, type ResourceInfo } from '../registry/resources';
 import type { ApiRequest, ApiResponse, ClusterReader, UserInfo } from '../types';
 import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpRequestMsg } from '../http/messages';
 import { requestInfo, type ResourceRequestInfo } from '../http/requestInfo';
@@ -265,8 +265,8 @@ export class ApiServer implements Actor, AggregatorHost {
     if (!info.isResourceRequest) {
       return reply(handleNonResource(req, this));
     }
-    const r = resourceFor(info.apiGroup, info.resource);
-    if (!r || r.version !== info.apiVersion) return reply(notFoundPage());
+    const r = resourceForVersion(info.apiGroup, info.apiVersion, info.resource);
+    if (!r) return reply(notFoundPage());
     if (info.subresource && !r.subresources.some((s) => s.name === info.subresource)) return reply(notFoundPage());
     if (!info.subresource && !r.verbs.includes(info.verb as never) && !(info.verb === 'watch' && r.verbs.includes('watch'))) {
       return fail(status.methodNotSupported({ group: r.group, resource: r.resource }, info.verb));

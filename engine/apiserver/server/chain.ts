@@ -1,7 +1,7 @@
 // The stages of a request, bound to the modules that implement them
 // (authentication, impersonation, RBAC, decoding, defaulting, admission,
 // validation, selectors, printing). The REST handlers call only this module.
-import { servedShape } from '../registry/eventConversion';
+import { servedShape, storedShape } from '../registry/conversion';
 import type { ActorContext } from '../../sim/kernel';
 import type { Rng } from '../../sim/rng';
 import type { JsonObject, JsonValue, KObject, Status } from '../../apimachinery/types';
@@ -121,7 +121,7 @@ function includeObject(req: ApiRequest): 'None' | 'Object' | 'Metadata' {
 
 /** The answer to a read: the object, the list, or a Table of them. `listMeta` null = a single object. */
 export function render(r: ResourceInfo, req: ApiRequest, shapedObjs: KObject[], now: number, listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } | null): unknown {
-  const objs = r.resource === 'events' ? shapedObjs.map((o) => servedShape(r.group, r.resource, o)) : shapedObjs;
+  const objs = shapedObjs.map((o) => servedShape(r, o));
   if (wantsTable(req) && req.method === 'GET') {
     return toTable(r, objs.map((o) => ({ ...o, apiVersion: apiVersionOf(r.group, r.version), kind: r.kind })), { now, includeObject: includeObject(req), listMeta: listMeta ?? undefined });
   }
@@ -173,10 +173,12 @@ export function decodeBody(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   if (!['Ignore', 'Warn', 'Strict'].includes(mode)) return { ok: false, status: status.badRequest(`fieldValidation invalid value: ${mode}`) };
   const checked = checkFields(gvk, obj, mode, parsed.duplicates);
   if (!checked.ok) return { ok: false, status: checked.status };
-  const out = checked.obj;
-  out.metadata ??= {};
-  applyDefaults(gvk, out);
-  const qErr = canonicaliseQuantities(gvk, out);
+  checked.obj.metadata ??= {};
+  // From here on the object is in the shape it is stored (and defaulted, validated, admitted) in.
+  const out = storedShape(r, checked.obj);
+  const stored = { group: r.group, version: parseApiVersion(out.apiVersion).version, kind: r.kind };
+  applyDefaults(stored, out);
+  const qErr = canonicaliseQuantities(stored, out);
   if (qErr) return { ok: false, status: status.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${qErr}`) };
   return { ok: true, obj: out, warnings: checked.warnings };
 }
@@ -214,10 +216,12 @@ export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   const mode = (queryValue(req.query, 'fieldValidation') ?? 'Warn') as 'Ignore' | 'Warn' | 'Strict';
   const checked = checkFields({ group: r.group, version: r.version, kind: r.kind }, obj, mode, []);
   if (!checked.ok) return { ok: false, status: checked.status };
-  applyDefaults({ group: r.group, version: r.version, kind: r.kind }, checked.obj);
-  const qErr = canonicaliseQuantities({ group: r.group, version: r.version, kind: r.kind }, checked.obj);
+  const out = storedShape(r, checked.obj);
+  const stored = { group: r.group, version: parseApiVersion(out.apiVersion).version, kind: r.kind };
+  applyDefaults(stored, out);
+  const qErr = canonicaliseQuantities(stored, out);
   if (qErr) return { ok: false, status: status.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${qErr}`) };
-  return { ok: true, obj: checked.obj, warnings: checked.warnings, patchType: ct };
+  return { ok: true, obj: out, warnings: checked.warnings, patchType: ct };
 }
 
 function unsupportedPatchMessage(): string {
@@ -302,7 +306,8 @@ export function setManagedFields(obj: KObject, op: RestOp, operation: 'Update' |
     apiVersion: apiVersionOf(op.r.group, op.r.version),
     time: rfc3339(now),
     fieldsType: 'FieldsV1',
-    fieldsV1: fieldSet(obj),
+    // The fields in the version the manager wrote (an autoscaling/v1 writer's targetCPUUtilizationPercentage).
+    fieldsV1: fieldSet(servedShape(op.r, obj)),
   };
   if (op.info.subresource) entry.subresource = op.info.subresource;
   obj.metadata.managedFields = [...entries, entry];

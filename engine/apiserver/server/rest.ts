@@ -2,7 +2,7 @@
 // handlers and pkg/registry/generic/registry/store.go), as resumable
 // operations: each waits on at most one etcd call at a time, and holds only
 // plain data, so an in-flight request survives a snapshot.
-import { servedShape } from '../registry/eventConversion';
+import { servedShape } from '../registry/conversion';
 import type { ActorId } from '../../sim/actor';
 import type { ActorContext } from '../../sim/kernel';
 import { registerClass } from '../../sim/serial';
@@ -196,7 +196,7 @@ function respondRead(s: ApiServer, ctx: ActorContext, op: RestOp, obj: KObject |
 }
 
 function withTypeMeta(r: ResourceInfo, obj: KObject): KObject {
-  return { ...servedShape(r.group, r.resource, obj), apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
+  return { ...servedShape(r, obj), apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
 }
 
 function startList(s: ApiServer, ctx: ActorContext, op: RestOp): void {

@@ -10,6 +10,7 @@ import { parseQuantity } from '../util/quantity';
 import { formatQuantity, addQuantities } from '../util/quantityFormat';
 import { humanDuration, parseTime, timestampSince } from '../util/duration';
 import { goFmtV } from '../printers/goJson';
+import { describeHorizontalPodAutoscaler } from './autoscaling';
 import { describeEvents, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, printTaintsMultiline, printTolerationsMultiline, timeRfc1123z } from './writer';
 
 type Obj = Record<string, any>;
@@ -996,6 +997,9 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
     }
     case 'batch/Job':
       text = await describeJob(d, obj, await ev());
+      break;
+    case 'autoscaling/HorizontalPodAutoscaler':
+      text = describeHorizontalPodAutoscaler(obj, await ev(), d.now);
       break;
     default:
       text = describeGeneric(obj, await ev(), d.now);
