@@ -15,6 +15,7 @@ import { PersistentVolumeController } from './volume/persistentvolume/controller
 import { PVCProtectionController } from './volume/pvcprotection/controller';
 import { PVProtectionController } from './volume/pvprotection/controller';
 import { HorizontalPodAutoscalerController } from './podautoscaler/controller';
+import { DisruptionController } from './disruption/controller';
 
 /** Each entry builds one controller (its state lives in the instance). */
 export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
@@ -31,4 +32,5 @@ export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
   () => new PVCProtectionController(),
   () => new PVProtectionController(),
   () => new HorizontalPodAutoscalerController(),
+  () => new DisruptionController(),
 ];

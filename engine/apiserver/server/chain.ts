@@ -548,22 +548,6 @@ export function createVirtual(s: ApiServer, ctx: ActorContext, op: RestOp): { ty
   return { type: 'answer', response: jsonResponse(201, review.object) };
 }
 
-/** policy/v1 eviction: refused while a matching PodDisruptionBudget allows no disruption. */
-export function evictionBlocked(s: ApiServer, pod: KObject): Status | null {
-  const ns = pod.metadata.namespace ?? '';
-  for (const pdb of s.cluster.list('policy', 'poddisruptionbudgets', ns)) {
-    const sel = labels.labelSelectorAsSelector((pdb.spec as { selector?: labels.LabelSelector } | undefined)?.selector ?? null);
-    if (!sel.ok || !labels.matches(sel.selector, pod.metadata.labels ?? {})) continue;
-    const st = (pdb.status ?? {}) as { disruptionsAllowed?: number; desiredHealthy?: number; currentHealthy?: number };
-    if ((st.disruptionsAllowed ?? 0) > 0) continue;
-    const out = status.tooManyRequests('Cannot evict pod as it would violate the pod\'s disruption budget.', 0);
-    delete out.details!.retryAfterSeconds;
-    out.details!.causes = [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata.name} needs ${st.desiredHealthy ?? 0} healthy pods and has ${st.currentHealthy ?? 0} currently` }];
-    return out;
-  }
-  return null;
-}
-
 // ---- OpenAPI -------------------------------------------------------------------------------
 
 /**

@@ -24,8 +24,9 @@ import type { ApiServer } from './apiserver';
 import { notFoundPage, stage, statusResponse } from './apiserver';
 import * as chain from './chain';
 import { createTxn, deleteTxn, getRequest, updateTxn } from './storageOps';
+import { computeEviction, onEvictionEtcd, type EvictionState } from './eviction';
 
-type Phase = 'start' | 'read' | 'write' | 'list' | 'collectionList' | 'collectionDelete';
+type Phase = 'start' | 'read' | 'write' | 'list' | 'collectionList' | 'collectionDelete' | 'evict';
 
 /** One in-flight REST request. */
 export class RestOp {
@@ -49,6 +50,8 @@ export class RestOp {
   /** A subresource write's answer differs from the stored object (Scale, Binding Status...). */
   answer: 'object' | 'scale' | 'status' | 'deleted' = 'object';
   etcdStartedAt = 0;
+  /** pods/eviction: its steps (eviction.ts). */
+  eviction: EvictionState | null = null;
 
   constructor(
     readonly id: number,
@@ -121,6 +124,8 @@ export function onRestEtcd(s: ApiServer, ctx: ActorContext, op: RestOp, call: Ca
       return afterCollectionList(s, ctx, op, outcome.body as RangeResponse);
     case 'collectionDelete':
       return afterCollectionDelete(s, ctx, op, outcome.body as TxnResponse);
+    case 'evict':
+      return onEvictionEtcd(s, ctx, op, outcome.body as TxnResponse);
     case 'start':
       return;
   }
@@ -628,23 +633,9 @@ function computeSubresourceWrite(s: ApiServer, ctx: ActorContext, op: RestOp): v
     op.phase = 'write';
     return etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, pod, op.currentRev));
   }
-  // Eviction: the disruption budget decides (pkg/registry/core/pod/storage/eviction.go).
-  const block = chain.evictionBlocked(s, pod);
-  if (block) return fail(block);
-  const plan = chain.planDelete(op.r, pod, {}, ctx.now);
-  op.answer = 'status';
-  if (plan.type === 'immediate') {
-    op.next = pod;
-    op.writeKind = 'delete';
-    if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, status.success()));
-    op.phase = 'write';
-    return etcdCall(s, ctx, op, 'TxnRequest', deleteTxn(op.key, op.currentRev));
-  }
-  op.next = plan.obj;
-  op.writeKind = 'put';
-  if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, status.success()));
-  op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, plan.obj, op.currentRev));
+  // Eviction: the disruption budget decides (eviction.ts).
+  op.phase = 'evict';
+  computeEviction(s, ctx, op);
 }
 
 function podLog(pod: KObject, op: RestOp): ApiResponse {

@@ -11,6 +11,7 @@ import { formatQuantity, addQuantities } from '../util/quantityFormat';
 import { humanDuration, parseTime, timestampSince } from '../util/duration';
 import { goFmtV } from '../printers/goJson';
 import { describeHorizontalPodAutoscaler } from './autoscaling';
+import { describePodDisruptionBudget } from './policy';
 import { describeEvents, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, printTaintsMultiline, printTolerationsMultiline, timeRfc1123z } from './writer';
 
 type Obj = Record<string, any>;
@@ -1000,6 +1001,9 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
       break;
     case 'autoscaling/HorizontalPodAutoscaler':
       text = describeHorizontalPodAutoscaler(obj, await ev(), d.now);
+      break;
+    case 'policy/PodDisruptionBudget':
+      text = describePodDisruptionBudget(obj, await ev(), d.now);
       break;
     default:
       text = describeGeneric(obj, await ev(), d.now);
