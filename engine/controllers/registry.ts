@@ -16,6 +16,7 @@ import { PVCProtectionController } from './volume/pvcprotection/controller';
 import { PVProtectionController } from './volume/pvprotection/controller';
 import { HorizontalPodAutoscalerController } from './podautoscaler/controller';
 import { DisruptionController } from './disruption/controller';
+import { ResourceQuotaController } from './resourcequota/controller';
 
 /** Each entry builds one controller (its state lives in the instance). */
 export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
@@ -33,4 +34,5 @@ export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
   () => new PVProtectionController(),
   () => new HorizontalPodAutoscalerController(),
   () => new DisruptionController(),
+  () => new ResourceQuotaController(),
 ];

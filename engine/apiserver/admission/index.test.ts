@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KObject } from '../../apimachinery/types';
 import { cloneState } from '../../sim/serial';
 import { MUTATING_PLUGINS, runMutating, runValidating, VALIDATING_PLUGINS } from './index';
-import { attrs, FakeCluster, namespace, pod, serviceAccountObj } from './testing';
+import { attrs, FakeCluster, measureQuotas, namespace, pod, serviceAccountObj } from './testing';
 
 const G = 'admissionregistration.k8s.io/v1';
 
@@ -72,7 +72,7 @@ describe('admission chain', () => {
   });
 
   it('validates after mutation: a pod that passed defaulting can still exceed a quota', () => {
-    const cluster = world([{ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'cpu', namespace: 'default' }, spec: { hard: { 'limits.cpu': '1' } } }, pod('old', 'default', [{ name: 'c', image: 'x', resources: { limits: { cpu: '800m' } } }])]);
+    const cluster = measureQuotas(world([{ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'cpu', namespace: 'default' }, spec: { hard: { 'limits.cpu': '1' } } }, pod('old', 'default', [{ name: 'c', image: 'x', resources: { limits: { cpu: '800m' } } }])]));
     const a = attrs({ resource: 'pods', object: pod('web', 'default') });
     expect(runMutating(a, cluster).allowed).toBe(true);
     a.name = 'web';

@@ -431,7 +431,10 @@ export function admit(s: ApiServer, ctx: ActorContext, op: RestOp, operation: Ad
     options: phase === 'mutating' && operation === 'CREATE' ? { [RANDOM_SUFFIX_OPTION]: genName('', ctx.rng) } : {},
     now: ctx.now,
   };
-  const records = (phase === 'mutating' ? runMutating(attrs, s.cluster) : runValidating(attrs, s.cluster)).records;
+  const reader = op.fresh.length ? freshReader(s.cluster, op.fresh) : s.cluster;
+  const result = phase === 'mutating' ? runMutating(attrs, reader) : runValidating(attrs, reader);
+  if (phase === 'validating') op.sideWrites = result.allowed ? result.storageWrites : [];
+  const records = result.records;
   const rec = s.record(op.recordId);
   for (const pr of records) {
     const extra: Record<string, unknown> = {};
@@ -447,6 +450,21 @@ export function admit(s: ApiServer, ctx: ActorContext, op: RestOp, operation: Ad
     if (pr.decision === 'denied' && pr.status) return pr.status;
   }
   return null;
+}
+
+/**
+ * The cluster as admission reads it, with objects newer than the watch cache
+ * (read back from etcd when a transaction found them changed) in place of theirs.
+ */
+function freshReader(cluster: ClusterReader, fresh: readonly KObject[]): ClusterReader {
+  const newer = (o: KObject) => fresh.find((f) => f.kind === o.kind && f.metadata.namespace === o.metadata.namespace && f.metadata.name === o.metadata.name) ?? o;
+  return {
+    get: (g, r, ns, name) => {
+      const o = cluster.get(g, r, ns, name);
+      return o ? newer(o) : undefined;
+    },
+    list: (g, r, ns) => cluster.list(g, r, ns).map(newer),
+  };
 }
 
 // ---- delete -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { humanDuration, parseTime, timestampSince } from '../util/duration';
 import { goFmtV } from '../printers/goJson';
 import { describeHorizontalPodAutoscaler } from './autoscaling';
 import { describePodDisruptionBudget } from './policy';
+import { describeResourceQuota } from './quota';
 import { describeEvents, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, printTaintsMultiline, printTolerationsMultiline, timeRfc1123z } from './writer';
 
 type Obj = Record<string, any>;
@@ -1001,6 +1002,9 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
       break;
     case 'autoscaling/HorizontalPodAutoscaler':
       text = describeHorizontalPodAutoscaler(obj, await ev(), d.now);
+      break;
+    case '/ResourceQuota':
+      text = describeResourceQuota(obj);
       break;
     case 'policy/PodDisruptionBudget':
       text = describePodDisruptionBudget(obj, await ev(), d.now);
