@@ -13,6 +13,7 @@ import { goFmtV } from '../printers/goJson';
 import { describeHorizontalPodAutoscaler } from './autoscaling';
 import { describePodDisruptionBudget } from './policy';
 import { describeResourceQuota } from './quota';
+import { describePersistentVolume, describePersistentVolumeClaim, podsUsingClaim } from './storage';
 import { describeEvents, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, printTaintsMultiline, printTolerationsMultiline, timeRfc1123z } from './writer';
 
 type Obj = Record<string, any>;
@@ -1002,6 +1003,15 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
       break;
     case 'autoscaling/HorizontalPodAutoscaler':
       text = describeHorizontalPodAutoscaler(obj, await ev(), d.now);
+      break;
+    case '/PersistentVolumeClaim': {
+      const events = await ev();
+      const pods = (await list(d, `/api/v1/namespaces/${obj.metadata?.namespace ?? ''}/pods`, {})) ?? [];
+      text = describePersistentVolumeClaim(obj, events, podsUsingClaim(obj, pods), d.now);
+      break;
+    }
+    case '/PersistentVolume':
+      text = describePersistentVolume(obj, await ev(), d.now);
       break;
     case '/ResourceQuota':
       text = describeResourceQuota(obj);
