@@ -50,6 +50,7 @@ export const STAGE_LABEL: Record<StageRecord['kind'], string> = {
   validation: 'Validation',
   validating: 'Validating admission',
   storage: 'Storage',
+  proxy: 'Aggregation proxy',
   response: 'Response',
 };
 
@@ -97,6 +98,8 @@ function shortName(s: StageRecord): string {
       return 'validate';
     case 'storage':
       return s.name;
+    case 'proxy':
+      return 'proxy';
     case 'response':
       return 'response';
     case 'mutating':

@@ -18,7 +18,7 @@ describe('kube-apiserver over etcd', () => {
     const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
     const r = call(e, 'GET', '/apis', undefined, { headers: { accept } });
     expect(r.headers['content-type']).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
-    expect(r.body.items.map((g: { metadata: { name: string } }) => g.metadata.name).slice(0, 3)).toEqual(['apps', 'events.k8s.io', 'authentication.k8s.io']);
+    expect(r.body.items.map((g: { metadata: { name: string } }) => g.metadata.name).slice(0, 4)).toEqual(['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io']);
     const apps = r.body.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'apps');
     const deploy = apps.versions[0].resources.find((x: { resource: string }) => x.resource === 'deployments');
     expect(deploy).toMatchObject({ scope: 'Namespaced', singularResource: 'deployment', shortNames: ['deploy'], categories: ['all'] });

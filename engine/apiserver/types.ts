@@ -88,7 +88,13 @@ export interface AdmissionAttributes {
 
 /** What one admission plugin decided. Mutations are made on attrs.object; the core records them as a JSON patch. */
 export type AdmissionVerdict =
-  | { allowed: true; warnings?: string[]; auditAnnotations?: Record<string, string> }
+  | {
+      allowed: true;
+      warnings?: string[];
+      auditAnnotations?: Record<string, string>;
+      /** Other objects to write with the request's object, in its transaction, each at its resourceVersion (ResourceQuota's charged status.used). */
+      storageWrites?: KObject[];
+    }
   | { allowed: false; status: Status; warnings?: string[] };
 
 export interface AdmissionPlugin {

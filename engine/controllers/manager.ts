@@ -21,6 +21,7 @@ import { ManagerContext } from './framework/context';
 import { CoreEventRecorder } from './framework/events';
 import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
 import { hashString } from '../sim/rng';
+import { ROOT_CA_CRT } from './framework/rootCA';
 
 const EMPTY: ReadonlyMap<string, KObject> = new Map();
 
@@ -30,8 +31,7 @@ export interface ControllerManagerConfig {
   server: ActorId;
 }
 
-/** The cluster CA bundle the root-ca-cert-publisher copies into every namespace (a stand-in certificate). */
-export const ROOT_CA_CRT = '-----BEGIN CERTIFICATE-----\nMIIDBTCCAe2gAwIBAgIIKubeglassCAwDQYJKoZIhvcNAQELBQAwFTETMBEGA1UE\nAxMKa3ViZXJuZXRlczAeFw0yNTAxMDEwMDAwMDBaFw0zNTAxMDEwMDAwMDBaMBUx\nEzARBgNVBAMTCmt1YmVybmV0ZXMwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEK\n-----END CERTIFICATE-----\n';
+export { ROOT_CA_CRT };
 
 const ROOT_CA_DESCRIPTION =
   'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
@@ -77,6 +77,8 @@ export class ControllerManager implements Actor {
   readonly elector: LeaderElector;
   private electorTimer = -1;
   private electorWakeAt = -1;
+  /** /readyz answered ok: controllers on the manager's own credentials may start. */
+  private apiReady = false;
 
   constructor(
     readonly id: ActorId,
@@ -89,7 +91,7 @@ export class ControllerManager implements Actor {
   }
 
   private get controllerNames(): string[] {
-    return [...BUILT_IN, ...this.controllers.map((c) => c.name)];
+    return [...BUILT_IN, ...this.controllers.filter((c) => !c.rootCredentials).map((c) => c.name)];
   }
 
   start(ctx: ActorContext): void {
@@ -210,8 +212,11 @@ export class ControllerManager implements Actor {
           if (res.status >= 300) this.inFlight.delete(purpose.key);
           return;
         case 'ready':
-          if (res.status === 200) for (const c of this.controllerNames) this.ensureCredentials(ctx, c);
-          else ctx.setTimer(1000, 'ready');
+          if (res.status === 200) {
+            this.apiReady = true;
+            for (const c of this.controllerNames) this.ensureCredentials(ctx, c);
+            this.runQueues(ctx);
+          } else ctx.setTimer(1000, 'ready');
           return;
         case 'credentialsSA':
           if (res.status === 201 || res.status === 409) this.requestToken(ctx, purpose.controller);
@@ -327,7 +332,7 @@ export class ControllerManager implements Actor {
 
   /** @internal */
   controllerEvent(ctx: ActorContext, controller: string, e: EventSpec): void {
-    const call = this.eventRecorder.record(e, controller, ctx.now);
+    const call = this.eventRecorder.record(e, e.component ?? controller, ctx.now);
     if (call) this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body), ...(call.contentType ? { headers: { 'content-type': call.contentType } } : {}) }, { kind: 'write', key: `event/${call.path}` }, this.tokens.has(controller) ? controller : undefined);
   }
 
@@ -351,7 +356,8 @@ export class ControllerManager implements Actor {
     let next = Infinity;
     for (const c of this.controllers) {
       c.queue.tick(ctx.now);
-      if (!this.tokens.has(c.name) || !c.informers.every((r) => this.isSynced(r))) {
+      const credentials = c.rootCredentials ? this.apiReady : this.tokens.has(c.name);
+      if (!credentials || !c.informers.every((r) => this.isSynced(r))) {
         if (c.queue.len() > 0) next = Math.min(next, ctx.now + 200);
         continue;
       }

@@ -14,6 +14,13 @@ import { StatefulSetController } from './statefulset/controller';
 import { DaemonSetsController } from './daemon/controller';
 import { CronJobController } from './cronjob/controller';
 import { TTLAfterFinishedController } from './ttlafterfinished/controller';
+import { TokensController } from './serviceaccount/tokens';
+import { PersistentVolumeController } from './volume/persistentvolume/controller';
+import { PVCProtectionController } from './volume/pvcprotection/controller';
+import { PVProtectionController } from './volume/pvprotection/controller';
+import { HorizontalPodAutoscalerController } from './podautoscaler/controller';
+import { DisruptionController } from './disruption/controller';
+import { ResourceQuotaController } from './resourcequota/controller';
 
 /** Each entry builds one controller (its state lives in the instance). */
 export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
@@ -29,4 +36,11 @@ export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
   () => new DaemonSetsController(),
   () => new CronJobController(),
   () => new TTLAfterFinishedController(),
+  () => new TokensController(),
+  () => new PersistentVolumeController(),
+  () => new PVCProtectionController(),
+  () => new PVProtectionController(),
+  () => new HorizontalPodAutoscalerController(),
+  () => new DisruptionController(),
+  () => new ResourceQuotaController(),
 ];

@@ -45,6 +45,9 @@ import { quantityNumber } from '../scheduler/framework/resources';
 import type { ControllerManager } from '../controllers/manager';
 import { KUBELET_KIND, type KubeletConfig } from '../kubelet/kubelet';
 import { KWOK_KIND, type KwokConfig } from '../kwok/kwok';
+import { CSI_HOSTPATH_KIND, type CsiHostpathConfig } from '../csi/hostpath/driver';
+import { METRICS_SERVER_KIND, type MetricsServerConfig } from '../metricsserver/server';
+import { METRICS_SERVICE } from '../metricsserver/manifests';
 import { registerClass } from '../sim/serial';
 
 /** The playground's own etcd client (the client box, the JSON gateway). */
@@ -61,6 +64,8 @@ export const APISERVER = 'kube-apiserver-0';
 export const KUBECTL_CLIENT = 'kubectl-0';
 export const CONTROLLER_MANAGER = 'kube-controller-manager-0';
 export const KWOK_CONTROLLER = 'kwok-controller-0';
+export const CSI_DRIVER = 'csi-hostpathplugin-0';
+export const METRICS_SERVER = 'metrics-server-0';
 
 /** The load generator started by the `load` command. */
 export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
@@ -107,6 +112,8 @@ export class Engine {
       controllerManagers: 1,
       schedulerConfig: '',
       nodes: 0,
+      storageDriver: true,
+      metricsServer: true,
       ...options,
     };
     this.sim = new Simulation({ seed: options.seed });
@@ -122,6 +129,8 @@ export class Engine {
           authn: authnConfigFor(this.options.users),
           maxRequestsInflight: this.options.maxRequestsInflight,
           maxMutatingRequestsInflight: this.options.maxMutatingRequestsInflight,
+          // The aggregation layer reaches metrics-server's Service at its actor.
+          ...(this.options.metricsServer ? { aggregatedServices: { [`${METRICS_SERVICE.namespace}/${METRICS_SERVICE.name}`]: METRICS_SERVER } } : {}),
         } satisfies ApiServerConfig);
       }
       this.sim.spawn(KUBECTL_CLIENT, API_CLIENT_KIND, { server: APISERVER, timeoutMs: 60_000 } satisfies ApiClientConfig);
@@ -130,6 +139,10 @@ export class Engine {
       }
       // KWOK runs the fake nodes created through the API with kwok.x-k8s.io/node=fake (heartbeats, pods Running).
       this.sim.spawn(KWOK_CONTROLLER, KWOK_KIND, { server: APISERVER } satisfies KwokConfig);
+      // The cluster's storage add-on: a CSI driver and its external-provisioner, with the default StorageClass.
+      if (this.options.storageDriver) this.sim.spawn(CSI_DRIVER, CSI_HOSTPATH_KIND, { server: APISERVER } satisfies CsiHostpathConfig);
+      // metrics-server, which kubectl top and the HPA controller read through the aggregation layer.
+      if (this.options.metricsServer) this.sim.spawn(METRICS_SERVER, METRICS_SERVER_KIND, { server: APISERVER } satisfies MetricsServerConfig);
       for (let i = 1; i <= this.options.nodes; i++) {
         // Each node's kubelet talks to one API server (spread over them), registers itself and runs its pods.
         this.sim.spawn(`node-${i}`, KUBELET_KIND, {

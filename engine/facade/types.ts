@@ -35,6 +35,10 @@ export interface EngineOptions {
   schedulers?: number;
   /** The KubeSchedulerConfiguration (YAML or JSON) the schedulers start with; upstream's defaults when absent. */
   schedulerConfig?: string;
+  /** The CSI hostpath driver with its external-provisioner (`csi-hostpathplugin-0`) and the default StorageClass `standard`; default true. */
+  storageDriver?: boolean;
+  /** metrics-server (`metrics-server-0`) behind the APIService v1beta1.metrics.k8s.io, for `kubectl top` and the HPA; default true. */
+  metricsServer?: boolean;
 }
 
 /** A person (or robot) of the scenario, as the authenticator knows them. */

@@ -133,6 +133,10 @@ const CASES: string[][] = [
   ['create', 'secret', 'generic', 'web', '--from-literal=a=b', '--dry-run=server', '-o', 'name'],
   ['label', 'svc', 'web', 'app=other'],
   ['scale', 'deploy', 'nope', '--replicas=2'],
+  ['autoscale', 'deploy', 'web', '--max=3', '--cpu-percent=60', '--dry-run=client', '-o', 'yaml'],
+  ['autoscale', 'deploy', 'web', '--max=3', '--dry-run=server'],
+  ['autoscale', 'deploy', 'nope', '--max=3'],
+  ['autoscale', 'pod', 'solo', '--max=3'],
   ['delete', 'pod', 'nope'],
 ];
 

@@ -27,12 +27,15 @@ export interface AdmissionChainResult {
   warnings: string[];
   auditAnnotations: Record<string, string>;
   records: AdmissionRecord[];
+  /** What the plugins asked to be written with the object (AdmissionVerdict.storageWrites). */
+  storageWrites: KObject[];
 }
 
 function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionChainResult {
   const records: AdmissionRecord[] = [];
   const warnings: string[] = [];
   const auditAnnotations: Record<string, string> = {};
+  const storageWrites: KObject[] = [];
   let current = attrs.object ? clone(attrs.object) : null;
   for (const plugin of plugins) {
     const step = phase === 'mutating' ? plugin.admit : plugin.validate;
@@ -55,12 +58,13 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
         Object.assign(auditAnnotations, verdict.auditAnnotations);
       }
       records.push(rec);
+      if (verdict.storageWrites) storageWrites.push(...verdict.storageWrites);
       continue;
     }
     records.push({ plugin: plugin.name, phase, decision: 'denied', status: verdict.status, warnings: stepWarnings, before, after });
-    return { allowed: false, status: verdict.status, warnings, auditAnnotations, records };
+    return { allowed: false, status: verdict.status, warnings, auditAnnotations, records, storageWrites: [] };
   }
-  return { allowed: true, warnings, auditAnnotations, records };
+  return { allowed: true, warnings, auditAnnotations, records, storageWrites };
 }
 
 /** The mutating phase: every plugin with admit(), in order. */

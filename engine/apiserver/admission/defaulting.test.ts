@@ -3,6 +3,7 @@ import type { KObject } from '../../apimachinery/types';
 import { defaultStorageClass } from './defaultStorageClass';
 import { defaultTolerationSeconds } from './defaultTolerationSeconds';
 import { priority } from './priority';
+import { storageObjectInUseProtection } from './storageObjectInUseProtection';
 import { attrs, FakeCluster, pod } from './testing';
 
 describe('DefaultTolerationSeconds', () => {
@@ -51,6 +52,20 @@ describe('DefaultStorageClass', () => {
     const none = attrs({ resource: 'persistentvolumeclaims', object: pvc() });
     defaultStorageClass.admit!(none, new FakeCluster([sc('fast', '2024-01-01T00:00:00Z', false)]));
     expect((none.object!['spec'] as { storageClassName?: string }).storageClassName).toBeUndefined();
+  });
+});
+
+describe('StorageObjectInUseProtection', () => {
+  it('adds the protection finalizer to new PVs and PVCs, once, and to nothing else', () => {
+    const pv = attrs({ resource: 'persistentvolumes', namespace: '', object: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-1', finalizers: ['example.com/x'] }, spec: {} } });
+    storageObjectInUseProtection.admit!(pv, new FakeCluster());
+    expect(pv.object!.metadata.finalizers).toEqual(['example.com/x', 'kubernetes.io/pv-protection']);
+    const pvc = attrs({ resource: 'persistentvolumeclaims', object: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'default', finalizers: ['kubernetes.io/pvc-protection'] }, spec: {} } });
+    storageObjectInUseProtection.admit!(pvc, new FakeCluster());
+    expect(pvc.object!.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
+    const p = attrs({ resource: 'pods', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: {} } });
+    storageObjectInUseProtection.admit!(p, new FakeCluster());
+    expect(p.object!.metadata.finalizers).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KObject } from '../../apimachinery/types';
 import { cloneState } from '../../sim/serial';
 import { MUTATING_PLUGINS, runMutating, runValidating, VALIDATING_PLUGINS } from './index';
-import { attrs, FakeCluster, namespace, pod, serviceAccountObj } from './testing';
+import { attrs, FakeCluster, measureQuotas, namespace, pod, serviceAccountObj } from './testing';
 
 const G = 'admissionregistration.k8s.io/v1';
 
@@ -17,7 +17,7 @@ function world(extra: KObject[] = []): FakeCluster {
 
 describe('admission chain', () => {
   it('lists the plugins in upstream order', () => {
-    expect(MUTATING_PLUGINS.map((p) => p.name)).toEqual(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'MutatingAdmissionWebhook']);
+    expect(MUTATING_PLUGINS.map((p) => p.name)).toEqual(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'MutatingAdmissionWebhook']);
     expect(VALIDATING_PLUGINS.map((p) => p.name)).toEqual(['LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
   });
 
@@ -33,6 +33,7 @@ describe('admission chain', () => {
       ['DefaultTolerationSeconds', 'allowed'],
       // Handles() looks at the operation only, as upstream's does; the plugin then ignores pods.
       ['DefaultStorageClass', 'allowed'],
+      ['StorageObjectInUseProtection', 'allowed'],
       ['MutatingAdmissionWebhook', 'allowed'],
     ]);
     const lr = r.records[1]!;
@@ -42,10 +43,10 @@ describe('admission chain', () => {
     expect(sa.before).toBe(lr.after);
     expect((sa.after!['spec'] as { volumes: { name: string }[] }).volumes[0]!.name).toBe('kube-api-access-abcde');
     expect((r.records[4]!.after!['spec'] as { tolerations: unknown[] }).tolerations).toHaveLength(2);
-    expect(r.records[6]!.after).toEqual(a.object);
+    expect(r.records[7]!.after).toEqual(a.object);
     // The records hold copies: later mutation of the live object does not reach them.
     a.object!.metadata.name = 'changed';
-    expect(r.records[6]!.after!.metadata.name).toBe('web');
+    expect(r.records[7]!.after!.metadata.name).toBe('web');
   });
 
   it('marks plugins that do not handle the operation as skipped', () => {
@@ -57,6 +58,7 @@ describe('admission chain', () => {
       'Priority:allowed',
       'DefaultTolerationSeconds:skipped',
       'DefaultStorageClass:skipped',
+      'StorageObjectInUseProtection:skipped',
       'MutatingAdmissionWebhook:allowed',
     ]);
     expect(r.records.every((x) => x.before === null && x.after === null)).toBe(true);
@@ -70,7 +72,7 @@ describe('admission chain', () => {
   });
 
   it('validates after mutation: a pod that passed defaulting can still exceed a quota', () => {
-    const cluster = world([{ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'cpu', namespace: 'default' }, spec: { hard: { 'limits.cpu': '1' } } }, pod('old', 'default', [{ name: 'c', image: 'x', resources: { limits: { cpu: '800m' } } }])]);
+    const cluster = measureQuotas(world([{ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'cpu', namespace: 'default' }, spec: { hard: { 'limits.cpu': '1' } } }, pod('old', 'default', [{ name: 'c', image: 'x', resources: { limits: { cpu: '800m' } } }])]));
     const a = attrs({ resource: 'pods', object: pod('web', 'default') });
     expect(runMutating(a, cluster).allowed).toBe(true);
     a.name = 'web';

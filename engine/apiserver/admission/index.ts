@@ -13,6 +13,7 @@ import { podSecurity } from './podSecurity';
 import { priority } from './priority';
 import { resourceQuota } from './resourceQuota';
 import { serviceAccount } from './serviceAccount';
+import { storageObjectInUseProtection } from './storageObjectInUseProtection';
 import { validatingAdmissionPolicy } from './validatingAdmissionPolicy';
 import { validatingAdmissionWebhook } from './validatingAdmissionWebhook';
 
@@ -25,13 +26,14 @@ export const ORDERED_PLUGINS: readonly AdmissionPlugin[] = [
   priority,
   defaultTolerationSeconds,
   defaultStorageClass,
+  storageObjectInUseProtection,
   mutatingAdmissionWebhook,
   validatingAdmissionPolicy,
   validatingAdmissionWebhook,
   resourceQuota,
 ];
 
-/** NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds, DefaultStorageClass, MutatingAdmissionWebhook. */
+/** NamespaceLifecycle, LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, MutatingAdmissionWebhook. */
 export const MUTATING_PLUGINS: readonly AdmissionPlugin[] = ORDERED_PLUGINS.filter((p) => p.admit);
 
 /** LimitRanger, ServiceAccount, PodSecurity, Priority, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota. */
@@ -56,6 +58,7 @@ export { podSecurity } from './podSecurity';
 export { priority } from './priority';
 export { defaultTolerationSeconds } from './defaultTolerationSeconds';
 export { defaultStorageClass } from './defaultStorageClass';
+export { storageObjectInUseProtection } from './storageObjectInUseProtection';
 export { mutatingAdmissionWebhook } from './mutatingAdmissionWebhook';
 export { validatingAdmissionPolicy } from './validatingAdmissionPolicy';
 export { validatingAdmissionWebhook } from './validatingAdmissionWebhook';

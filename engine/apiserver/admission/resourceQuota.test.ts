@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { KObject } from '../../apimachinery/types';
 import { resourceQuota } from './resourceQuota';
-import { attrs, FakeCluster, namespace, pod } from './testing';
+import { attrs, FakeCluster as Cluster, measureQuotas, namespace, pod } from './testing';
+
+/** The cluster with its quotas' status as the controller keeps it. */
+const FakeCluster = function (objs: KObject[]) {
+  return measureQuotas(new Cluster(objs));
+} as unknown as new (objs: KObject[]) => Cluster;
 
 function quota(name: string, hard: Record<string, string>, extra: Record<string, unknown> = {}): KObject {
   return { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name, namespace: 'default' }, spec: { hard, ...extra } };
@@ -72,12 +77,28 @@ describe('ResourceQuota', () => {
   });
 
   it('charges only the growth of an update', () => {
-    const claim = (size: string): KObject => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c', namespace: 'default' }, spec: { resources: { requests: { storage: size } } } });
+    const claim = (size: string): KObject => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c', namespace: 'default', resourceVersion: '3' }, spec: { resources: { requests: { storage: size } } } });
     const cluster = new FakeCluster([quota('storage', { 'requests.storage': '10Gi', persistentvolumeclaims: '1' }), claim('6Gi')]);
     const grow = (size: string) => resourceQuota.validate!(attrs({ operation: 'UPDATE', resource: 'persistentvolumeclaims', name: 'c', object: claim(size), oldObject: claim('6Gi') }), cluster);
     expect(grow('10Gi').allowed).toBe(true);
     expect(grow('11Gi').allowed ? '' : (grow('11Gi') as { status: { message: string } }).status.message).toBe(
       'persistentvolumeclaims "c" is forbidden: exceeded quota: storage, requested: requests.storage=5Gi, used: requests.storage=6Gi, limited: requests.storage=10Gi',
     );
+  });
+
+  it('needs the controller to have measured the quota, and charges status.used in the same write', () => {
+    // Before the controller's first status, the quota restricts nothing (Matches reads status.hard).
+    expect(resourceQuota.validate!(create(sized('b', '1', '1Mi')), new Cluster([quota('q', { pods: '2' })])).allowed).toBe(true);
+    // A hard resource without usage yet: refused until the controller has measured it.
+    const partial = new Cluster([{ ...quota('q', { pods: '2', 'requests.cpu': '2' }), status: { hard: { pods: '2', 'requests.cpu': '2' }, used: { pods: '0' } } }]);
+    const v = resourceQuota.validate!(create(sized('b', '1', '1Mi')), partial);
+    expect(v.allowed ? '' : v.status.message).toBe('pods "b" is forbidden: status unknown for quota: q, resources: pods,requests.cpu');
+    const measured = new FakeCluster([quota('q', { pods: '2', 'requests.cpu': '4', 'count/configmaps': '1' }), sized('a', '1', '1Mi')]);
+    expect(measured.get('', 'resourcequotas', 'default', 'q')!.status).toEqual({ hard: { 'count/configmaps': '1', pods: '2', 'requests.cpu': '4' }, used: { 'count/configmaps': '0', pods: '1', 'requests.cpu': '1' } });
+    const ok = resourceQuota.validate!(create(sized('b', '500m', '1Mi')), measured);
+    expect(ok).toMatchObject({ allowed: true, storageWrites: [{ metadata: { name: 'q', resourceVersion: '7' }, status: { hard: { pods: '2' }, used: { 'count/configmaps': '0', pods: '2', 'requests.cpu': '1500m' } } }] });
+    // A pod the quota does not restrict (no matching resource) charges nothing.
+    const other = new FakeCluster([quota('cm', { 'count/configmaps': '1' })]);
+    expect(resourceQuota.validate!(create(sized('c', '1', '1Mi')), other)).toEqual({ allowed: true });
   });
 });

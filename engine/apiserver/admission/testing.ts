@@ -6,6 +6,7 @@ import { resourceFor, resourceForKind } from '../registry/resources';
 import type { AdmissionAttributes, AdmissionOperation, ClusterReader, UserInfo } from '../types';
 import { registerClass } from '../../sim/serial';
 import { clone } from './json';
+import { controllerEvaluators, resourceListJson, specHard, usageStats } from '../quota/evaluators';
 
 export class FakeCluster implements ClusterReader {
   readonly objects = new Map<string, KObject>();
@@ -92,3 +93,18 @@ export function pod(name: string, ns: string, containers: Record<string, unknown
 }
 
 registerClass('AdmissionFakeCluster', FakeCluster);
+
+/** Fills each ResourceQuota's status as the resourcequota controller would (hard = spec.hard, used measured). */
+export function measureQuotas(cluster: FakeCluster, now = 0): FakeCluster {
+  for (const quota of cluster.list('', 'resourcequotas')) {
+    const hard = specHard(quota);
+    const used = new Map();
+    for (const ev of controllerEvaluators()) {
+      const resources = [...hard.keys()].filter((k) => ev.matchesResourceName(k));
+      if (resources.length === 0) continue;
+      for (const [k, q] of usageStats(quota, ev, resources, cluster.list(ev.group, ev.resource, quota.metadata.namespace), now)) used.set(k, q);
+    }
+    cluster.add({ ...quota, metadata: { ...quota.metadata, resourceVersion: quota.metadata.resourceVersion ?? '7' }, status: { hard: resourceListJson(hard), used: resourceListJson(used) } });
+  }
+  return cluster;
+}

@@ -41,6 +41,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'scheduling.k8s.io/PriorityClass': others.defaultPriorityClass,
   'storage.k8s.io/StorageClass': others.defaultStorageClass,
   'discovery.k8s.io/EndpointSlice': others.defaultEndpointSlice,
+  'apiregistration.k8s.io/APIService': others.defaultAPIService,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': (o) => others.defaultWebhookConfiguration(o, false),
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': (o) => others.defaultWebhookConfiguration(o, true),
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': others.defaultValidatingAdmissionPolicy,

@@ -69,6 +69,12 @@ export function defaultStorageClass(sc: Obj): void {
   def(sc, 'volumeBindingMode', 'Immediate');
 }
 
+/** apiregistration v1 SetDefaults_ServiceReference: port 443. */
+export function defaultAPIService(a: Obj): void {
+  const spec = a.spec;
+  if (spec && typeof spec === 'object' && spec.service && typeof spec.service === 'object') def(spec.service, 'port', 443);
+}
+
 export function defaultEndpointSlice(es: Obj): void {
   each(es, 'ports', (p) => {
     def(p, 'name', '');

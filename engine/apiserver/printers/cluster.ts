@@ -500,3 +500,21 @@ export const csiStorageCapacityPrinter: Printer = {
     return { cells: [name(o), str(o['storageClassName']), optStr(o['capacity']) ?? '<unset>'] };
   },
 };
+
+/** The APIService registry's own table (kube-aggregator pkg/registry/apiservice/etcd ConvertToTable). */
+export const apiServicePrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    col('Service', 'string', { text: 'The reference to the service that hosts this API endpoint.' }),
+    col('Available', 'string', { text: 'Whether this service is available.' }),
+    AGE_COLUMN,
+  ],
+  print(o, now) {
+    const svc = obj(spec(o)['service']);
+    const service = isObj(spec(o)['service']) ? `${str(svc['namespace'])}/${str(svc['name'])}` : 'Local';
+    const c = arr(status(o)['conditions']).map(obj).find((x) => str(x['type']) === 'Available');
+    let available = 'Unknown';
+    if (c) available = str(c['status']) === 'True' || !str(c['reason']) ? str(c['status']) : `${str(c['status'])} (${str(c['reason'])})`;
+    return { cells: [name(o), service, available, age(o, now)] };
+  },
+};

@@ -22,6 +22,7 @@ import {
   validatingAdmissionPolicyBindingPrinter,
   validatingAdmissionPolicyPrinter,
   webhookConfigurationPrinter,
+  apiServicePrinter,
 } from './cluster';
 import { endpointSlicePrinter, endpointsPrinter, ingressClassPrinter, ingressPrinter, networkPolicyPrinter, servicePrinter } from './network';
 import { podPrinter, podTemplatePrinter } from './pods';
@@ -54,6 +55,7 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   '/persistentvolumeclaims': persistentVolumeClaimPrinter,
   '/configmaps': configMapPrinter,
   '/resourcequotas': resourceQuotaPrinter,
+  'apiregistration.k8s.io/apiservices': apiServicePrinter,
   'apps/deployments': deploymentPrinter,
   'apps/replicasets': replicaSetPrinter,
   'apps/statefulsets': statefulSetPrinter,

@@ -4,6 +4,7 @@
 // every column), or rest.defaultTableConvertor (NAME, CREATED AT) for
 // resources without one; then each row's object as the request's
 // includeObject says (handlers/response.go asTable).
+import { storedShape } from '../registry/conversion';
 import type { JsonObject, KObject } from '../../apimachinery/types';
 import type { ResourceInfo } from '../registry/resources';
 import { SIM_EPOCH_MS } from '../http/time';
@@ -68,7 +69,7 @@ export function toTable(resource: ResourceInfo, objects: readonly KObject[], opt
   const wallNow = SIM_EPOCH_MS + opts.now;
   const printer = printerFor(resource.group, resource.resource);
   const printed: PrintedRow[] = printer
-    ? objects.map((o) => printer.print(o, wallNow))
+    ? objects.map((o) => printer.print(storedShape(resource, o), wallNow))
     : objects.map((o) => ({ cells: [o.metadata.name ?? '', createdAt(o)] as Cell[] }));
   const columns = printer ? printer.columns : DEFAULT_COLUMNS;
   const rows = printed.map((r, i) => {

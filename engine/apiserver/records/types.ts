@@ -2,7 +2,7 @@
 // observability behind the apiserver panel and GET /playground/v1/requests.
 import type { JsonValue } from '../../apimachinery/types';
 
-export type StageKind = 'authentication' | 'impersonation' | 'authorization' | 'limit' | 'decode' | 'mutating' | 'validation' | 'validating' | 'storage' | 'response';
+export type StageKind = 'authentication' | 'impersonation' | 'authorization' | 'limit' | 'decode' | 'mutating' | 'validation' | 'validating' | 'storage' | 'proxy' | 'response';
 
 export interface StageRecord {
   kind: StageKind;

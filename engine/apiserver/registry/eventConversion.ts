@@ -44,9 +44,3 @@ export function toEventsV1(o: KObject): KObject {
     ...(typeof count === 'number' && count !== 0 ? { deprecatedCount: count } : {}),
   };
 }
-
-/** The object in the shape its endpoint serves (only events differ between groups). */
-export function servedShape(group: string, resource: string, o: KObject): KObject {
-  if (resource !== 'events') return o;
-  return group === 'events.k8s.io' ? toEventsV1(o) : toCoreEvent(o);
-}

@@ -92,6 +92,8 @@ const SPECS: Spec[] = [
   { g: 'admissionregistration.k8s.io', r: 'validatingadmissionpolicies', k: 'ValidatingAdmissionPolicy', ns: false, cat: ['api-extensions'], sub: [status('ValidatingAdmissionPolicy')] },
   { g: 'admissionregistration.k8s.io', r: 'validatingadmissionpolicybindings', k: 'ValidatingAdmissionPolicyBinding', ns: false, cat: ['api-extensions'] },
   { g: 'admissionregistration.k8s.io', r: 'validatingwebhookconfigurations', k: 'ValidatingWebhookConfiguration', ns: false, cat: ['api-extensions'] },
+  // apiregistration.k8s.io/v1 (the aggregator's)
+  { g: 'apiregistration.k8s.io', r: 'apiservices', k: 'APIService', ns: false, cat: ['api-extensions'], sub: [status('APIService')] },
   // apps/v1
   { g: 'apps', r: 'controllerrevisions', k: 'ControllerRevision', ns: true },
   { g: 'apps', r: 'daemonsets', k: 'DaemonSet', ns: true, short: ['ds'], cat: ['all'], sub: [status('DaemonSet')] },
@@ -108,6 +110,8 @@ const SPECS: Spec[] = [
   { g: 'authorization.k8s.io', r: 'subjectaccessreviews', k: 'SubjectAccessReview', ns: false, verbs: CREATE_ONLY, key: null },
   // autoscaling/v2
   { g: 'autoscaling', v: 'v2', r: 'horizontalpodautoscalers', k: 'HorizontalPodAutoscaler', ns: true, short: ['hpa'], cat: ['all'], sub: [status('HorizontalPodAutoscaler')] },
+  // autoscaling/v1: the same objects, converted (registry/autoscalingConversion.ts); v2 is preferred.
+  { g: 'autoscaling', v: 'v1', r: 'horizontalpodautoscalers', k: 'HorizontalPodAutoscaler', ns: true, short: ['hpa'], cat: ['all'], sub: [status('HorizontalPodAutoscaler')], shares: { group: 'autoscaling', resource: 'horizontalpodautoscalers' } },
   // batch/v1
   { g: 'batch', r: 'cronjobs', k: 'CronJob', ns: true, short: ['cj'], cat: ['all'], sub: [status('CronJob')] },
   { g: 'batch', r: 'jobs', k: 'Job', ns: true, cat: ['all'], sub: [status('Job')] },
@@ -161,11 +165,24 @@ export const RESOURCES: readonly ResourceInfo[] = SPECS.map((s) => {
   return info;
 });
 
-const byGroupResource = new Map<string, ResourceInfo>(RESOURCES.map((r) => [`${r.group}/${r.resource}`, r]));
-const byGroupKind = new Map<string, ResourceInfo>(RESOURCES.map((r) => [`${r.group}/${r.kind}`, r]));
+/** First entry wins: a resource served in several versions is found in its preferred (stored) one. */
+function index(key: (r: ResourceInfo) => string): Map<string, ResourceInfo> {
+  const m = new Map<string, ResourceInfo>();
+  for (const r of RESOURCES) if (!m.has(key(r))) m.set(key(r), r);
+  return m;
+}
+const byGroupResource = index((r) => `${r.group}/${r.resource}`);
+const byGroupKind = index((r) => `${r.group}/${r.kind}`);
+const byGroupVersionResource = index((r) => `${r.group}/${r.version}/${r.resource}`);
 
+/** The resource in its preferred version. */
 export function resourceFor(group: string, resource: string): ResourceInfo | undefined {
   return byGroupResource.get(`${group}/${resource}`);
+}
+
+/** The resource as one group-version serves it (what a URL names). */
+export function resourceForVersion(group: string, version: string, resource: string): ResourceInfo | undefined {
+  return byGroupVersionResource.get(`${group}/${version}/${resource}`);
 }
 
 /** The resource a kind is served as (for events, the group decides which shape). */

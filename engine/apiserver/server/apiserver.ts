@@ -13,7 +13,7 @@ import type { CallRecord } from '../../etcd/client/client';
 import type { RangeResponse, TxnResponse, WatchResponse } from '../../etcd/api/rpc';
 import type { KObject, Status } from '../../apimachinery/types';
 import { status } from '../../apimachinery/status';
-import { RESOURCES, resourceFor, type ResourceInfo } from '../registry/resources';
+import { RESOURCES, resourceFor, resourceForVersion, type ResourceInfo } from '../registry/resources';
 import type { ApiRequest, ApiResponse, ClusterReader, UserInfo } from '../types';
 import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpRequestMsg } from '../http/messages';
 import { requestInfo, type ResourceRequestInfo } from '../http/requestInfo';
@@ -30,6 +30,8 @@ import { bootstrapObjects } from './bootstrap';
 import { createTxn } from './storageOps';
 import { DEFAULT_CLIENT } from '../../etcd/client/client';
 import type { AuthnConfig } from './chain';
+import { Aggregator, type AggregatorHost } from '../aggregator/aggregator';
+import { updateTxn } from './storageOps';
 
 export const APISERVER_KIND = 'kube-apiserver';
 
@@ -43,6 +45,8 @@ export interface ApiServerConfig {
   compactionIntervalMs: number;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs). */
   serverAddress: string;
+  /** Services the aggregation layer proxies to ("namespace/name" → the actor behind it). */
+  aggregatedServices?: Record<string, ActorId>;
 }
 
 export const DEFAULT_APISERVER: Omit<ApiServerConfig, 'etcdEndpoints' | 'authn'> = {
@@ -52,6 +56,9 @@ export const DEFAULT_APISERVER: Omit<ApiServerConfig, 'etcdEndpoints' | 'authn'>
   serverAddress: '10.0.0.10:6443',
 };
 
+/** The aggregation layer's pass over APIServices (each is checked at most every 30 s unless it changed). */
+const AGGREGATOR_TICK_MS = 5_000;
+
 /** How many request records the server keeps (oldest dropped first). */
 export const RECORD_LIMIT = 2000;
 
@@ -59,13 +66,15 @@ const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollecti
 
 type CacheWatchState = { state: 'listing'; callId: number } | { state: 'starting'; callId: number; member?: ActorId } | { state: 'watching'; member: ActorId; watchId: number } | { state: 'idle' };
 
-export class ApiServer implements Actor {
+export class ApiServer implements Actor, AggregatorHost {
   readonly etcd: ApiEtcdClient;
   readonly caches = new Map<string, WatchCache>();
   readonly cacheWatch = new Map<string, CacheWatchState>();
   readonly ops = new Map<number, RestOp>();
   /** etcd call id → the op (or internal purpose) waiting on it. */
-  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn'; key?: string }>();
+  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator'; key?: string }>();
+  /** The aggregation layer: proxies to extension API servers, their availability, their discovery. */
+  readonly aggregator: Aggregator;
   readonly watch: WatchHub;
   /** Connections to kubelets (pods/log, pods/exec, nodes/proxy). */
   readonly kubeletProxy = new KubeletProxy();
@@ -86,6 +95,7 @@ export class ApiServer implements Actor {
   ) {
     this.etcd = new ApiEtcdClient(`${id}/etcd`, { ...DEFAULT_CLIENT, endpoints: config.etcdEndpoints });
     this.watch = new WatchHub();
+    this.aggregator = new Aggregator(config.aggregatedServices ?? {});
     for (const r of RESOURCES) if (r.storagePrefix && !r.sharesStorageWith) this.caches.set(cacheKey(r), new WatchCache(cacheKey(r)));
   }
 
@@ -95,6 +105,7 @@ export class ApiServer implements Actor {
     for (const key of this.caches.keys()) this.listForCache(ctx, key);
     ctx.setTimer(this.config.compactionIntervalMs, 'compact');
     ctx.setTimer(1000, 'bookmarks');
+    ctx.setTimer(AGGREGATOR_TICK_MS, 'aggregator');
   }
 
   get ready(): boolean {
@@ -134,6 +145,7 @@ export class ApiServer implements Actor {
     if ((p.type === 'HttpResponse' || p.type === 'HttpChunk' || p.type === 'HttpEnd') && reqId !== undefined && this.kubeletProxy.owns(from, reqId)) {
       return this.kubeletProxy.receive(this, ctx, p.type, reqId, p);
     }
+    if (p.type === 'HttpResponse' && this.aggregator.owns(from)) return this.aggregator.receive(this, ctx, from, p);
     this.etcd.receive(ctx, from, p);
     this.drainEtcd(ctx);
   }
@@ -158,6 +170,12 @@ export class ApiServer implements Actor {
         return this.retryOp(ctx, data as number);
       case 'kubeletProxyTimeout':
         return this.kubeletProxy.failed(this, ctx, data as number, 'timeout');
+      case 'aggregator':
+        ctx.setTimer(AGGREGATOR_TICK_MS, 'aggregator');
+        if (this.ready && this.bootstrapped) this.aggregator.tick(this, ctx);
+        return;
+      case 'aggregator:timeout':
+        return this.aggregator.timeout(this, ctx, data as number);
     }
   }
 
@@ -176,6 +194,7 @@ export class ApiServer implements Actor {
   refused(ctx: ActorContext, to: ActorId, p: Payload): void {
     const reqId = (p as { reqId?: number }).reqId;
     if (p.type === 'HttpRequest' && reqId !== undefined && this.kubeletProxy.owns(to, reqId)) return this.kubeletProxy.failed(this, ctx, reqId, 'refused');
+    if (this.aggregator.owns(to)) return this.aggregator.refused(this, ctx, to, p);
     if (this.config.etcdEndpoints.includes(to)) {
       this.etcd.refused(ctx, to, p);
       this.drainEtcd(ctx);
@@ -251,11 +270,18 @@ export class ApiServer implements Actor {
     }
     stage(rec, 'authorization', 'Node,RBAC', 'allowed', ctx.now, ctx.now, authz.reason);
 
+    // The aggregation layer: a group/version an APIService registers goes to its service.
+    const apiService = this.aggregator.route(this, info);
+    if (apiService) {
+      stage(rec, 'proxy', apiService.metadata.name ?? '', 'ok', ctx.now, ctx.now, `to service ${JSON.stringify((apiService.spec as { service?: { namespace?: string; name?: string } }).service ?? {})}`);
+      return this.aggregator.proxy(this, ctx, apiService, from, msg, rec.id, user);
+    }
+
     if (!info.isResourceRequest) {
       return reply(handleNonResource(req, this));
     }
-    const r = resourceFor(info.apiGroup, info.resource);
-    if (!r || r.version !== info.apiVersion) return reply(notFoundPage());
+    const r = resourceForVersion(info.apiGroup, info.apiVersion, info.resource);
+    if (!r) return reply(notFoundPage());
     if (info.subresource && !r.subresources.some((s) => s.name === info.subresource)) return reply(notFoundPage());
     if (!info.subresource && !r.verbs.includes(info.verb as never) && !(info.verb === 'watch' && r.verbs.includes('watch'))) {
       return fail(status.methodNotSupported({ group: r.group, resource: r.resource }, info.verb));
@@ -267,6 +293,15 @@ export class ApiServer implements Actor {
     const op = new RestOp(this.nextOp++, from, msg.reqId, req, info as ResourceRequestInfo, r, user, rec.id, mutating && !longRunning ? 'mutating' : longRunning ? 'none' : 'readOnly');
     this.ops.set(op.id, op);
     startRest(this, ctx, op);
+  }
+
+  /** AggregatorHost: writes an APIService's status over its stored version (skipped by a conflict: the next check retries). */
+  writeAPIServiceStatus(ctx: ActorContext, obj: KObject): void {
+    const r = resourceFor('apiregistration.k8s.io', 'apiservices')!;
+    const rv = Number(obj.metadata.resourceVersion);
+    if (!Number.isFinite(rv)) return;
+    const id = this.etcd.call(ctx, 'TxnRequest', updateTxn(`${r.storagePrefix}/${obj.metadata.name}`, obj, rv) as never);
+    this.etcdWaiters.set(id, { purpose: 'aggregator' });
   }
 
   /** Record of a request by id (while it is still in the buffer). */
@@ -284,8 +319,9 @@ export class ApiServer implements Actor {
     return undefined;
   }
 
-  /** Sends the answer to a request and closes its record. */
-  finish(ctx: ActorContext, client: ActorId, reqId: number, rec: RequestRecord | undefined, res: ApiResponse): void {
+  /** Sends the answer to a request and closes its record (by record or record id). */
+  finish(ctx: ActorContext, client: ActorId, reqId: number, recOrId: RequestRecord | number | undefined, res: ApiResponse): void {
+    const rec = typeof recOrId === 'number' ? this.record(recOrId) : recOrId;
     if (rec) {
       rec.code = res.status;
       rec.doneAt = ctx.now;
@@ -363,6 +399,7 @@ export class ApiServer implements Actor {
       case 'compactTxn':
         return this.onCompactTxn(ctx, call);
       case 'compact':
+      case 'aggregator':
         return;
     }
   }

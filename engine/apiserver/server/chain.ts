@@ -1,7 +1,7 @@
 // The stages of a request, bound to the modules that implement them
 // (authentication, impersonation, RBAC, decoding, defaulting, admission,
 // validation, selectors, printing). The REST handlers call only this module.
-import { servedShape } from '../registry/eventConversion';
+import { servedShape, storedShape } from '../registry/conversion';
 import type { ActorContext } from '../../sim/kernel';
 import type { Rng } from '../../sim/rng';
 import type { JsonObject, JsonValue, KObject, Status } from '../../apimachinery/types';
@@ -133,7 +133,7 @@ function includeObject(req: ApiRequest): 'None' | 'Object' | 'Metadata' {
 
 /** The answer to a read: the object, the list, or a Table of them. `listMeta` null = a single object. */
 export function render(r: ResourceInfo, req: ApiRequest, shapedObjs: KObject[], now: number, listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } | null): unknown {
-  const objs = r.resource === 'events' ? shapedObjs.map((o) => servedShape(r.group, r.resource, o)) : shapedObjs;
+  const objs = shapedObjs.map((o) => servedShape(r, o));
   if (wantsTable(req) && req.method === 'GET') {
     return toTable(r, objs.map((o) => ({ ...o, apiVersion: apiVersionOf(r.group, r.version), kind: r.kind })), { now, includeObject: includeObject(req), listMeta: listMeta ?? undefined });
   }
@@ -185,10 +185,12 @@ export function decodeBody(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   if (!['Ignore', 'Warn', 'Strict'].includes(mode)) return { ok: false, status: status.badRequest(`fieldValidation invalid value: ${mode}`) };
   const checked = checkFields(gvk, obj, mode, parsed.duplicates);
   if (!checked.ok) return { ok: false, status: checked.status };
-  const out = checked.obj;
-  out.metadata ??= {};
-  applyDefaults(gvk, out);
-  const qErr = canonicaliseQuantities(gvk, out);
+  checked.obj.metadata ??= {};
+  // From here on the object is in the shape it is stored (and defaulted, validated, admitted) in.
+  const out = storedShape(r, checked.obj);
+  const stored = { group: r.group, version: parseApiVersion(out.apiVersion).version, kind: r.kind };
+  applyDefaults(stored, out);
+  const qErr = canonicaliseQuantities(stored, out);
   if (qErr) return { ok: false, status: status.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${qErr}`) };
   return { ok: true, obj: out, warnings: checked.warnings };
 }
@@ -226,10 +228,12 @@ export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   const mode = (queryValue(req.query, 'fieldValidation') ?? 'Warn') as 'Ignore' | 'Warn' | 'Strict';
   const checked = checkFields({ group: r.group, version: r.version, kind: r.kind }, obj, mode, []);
   if (!checked.ok) return { ok: false, status: checked.status };
-  applyDefaults({ group: r.group, version: r.version, kind: r.kind }, checked.obj);
-  const qErr = canonicaliseQuantities({ group: r.group, version: r.version, kind: r.kind }, checked.obj);
+  const out = storedShape(r, checked.obj);
+  const stored = { group: r.group, version: parseApiVersion(out.apiVersion).version, kind: r.kind };
+  applyDefaults(stored, out);
+  const qErr = canonicaliseQuantities(stored, out);
   if (qErr) return { ok: false, status: status.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${qErr}`) };
-  return { ok: true, obj: checked.obj, warnings: checked.warnings, patchType: ct };
+  return { ok: true, obj: out, warnings: checked.warnings, patchType: ct };
 }
 
 function unsupportedPatchMessage(): string {
@@ -314,7 +318,8 @@ export function setManagedFields(obj: KObject, op: RestOp, operation: 'Update' |
     apiVersion: apiVersionOf(op.r.group, op.r.version),
     time: rfc3339(now),
     fieldsType: 'FieldsV1',
-    fieldsV1: fieldSet(obj),
+    // The fields in the version the manager wrote (an autoscaling/v1 writer's targetCPUUtilizationPercentage).
+    fieldsV1: fieldSet(servedShape(op.r, obj)),
   };
   if (op.info.subresource) entry.subresource = op.info.subresource;
   obj.metadata.managedFields = [...entries, entry];
@@ -438,7 +443,10 @@ export function admit(s: ApiServer, ctx: ActorContext, op: RestOp, operation: Ad
     options: phase === 'mutating' && operation === 'CREATE' ? { [RANDOM_SUFFIX_OPTION]: genName('', ctx.rng) } : {},
     now: ctx.now,
   };
-  const records = (phase === 'mutating' ? runMutating(attrs, s.cluster) : runValidating(attrs, s.cluster)).records;
+  const reader = op.fresh.length ? freshReader(s.cluster, op.fresh) : s.cluster;
+  const result = phase === 'mutating' ? runMutating(attrs, reader) : runValidating(attrs, reader);
+  if (phase === 'validating') op.sideWrites = result.allowed ? result.storageWrites : [];
+  const records = result.records;
   const rec = s.record(op.recordId);
   for (const pr of records) {
     const extra: Record<string, unknown> = {};
@@ -454,6 +462,21 @@ export function admit(s: ApiServer, ctx: ActorContext, op: RestOp, operation: Ad
     if (pr.decision === 'denied' && pr.status) return pr.status;
   }
   return null;
+}
+
+/**
+ * The cluster as admission reads it, with objects newer than the watch cache
+ * (read back from etcd when a transaction found them changed) in place of theirs.
+ */
+function freshReader(cluster: ClusterReader, fresh: readonly KObject[]): ClusterReader {
+  const newer = (o: KObject) => fresh.find((f) => f.kind === o.kind && f.metadata.namespace === o.metadata.namespace && f.metadata.name === o.metadata.name) ?? o;
+  return {
+    get: (g, r, ns, name) => {
+      const o = cluster.get(g, r, ns, name);
+      return o ? newer(o) : undefined;
+    },
+    list: (g, r, ns) => cluster.list(g, r, ns).map(newer),
+  };
 }
 
 // ---- delete -------------------------------------------------------------------------------
@@ -553,22 +576,6 @@ export function createVirtual(s: ApiServer, ctx: ActorContext, op: RestOp): { ty
   if (!review.ok) return { type: 'answer', response: jsonResponse(review.status.code, review.status) };
   stage(s.record(op.recordId), 'storage', r.resource, 'ok', ctx.now, ctx.now, 'answered by the authorizer (not stored)');
   return { type: 'answer', response: jsonResponse(201, review.object) };
-}
-
-/** policy/v1 eviction: refused while a matching PodDisruptionBudget allows no disruption. */
-export function evictionBlocked(s: ApiServer, pod: KObject): Status | null {
-  const ns = pod.metadata.namespace ?? '';
-  for (const pdb of s.cluster.list('policy', 'poddisruptionbudgets', ns)) {
-    const sel = labels.labelSelectorAsSelector((pdb.spec as { selector?: labels.LabelSelector } | undefined)?.selector ?? null);
-    if (!sel.ok || !labels.matches(sel.selector, pod.metadata.labels ?? {})) continue;
-    const st = (pdb.status ?? {}) as { disruptionsAllowed?: number; desiredHealthy?: number; currentHealthy?: number };
-    if ((st.disruptionsAllowed ?? 0) > 0) continue;
-    const out = status.tooManyRequests('Cannot evict pod as it would violate the pod\'s disruption budget.', 0);
-    delete out.details!.retryAfterSeconds;
-    out.details!.causes = [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata.name} needs ${st.desiredHealthy ?? 0} healthy pods and has ${st.currentHealthy ?? 0} currently` }];
-    return out;
-  }
-  return null;
 }
 
 // ---- OpenAPI -------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // (k8s.io/apiserver/pkg/endpoints/discovery; kubectl falls back to these when
 // the server does not answer the aggregated apidiscovery.k8s.io/v2 form.)
 import { RESOURCES, servedGroups, type ResourceInfo } from '../registry/resources';
+import type { AggregatedGroupVersion } from '../aggregator/aggregator';
 
 export const SERVER_VERSION = {
   major: '1',
@@ -25,13 +26,28 @@ function groupDoc(group: string, versions: string[]) {
   return { name: group, versions: gvs, preferredVersion: gvs[0]! };
 }
 
-export function apiGroupList() {
+/** Aggregated group-versions by group, in their order (highest priority first). */
+function extraGroups(extra: readonly AggregatedGroupVersion[]): { group: string; versions: AggregatedGroupVersion[] }[] {
+  const out: { group: string; versions: AggregatedGroupVersion[] }[] = [];
+  for (const gv of extra) {
+    let g = out.find((x) => x.group === gv.group);
+    if (!g) out.push((g = { group: gv.group, versions: [] }));
+    g.versions.push(gv);
+  }
+  return out;
+}
+
+/** The /apis group list: built-in groups, then those of available APIServices (lower priorities come last). */
+export function apiGroupList(extra: readonly AggregatedGroupVersion[] = []) {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: servedGroups()
-      .filter((g) => g.group !== '')
-      .map((g) => groupDoc(g.group, g.versions)),
+    groups: [
+      ...servedGroups()
+        .filter((g) => g.group !== '')
+        .map((g) => groupDoc(g.group, g.versions)),
+      ...extraGroups(extra).map((g) => groupDoc(g.group, g.versions.map((v) => v.version))),
+    ],
   };
 }
 
@@ -51,13 +67,38 @@ export function wantsAggregatedDiscovery(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((p) => p.includes('as=APIGroupDiscoveryList') && p.includes('g=apidiscovery.k8s.io') && /v=v2(;|$)/.test(p.replace(/\s/g, '')));
 }
 
-export function aggregatedDiscovery(legacy: boolean) {
+/** An extension server's APIResourceList entries in aggregated-discovery form (subresources under their resource). */
+function aggregatedResources(gv: AggregatedGroupVersion): Record<string, unknown>[] {
+  const top = gv.resources.filter((r) => !r.name.includes('/')).sort((a, b) => (a.name < b.name ? -1 : 1));
+  return top.map((r) => {
+    const e: Record<string, unknown> = {
+      resource: r.name,
+      responseKind: { group: '', version: '', kind: r.kind },
+      scope: r.namespaced ? 'Namespaced' : 'Cluster',
+      singularResource: r.singularName ?? '',
+      verbs: r.verbs,
+    };
+    if (r.shortNames?.length) e.shortNames = r.shortNames;
+    if (r.categories?.length) e.categories = r.categories;
+    const subs = gv.resources.filter((s) => s.name.startsWith(`${r.name}/`));
+    if (subs.length) e.subresources = subs.map((s) => ({ subresource: s.name.slice(r.name.length + 1), responseKind: { group: '', version: '', kind: s.kind }, verbs: s.verbs }));
+    return e;
+  });
+}
+
+export function aggregatedDiscovery(legacy: boolean, extra: readonly AggregatedGroupVersion[] = []) {
   const groups = servedGroups().filter((g) => (legacy ? g.group === '' : g.group !== ''));
+  const aggregated = legacy
+    ? []
+    : extraGroups(extra).map((g) => ({
+        metadata: { name: g.group, creationTimestamp: null },
+        versions: g.versions.map((v) => ({ version: v.version, resources: aggregatedResources(v), freshness: 'Current' })),
+      }));
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: 'apidiscovery.k8s.io/v2',
     metadata: {},
-    items: groups.map((g) => ({
+    items: [...groups.map((g) => ({
       metadata: { name: g.group, creationTimestamp: null },
       versions: g.versions.map((v) => ({
         version: v,
@@ -80,7 +121,7 @@ export function aggregatedDiscovery(legacy: boolean) {
           }),
         freshness: 'Current',
       })),
-    })),
+    })), ...aggregated],
   };
 }
 

@@ -24,8 +24,8 @@ export function handleNonResource(req: ApiRequest, s: ApiServer): ApiResponse {
     case '/api':
     case '/apis':
       // Aggregated discovery when the client asks for it (kubectl, client-go), legacy otherwise.
-      if (wantsAggregatedDiscovery(req.headers['accept'])) return jsonResponse(200, aggregatedDiscovery(path === '/api'), { 'content-type': AGGREGATED_DISCOVERY_CONTENT_TYPE });
-      return path === '/api' ? jsonResponse(200, apiVersions(s.config.serverAddress)) : jsonResponse(200, apiGroupList());
+      if (wantsAggregatedDiscovery(req.headers['accept'])) return jsonResponse(200, aggregatedDiscovery(path === '/api', s.aggregator.available()), { 'content-type': AGGREGATED_DISCOVERY_CONTENT_TYPE });
+      return path === '/api' ? jsonResponse(200, apiVersions(s.config.serverAddress)) : jsonResponse(200, apiGroupList(s.aggregator.available()));
   }
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api' && parts.length === 2) {
@@ -33,7 +33,8 @@ export function handleNonResource(req: ApiRequest, s: ApiServer): ApiResponse {
     return doc ? jsonResponse(200, doc) : notFoundPage();
   }
   if (parts[0] === 'apis' && parts.length === 2) {
-    const doc = apiGroup(parts[1]!);
+    // A group of an available APIService is described by the aggregator.
+    const doc = apiGroup(parts[1]!) ?? s.aggregator.groupDocument(parts[1]!);
     return doc ? jsonResponse(200, doc) : notFoundPage();
   }
   if (parts[0] === 'apis' && parts.length === 3) {

@@ -2,7 +2,7 @@
 // handlers and pkg/registry/generic/registry/store.go), as resumable
 // operations: each waits on at most one etcd call at a time, and holds only
 // plain data, so an in-flight request survives a snapshot.
-import { servedShape } from '../registry/eventConversion';
+import { servedShape } from '../registry/conversion';
 import type { ActorId } from '../../sim/actor';
 import type { ActorContext } from '../../sim/kernel';
 import { registerClass } from '../../sim/serial';
@@ -23,10 +23,11 @@ import { decodeContinue, encodeContinue } from '../storage/continueToken';
 import type { ApiServer } from './apiserver';
 import { notFoundPage, stage, statusResponse } from './apiserver';
 import * as chain from './chain';
-import { createTxn, deleteTxn, getRequest, updateTxn } from './storageOps';
+import { createTxn, deleteTxn, getRequest, updateTxn, type SideWrite } from './storageOps';
+import { computeEviction, onEvictionEtcd, type EvictionState } from './eviction';
 import { KubeletProxy } from './kubeletProxy';
 
-type Phase = 'start' | 'read' | 'write' | 'list' | 'collectionList' | 'collectionDelete';
+type Phase = 'start' | 'read' | 'write' | 'list' | 'collectionList' | 'collectionDelete' | 'evict';
 
 /** One in-flight REST request. */
 export class RestOp {
@@ -50,6 +51,12 @@ export class RestOp {
   /** A subresource write's answer differs from the stored object (Scale, Binding Status...). */
   answer: 'object' | 'scale' | 'status' | 'deleted' = 'object';
   etcdStartedAt = 0;
+  /** pods/eviction: its steps (eviction.ts). */
+  eviction: EvictionState | null = null;
+  /** Objects validating admission charged (quotas' status.used), written in the object's transaction. */
+  sideWrites: KObject[] = [];
+  /** Those objects as etcd last gave them, when the transaction found them changed (admission re-reads them). */
+  fresh: KObject[] = [];
 
   constructor(
     readonly id: number,
@@ -124,6 +131,8 @@ export function onRestEtcd(s: ApiServer, ctx: ActorContext, op: RestOp, call: Ca
       return afterCollectionList(s, ctx, op, outcome.body as RangeResponse);
     case 'collectionDelete':
       return afterCollectionDelete(s, ctx, op, outcome.body as TxnResponse);
+    case 'evict':
+      return onEvictionEtcd(s, ctx, op, outcome.body as TxnResponse);
     case 'start':
       return;
   }
@@ -200,7 +209,7 @@ function respondRead(s: ApiServer, ctx: ActorContext, op: RestOp, obj: KObject |
 }
 
 function withTypeMeta(r: ResourceInfo, obj: KObject): KObject {
-  return { ...servedShape(r.group, r.resource, obj), apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
+  return { ...servedShape(r, obj), apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
 }
 
 function startList(s: ApiServer, ctx: ActorContext, op: RestOp): void {
@@ -324,18 +333,39 @@ function startCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (invalid) return fail(invalid);
   const alloc = chain.allocateService(s, obj, ctx.rng);
   if (alloc) return fail(alloc);
-  const val = chain.admit(s, ctx, op, 'CREATE', obj, null, 'validating');
-  if (val) return fail(val);
-  const tooBig = chain.checkSize(obj);
-  if (tooBig) return fail(tooBig);
   op.next = obj;
   op.key = storageKey(r, obj.metadata.namespace, obj.metadata.name!);
   // The URL of a create names no object: record the one it makes (as audit events do).
   if (rec && !rec.name) rec.name = obj.metadata.name ?? '';
+  admitAndCreate(s, ctx, op);
+}
+
+/** Validating admission and the write of a create (again when a quota it charged had changed). */
+function admitAndCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  const { r } = op;
+  const obj = op.next!;
+  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st, warningHeader(op.warnings)));
+  const val = chain.admit(s, ctx, op, 'CREATE', obj, null, 'validating');
+  if (val) return fail(val);
+  const tooBig = chain.checkSize(obj);
+  if (tooBig) return fail(tooBig);
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'create';
   op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', createTxn(r, obj));
+  etcdCall(s, ctx, op, 'TxnRequest', createTxn(r, obj, sideWrites(op)));
+}
+
+/** The charged quotas as etcd writes. */
+function sideWrites(op: RestOp): SideWrite[] {
+  const quotas = resourceFor('', 'resourcequotas')!;
+  return op.sideWrites.map((q) => ({ key: storageKey(quotas, q.metadata.namespace, q.metadata.name!), obj: q }));
+}
+
+/** A failed transaction with side writes: true when the object itself was as expected (a charged quota changed). */
+function sideConflict(op: RestOp, res: TxnResponse): boolean {
+  if (op.sideWrites.length === 0) return false;
+  const kv = res.responses[0]?.responseRange?.kvs[0];
+  return op.writeKind === 'create' ? !kv : !!kv && kv.modRevision === op.currentRev;
 }
 
 // ---- update / patch (GuaranteedUpdate) --------------------------------------------
@@ -410,13 +440,23 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'put';
   op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev));
+  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev, sideWrites(op)));
 }
+
+/** ResourceQuota admission's retries when the quotas it charged were written meanwhile (numEvaluatorRetries). */
+const QUOTA_RETRIES = 3;
 
 function afterWrite(s: ApiServer, ctx: ActorContext, op: RestOp, res: TxnResponse): void {
   const rec = s.record(op.recordId);
   const { r } = op;
   if (!res.succeeded) {
+    if (sideConflict(op, res)) {
+      // Admission checks again against the quotas as they are now.
+      op.fresh = res.responses.slice(1).flatMap((x) => x.responseRange?.kvs.map(decodeObject) ?? []);
+      const conflicted = op.sideWrites[0]!;
+      if (++op.attempts > QUOTA_RETRIES) return s.complete(ctx, op, statusResponse(status.optimisticLock({ group: '', resource: 'resourcequotas' }, conflicted.metadata.name!)));
+      return op.writeKind === 'create' ? admitAndCreate(s, ctx, op) : computeUpdate(s, ctx, op);
+    }
     if (op.writeKind === 'create') return s.complete(ctx, op, statusResponse(status.alreadyExists(gr(r), op.next!.metadata.name!)));
     // Someone wrote in between: GuaranteedUpdate retries on the fresh object,
     // unless the client pinned a resourceVersion.
@@ -632,21 +672,7 @@ function computeSubresourceWrite(s: ApiServer, ctx: ActorContext, op: RestOp): v
     op.phase = 'write';
     return etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, pod, op.currentRev));
   }
-  // Eviction: the disruption budget decides (pkg/registry/core/pod/storage/eviction.go).
-  const block = chain.evictionBlocked(s, pod);
-  if (block) return fail(block);
-  const plan = chain.planDelete(op.r, pod, {}, ctx.now);
-  op.answer = 'status';
-  if (plan.type === 'immediate') {
-    op.next = pod;
-    op.writeKind = 'delete';
-    if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, status.success()));
-    op.phase = 'write';
-    return etcdCall(s, ctx, op, 'TxnRequest', deleteTxn(op.key, op.currentRev));
-  }
-  op.next = plan.obj;
-  op.writeKind = 'put';
-  if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, status.success()));
-  op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, plan.obj, op.currentRev));
+  // Eviction: the disruption budget decides (eviction.ts).
+  op.phase = 'evict';
+  computeEviction(s, ctx, op);
 }

@@ -12,22 +12,46 @@ export function objectKey(r: ResourceInfo, obj: KObject): string {
   return storageKey(r, obj.metadata.namespace, obj.metadata.name!);
 }
 
-export function createTxn(r: ResourceInfo, obj: KObject): TxnRequest {
-  const key = keyBytes(objectKey(r, obj));
-  return {
-    compare: [{ key, target: 'MOD', result: 'EQUAL', modRevision: 0 }],
-    success: [{ requestPut: { key, value: encodeObject(obj) } }],
-    failure: [{ requestRange: { key } }],
-  };
+/** An object written with the request's own, at the resourceVersion it was read at (a quota admission charged). */
+export interface SideWrite {
+  key: string;
+  obj: KObject;
 }
 
-export function updateTxn(key: string, obj: KObject, expectedModRevision: number): TxnRequest {
+type Ops = Required<Pick<TxnRequest, 'compare' | 'success' | 'failure'>>;
+
+function withSideWrites(txn: Ops, side: readonly SideWrite[]): TxnRequest {
+  for (const w of side) {
+    const key = keyBytes(w.key);
+    txn.compare.push({ key, target: 'MOD', result: 'EQUAL', modRevision: Number(w.obj.metadata.resourceVersion) });
+    txn.success.push({ requestPut: { key, value: encodeObject(w.obj) } });
+    txn.failure.push({ requestRange: { key } });
+  }
+  return txn;
+}
+
+export function createTxn(r: ResourceInfo, obj: KObject, side: readonly SideWrite[] = []): TxnRequest {
+  const key = keyBytes(objectKey(r, obj));
+  return withSideWrites(
+    {
+      compare: [{ key, target: 'MOD', result: 'EQUAL', modRevision: 0 }],
+      success: [{ requestPut: { key, value: encodeObject(obj) } }],
+      failure: [{ requestRange: { key } }],
+    },
+    side,
+  );
+}
+
+export function updateTxn(key: string, obj: KObject, expectedModRevision: number, side: readonly SideWrite[] = []): TxnRequest {
   const k = keyBytes(key);
-  return {
-    compare: [{ key: k, target: 'MOD', result: 'EQUAL', modRevision: expectedModRevision }],
-    success: [{ requestPut: { key: k, value: encodeObject(obj) } }],
-    failure: [{ requestRange: { key: k } }],
-  };
+  return withSideWrites(
+    {
+      compare: [{ key: k, target: 'MOD', result: 'EQUAL', modRevision: expectedModRevision }],
+      success: [{ requestPut: { key: k, value: encodeObject(obj) } }],
+      failure: [{ requestRange: { key: k } }],
+    },
+    side,
+  );
 }
 
 export function deleteTxn(key: string, expectedModRevision: number): TxnRequest {

@@ -2,7 +2,7 @@
 // each watcher gets the events of its resource that pass its namespace, label
 // and field selectors — an object moving out of a selector arrives as DELETED,
 // into it as ADDED — as one JSON event per chunk on a streaming response.
-import { servedShape } from '../registry/eventConversion';
+import { servedShape } from '../registry/conversion';
 import type { ActorId } from '../../sim/actor';
 import type { ActorContext } from '../../sim/kernel';
 import { registerClass } from '../../sim/serial';
@@ -119,7 +119,7 @@ export class WatchHub {
   private send(ctx: ActorContext, w: Watcher, type: string, object: KObject): void {
     let out: unknown = object;
     if (type !== 'ERROR' && type !== 'BOOKMARK') {
-      const typed = { ...servedShape(w.r.group, w.r.resource, object), apiVersion: apiVersionOf(w.r.group, w.r.version), kind: w.r.kind };
+      const typed = { ...servedShape(w.r, object), apiVersion: apiVersionOf(w.r.group, w.r.version), kind: w.r.kind };
       out = chain.renderWatchObject(w.r, w.req, typed, ctx.now, !w.sentHeaders);
       w.sentHeaders = true;
     }

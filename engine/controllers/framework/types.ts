@@ -13,6 +13,7 @@ export const INFORMER_PATHS: Record<string, string> = {
   namespaces: '/api/v1/namespaces',
   serviceaccounts: '/api/v1/serviceaccounts',
   configmaps: '/api/v1/configmaps',
+  secrets: '/api/v1/secrets',
   pods: '/api/v1/pods',
   nodes: '/api/v1/nodes',
   services: '/api/v1/services',
@@ -49,6 +50,8 @@ export interface EventSpec {
   type: 'Normal' | 'Warning';
   reason: string;
   message: string;
+  /** source.component when it is not the controller's name (the PV controller's "persistentvolume-controller"). */
+  component?: string;
 }
 
 /** What a controller may do and see (the manager implements it). */
@@ -81,6 +84,11 @@ export interface Controller {
   sync(key: string, ctx: ControllerContext): SyncResult;
   /** The answer to a request made with `tag`. Status 0 = the connection failed. */
   onResponse(tag: unknown, status: number, body: string, ctx: ControllerContext): void;
+  /**
+   * Runs with kube-controller-manager's own credentials (the root client
+   * builder), not a ServiceAccount of its own, as the tokens controller does.
+   */
+  readonly rootCredentials?: boolean;
   /** Recent reconciles, for the controllers panel (bounded). */
   readonly recent?: { t: number; key: string; what: string }[];
 }

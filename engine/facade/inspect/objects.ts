@@ -4,7 +4,7 @@
 // name it (down), each a link, and its events as `kubectl describe` lists them.
 // Read from an API server's watch cache: an observer's read, no requests.
 import { apiVersionOf, type KObject } from '../../apimachinery/types';
-import { servedShape } from '../../apiserver/registry/eventConversion';
+import { servedShape } from '../../apiserver/registry/conversion';
 import { RESOURCES, resourceFor, resourceForKind } from '../../apiserver/registry/resources';
 import type { ApiServer } from '../../apiserver/server/apiserver';
 import { GenericPrinter } from '../../kubectl/printers/output';
@@ -49,7 +49,7 @@ export const OWNED_LIMIT = 200;
 /** The object in the shape its endpoint serves (rest.go's withTypeMeta). */
 function served(group: string, resource: string, obj: KObject): KObject {
   const r = resourceFor(group, resource)!;
-  return { ...servedShape(group, resource, obj), apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
+  return { ...servedShape(r, obj), apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
 }
 
 function groupOf(apiVersion: string): string {

@@ -23,7 +23,7 @@ interface Target {
 }
 
 /** Resolves args/-f/-l/--all into named targets (listing collections), collecting per-object errors. */
-async function targets(ctx: Ctx, args: string[], opts: { selector?: string; all?: boolean; allNamespaces?: boolean; fetch?: boolean }): Promise<{ targets: Target[]; errors: KubectlErr[]; listed: boolean }> {
+export async function targets(ctx: Ctx, args: string[], opts: { selector?: string; all?: boolean; allNamespaces?: boolean; fetch?: boolean }): Promise<{ targets: Target[]; errors: KubectlErr[]; listed: boolean }> {
   const files = getStrings(ctx.flags, 'filename');
   const out: Target[] = [];
   const errors: KubectlErr[] = [];
@@ -86,7 +86,7 @@ export const DELETE_FLAGS: FlagDef[] = [
   { name: 'raw', kind: 'string' },
 ];
 
-const NO_RESOURCES = "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+export const NO_RESOURCES = "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
 
 export async function runDelete(ctx: Ctx, args: string[]): Promise<void> {
   const f = ctx.flags;

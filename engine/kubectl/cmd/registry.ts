@@ -5,9 +5,11 @@ import { GET_FLAGS, runGet } from './get';
 import { DESCRIBE_FLAGS, runDescribe } from './describe';
 import { EDIT_FLAGS, runEdit } from './edit';
 import { EXPLAIN_FLAGS, runExplain } from './explain';
-import { CORDON_FLAGS, EXPOSE_FLAGS, RUN_FLAGS, runCordon, runExpose, runRun, runSetImage, runTaint, runTop } from './workloads';
+import { CORDON_FLAGS, EXPOSE_FLAGS, RUN_FLAGS, runCordon, runExpose, runRun, runSetImage, runTaint } from './workloads';
 import { EXEC_FLAGS, LOGS_FLAGS, runExec, runLogs } from './logs';
 import { DRAIN_FLAGS, runDrain } from './drain';
+import { AUTOSCALE_FLAGS, runAutoscale } from './autoscale';
+import { TOP_NODE_FLAGS, TOP_POD_FLAGS, runTopNode, runTopPod } from './top';
 import { configSubcommands } from './config';
 import { rolloutSubcommands } from './rollout';
 import { DRY_RUN_FLAG, OUTPUT_FLAGS } from './common';
@@ -30,10 +32,10 @@ export function buildRoot(): CommandSpec {
     { name: 'delete', group: 'Basic Commands (Intermediate)', short: 'Delete resources by file names, stdin, resources and names, or by resources and label selector', use: '([-f FILENAME] | [-k DIRECTORY] | TYPE [(NAME | -l label | --all)]) [options]', flags: DELETE_FLAGS, run: runDelete },
     { name: 'rollout', group: 'Deploy Commands', short: 'Manage the rollout of a resource', use: 'SUBCOMMAND [options]', subcommands: rolloutSubcommands() },
     { name: 'scale', group: 'Deploy Commands', short: 'Set a new size for a deployment, replica set, or replication controller', use: '[--resource-version=version] [--current-replicas=count] --replicas=COUNT (-f FILENAME | TYPE NAME) [options]', flags: SCALE_FLAGS, run: runScale },
-    { name: 'autoscale', group: 'Deploy Commands', short: 'Auto-scale a deployment, replica set, stateful set, or replication controller', use: '(-f FILENAME | TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS [--cpu-percent=CPU] [options]', run: notHere('autoscale') },
+    { name: 'autoscale', group: 'Deploy Commands', short: 'Auto-scale a deployment, replica set, stateful set, or replication controller', use: '(-f FILENAME | TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS [--cpu-percent=CPU] [options]', flags: AUTOSCALE_FLAGS, run: runAutoscale },
     { name: 'certificate', group: 'Cluster Management Commands', short: 'Modify certificate resources', use: 'SUBCOMMAND [options]', run: notHere('certificate') },
     { name: 'cluster-info', group: 'Cluster Management Commands', short: 'Display cluster information', use: '[flags] [options]', run: runClusterInfo },
-    { name: 'top', group: 'Cluster Management Commands', short: 'Display resource (CPU/memory) usage', use: '[flags] [options]', subcommands: [{ name: 'pod', aliases: ['pods', 'po'], short: 'Display resource (CPU/memory) usage of pods', use: '[NAME | -l label] [options]', flags: [{ name: 'all-namespaces', shorthand: 'A', kind: 'bool' }, { name: 'selector', shorthand: 'l', kind: 'string' }], run: (ctx) => runTop(ctx) }, { name: 'node', aliases: ['nodes', 'no'], short: 'Display resource (CPU/memory) usage of nodes', use: '[NAME | -l label] [options]', flags: [{ name: 'selector', shorthand: 'l', kind: 'string' }], run: (ctx) => runTop(ctx) }] },
+    { name: 'top', group: 'Cluster Management Commands', short: 'Display resource (CPU/memory) usage', use: '[flags] [options]', subcommands: [{ name: 'node', aliases: ['nodes', 'no'], short: 'Display resource (CPU/memory) usage of nodes', use: '[NAME | -l label] [options]', flags: TOP_NODE_FLAGS, run: runTopNode }, { name: 'pod', aliases: ['pods', 'po'], short: 'Display resource (CPU/memory) usage of pods', use: '[NAME | -l label] [options]', flags: TOP_POD_FLAGS, run: runTopPod }] },
     { name: 'cordon', group: 'Cluster Management Commands', short: 'Mark node as unschedulable', use: 'NODE [options]', flags: CORDON_FLAGS, run: (ctx, a) => runCordon(ctx, a, true) },
     { name: 'uncordon', group: 'Cluster Management Commands', short: 'Mark node as schedulable', use: 'NODE [options]', flags: CORDON_FLAGS, run: (ctx, a) => runCordon(ctx, a, false) },
     { name: 'drain', group: 'Cluster Management Commands', short: 'Drain node in preparation for maintenance', use: 'NODE [options]', flags: DRAIN_FLAGS, run: runDrain },

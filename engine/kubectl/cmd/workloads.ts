@@ -277,11 +277,3 @@ export async function runTaint(ctx: Ctx, args: string[]): Promise<void> {
     ctx.io.out(`node/${obj.metadata.name} ${dryRun === 'none' ? op : `${op} (${dryRun === 'client' ? 'dry run' : 'server dry run'})`}\n`);
   }
 }
-
-// ---------- top
-
-export async function runTop(ctx: Ctx): Promise<void> {
-  await ctx.discovery.load();
-  if (!ctx.discovery.groups.some((g) => g.name === 'metrics.k8s.io')) fail(errs.plain('Metrics API not available'));
-  fail(errs.plain('Metrics API not available'));
-}

@@ -12,6 +12,10 @@ import { formatQuantity, addQuantities } from '../util/quantityFormat';
 import { humanDuration, parseTime, timestampSince } from '../util/duration';
 import { goFmtV } from '../printers/goJson';
 import { describeCronJob, describeDaemonSet, describeStatefulSet } from './workloads';
+import { describeHorizontalPodAutoscaler } from './autoscaling';
+import { describePodDisruptionBudget } from './policy';
+import { describeResourceQuota } from './quota';
+import { describePersistentVolume, describePersistentVolumeClaim, podsUsingClaim } from './storage';
 import { describeEvents, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, printTaintsMultiline, printTolerationsMultiline, timeRfc1123z } from './writer';
 
 type Obj = Record<string, any>;
@@ -1009,6 +1013,24 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
       break;
     case 'batch/CronJob':
       text = describeCronJob(obj, await ev(), d.now);
+      break;
+    case 'autoscaling/HorizontalPodAutoscaler':
+      text = describeHorizontalPodAutoscaler(obj, await ev(), d.now);
+      break;
+    case '/PersistentVolumeClaim': {
+      const events = await ev();
+      const pods = (await list(d, `/api/v1/namespaces/${obj.metadata?.namespace ?? ''}/pods`, {})) ?? [];
+      text = describePersistentVolumeClaim(obj, events, podsUsingClaim(obj, pods), d.now);
+      break;
+    }
+    case '/PersistentVolume':
+      text = describePersistentVolume(obj, await ev(), d.now);
+      break;
+    case '/ResourceQuota':
+      text = describeResourceQuota(obj);
+      break;
+    case 'policy/PodDisruptionBudget':
+      text = describePodDisruptionBudget(obj, await ev(), d.now);
       break;
     default:
       text = describeGeneric(obj, await ev(), d.now);

@@ -300,12 +300,14 @@ function volumeModeMismatch(claim: PersistentVolumeClaim, volume: PersistentVolu
 }
 
 /**
- * volume.FindMatchingVolume in the scheduler path (node given, delayed binding): a PV
+ * volume.FindMatchingVolume. In the scheduler path (node given, delayed binding) a PV
  * pre-bound to the claim wins (or fails the node if its affinity doesn't
  * fit); otherwise the smallest Available PV of the claim's class with enough
  * capacity, the same volume mode, matching labels, node affinity and access
- * modes. VolumeAttributesClass is off in v1.32: claims naming one are an
- * error, PVs naming one never match.
+ * modes. The PV controller's path (`withoutNode`: no node, so no affinity and
+ * no access-mode check, which its index did) leaves claims that wait for their
+ * first consumer to the scheduler, apart from pre-bound PVs. VolumeAttributesClass
+ * is off in v1.32: claims naming one are an error, PVs naming one never match.
  */
 export function findMatchingVolume(
   claim: PersistentVolumeClaim,
@@ -313,6 +315,7 @@ export function findMatchingVolume(
   labels: Record<string, string> | undefined,
   excluded: ReadonlySet<string>,
   cache: AffinityCache | null,
+  withoutNode?: { delayBinding: boolean },
 ): Result<PersistentVolume | null> {
   const key = claimKey(claim);
   if (claim.spec?.volumeAttributesClassName) {
@@ -337,16 +340,18 @@ export function findMatchingVolume(
     if (volume.spec?.volumeAttributesClassName) continue;
     if (volume.metadata.deletionTimestamp) continue;
     // The most expensive check; upstream computes it here all the same.
-    const nodeAffinityValid = pvAffinityMatches(volume, labels, cache);
+    const nodeAffinityValid = withoutNode ? true : pvAffinityMatches(volume, labels, cache);
     if (isVolumeBoundToClaim(volume, claim)) {
       // A pre-bound PV that doesn't fit the node means no match on this node.
       return { ok: true, value: nodeAffinityValid ? volume : null };
     }
+    // The PV controller does not bind delayed claims: the scheduler does, with a node.
+    if (withoutNode?.delayBinding) continue;
     if (volume.status?.phase !== 'Available') continue;
     if (selector !== null && !matches(selector, volume.metadata.labels ?? {})) continue;
     if (getPersistentVolumeClass(volume) !== requestedClass) continue;
     if (!nodeAffinityValid) continue;
-    if (!checkAccessModes(claim, volume)) continue;
+    if (!withoutNode && !checkAccessModes(claim, volume)) continue;
     if (smallest === null || cmpQuantity(smallestQty!, qty) > 0) {
       smallest = volume;
       smallestQty = qty;

@@ -41,6 +41,8 @@ export interface PortworxSource {
 export interface CSIPersistentVolumeSource {
   driver: string;
   volumeHandle: string;
+  fsType?: string;
+  volumeAttributes?: Record<string, string>;
 }
 
 export interface PersistentVolumeSpec {
