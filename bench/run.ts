@@ -1,4 +1,4 @@
-// `npm run bench [kernel|etcd|harness|apiserver|scheduler]`: figures for the kernel, the simulated etcd cluster and kube-apiserver.
+// `npm run bench [kernel|etcd|harness|apiserver|scheduler|fleet]`: figures for the kernel, the simulated etcd cluster and kube-apiserver.
 // Prints each figure and its ratio to the goal in the issue; record notable
 // results in bench/RESULTS.md with the command that produced them.
 import { performance } from 'node:perf_hooks';
@@ -7,6 +7,7 @@ import { Simulation } from '../engine/sim/kernel';
 import '../engine/sim/testActors';
 import { apiserverBench } from './apiserver';
 import { schedulerBench } from './scheduler';
+import { fleetBench } from './fleet';
 
 interface Figure {
   name: string;
@@ -90,3 +91,4 @@ if (!only || only === 'etcd') etcdThroughput();
 if (!only || only === 'harness') await harnessSeeds();
 if (!only || only === 'apiserver') apiserverBench(report);
 if (!only || only === 'scheduler') schedulerBench(report);
+if (!only || only === 'fleet') fleetBench(report);
