@@ -98,6 +98,12 @@ export interface AdmissionPlugin {
   handles(attrs: AdmissionAttributes): boolean;
   /** Mutating phase (admission.MutationInterface); absent for validate-only plugins. */
   admit?(attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionVerdict;
+  /**
+   * Could admit() change attrs.object for these attributes? A cheap pre-check of
+   * admit's own early returns, so the chain need not look for changes after a
+   * step that cannot make any; absent means it might.
+   */
+  mayMutate?(attrs: AdmissionAttributes, cluster: ClusterReader): boolean;
   /** Validating phase (admission.ValidationInterface); absent for mutate-only plugins. */
   validate?(attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionVerdict;
 }

@@ -215,6 +215,7 @@ function limitRanges(a: AdmissionAttributes, cluster: ClusterReader): KObject[] 
 export const limitRanger: AdmissionPlugin = {
   name: 'LimitRanger',
   handles: (a) => a.operation === 'CREATE' || a.operation === 'UPDATE',
+  mayMutate: (a) => supportsAttributes(a) && a.resource.resource === 'pods',
   admit(a, cluster) {
     if (!supportsAttributes(a) || markedForDeletion(a) || !a.object) return allow();
     if (a.resource.resource !== 'pods') return allow(); // PVCs are only validated
