@@ -110,7 +110,21 @@ function goTypeOf(s: OpenApiSchema, owner: string): string {
   }
 }
 
+/**
+ * Targets by schema and owner: a pure function of the (static) definitions, so
+ * each is derived once rather than per decoded value.
+ */
+const targets = new WeakMap<OpenApiSchema, Map<string, Target>>();
+
 function targetOf(s: OpenApiSchema, owner: string): Target {
+  let byOwner = targets.get(s);
+  if (!byOwner) targets.set(s, (byOwner = new Map()));
+  let t = byOwner.get(owner);
+  if (!t) byOwner.set(owner, (t = deriveTarget(s, owner)));
+  return t;
+}
+
+function deriveTarget(s: OpenApiSchema, owner: string): Target {
   const { schema, def } = resolve(s);
   if (def === QUANTITY) return { type: 'quantity' };
   if (def === INT_OR_STRING) return { type: 'intstr' };
@@ -316,10 +330,15 @@ function setOwn(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {
 }
 
 /** Decodes a body (a JSON tree, so duplicates and number literals are seen) into a definition's Go type. */
+/** One reference schema per definition (so its derived target is memoised too). */
+const rootRefs = new Map<string, OpenApiSchema>();
+
 export function decodeAs(definition: string, body: JsonNode): DecodeReport {
   const d = new Decoder();
+  let root = rootRefs.get(definition);
+  if (!root) rootRefs.set(definition, (root = { $ref: `#/components/schemas/${definition}` }));
   try {
-    const value = d.decode({ $ref: `#/components/schemas/${definition}` }, body, definition, '');
+    const value = d.decode(root, body, definition, '');
     return d.saved ? { value, error: d.saved, strict: d.strict } : { value, strict: d.strict };
   } catch (e) {
     if (e instanceof Abort) return { value: valueOf(body), error: e.message, strict: d.strict };

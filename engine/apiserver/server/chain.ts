@@ -15,7 +15,7 @@ import type { AdmissionAttributes, AdmissionOperation, ApiRequest, ApiResponse, 
 import type { ResourceRequestInfo, RequestInfo } from '../http/requestInfo';
 import { jsonResponse, queryValue } from '../http/messages';
 import { rfc3339 } from '../http/time';
-import { encodedSize } from '../storage/codec';
+import { encodeObject } from '../storage/codec';
 import * as auth from '../auth';
 import { RANDOM_SUFFIX_OPTION, runMutating, runValidating } from '../admission';
 import { allocateServiceFields, applyDefaults } from '../defaults';
@@ -188,10 +188,11 @@ function goTypeName(v: unknown): string {
   return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
-export function checkSize(obj: KObject): Status | null {
-  // etcd refuses requests over --max-request-bytes (1.5 MiB); the apiserver reports etcd's text.
-  if (encodedSize(obj) > 1.5 * 1024 * 1024) return status.storage('etcdserver: request is too large');
-  return null;
+/** The object's storage encoding, once: etcd refuses requests over --max-request-bytes (1.5 MiB), reported with etcd's text. */
+export function encodeChecked(obj: KObject): { ok: true; value: string } | { ok: false; status: Status } {
+  const value = encodeObject(obj);
+  if (value.length > 1.5 * 1024 * 1024) return { ok: false, status: status.storage('etcdserver: request is too large') };
+  return { ok: true, value };
 }
 
 // ---- patches -------------------------------------------------------------------------
@@ -262,26 +263,52 @@ export function specChanged(a: KObject, b: KObject): boolean {
   return JSON.stringify(a.spec) !== JSON.stringify(b.spec);
 }
 
-/** Would writing `obj` store the same bytes as `current` holds? */
+/**
+ * Would writing `obj` store the same bytes as `current` holds (resourceVersion,
+ * managedFields and type meta aside)? Compared as JSON values, key order aside.
+ */
 export function sameStored(obj: KObject, current: KObject): boolean {
-  const strip = (o: KObject) => {
-    const { resourceVersion: _rv, managedFields: _mf, ...meta } = o.metadata;
-    const { apiVersion: _a, kind: _k, ...rest } = o;
-    return stableStringify({ ...rest, metadata: meta });
-  };
-  return strip(obj) === strip(current);
+  for (const k of jsonKeys(obj, current)) {
+    if (k === 'apiVersion' || k === 'kind') continue;
+    if (k === 'metadata') continue;
+    if (!sameJson(obj[k], current[k])) return false;
+  }
+  const a = obj.metadata as Record<string, unknown>;
+  const b = current.metadata as Record<string, unknown>;
+  for (const k of jsonKeys(a, b)) if (k !== 'resourceVersion' && k !== 'managedFields' && !sameJson(a[k], b[k])) return false;
+  return true;
 }
 
-function stableStringify(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableStringify).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v)
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
+/** Keys of either object whose value is not undefined (what JSON would write). */
+function jsonKeys(a: object, b: object): Set<string> {
+  const out = new Set<string>();
+  for (const o of [a, b]) for (const k in o) if ((o as Record<string, unknown>)[k] !== undefined) out.add(k);
+  return out;
+}
+
+/** Equal as JSON texts with sorted keys would be (undefined members absent). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    // Numbers and the rest as JSON writes them (NaN and null alike).
+    return JSON.stringify(a) === JSON.stringify(b);
   }
-  return JSON.stringify(v);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let nx = 0;
+  for (const k in x) {
+    if (x[k] === undefined) continue;
+    nx++;
+    if (y[k] === undefined || !sameJson(x[k], y[k])) return false;
+  }
+  let ny = 0;
+  for (const k in y) if (y[k] !== undefined) ny++;
+  return nx === ny;
 }
 
 export function generateName(prefix: string, rng: Rng): string {
@@ -430,7 +457,8 @@ export function admit(s: ApiServer, ctx: ActorContext, op: RestOp, operation: Ad
   const rec = s.record(op.recordId);
   for (const pr of records) {
     const extra: Record<string, unknown> = {};
-    if (pr.before !== undefined && pr.after !== undefined && pr.decision === 'allowed') {
+    // The same copy before and after: the step changed nothing (no patch to compute).
+    if (pr.before !== undefined && pr.after !== undefined && pr.before !== pr.after && pr.decision === 'allowed') {
       const patch = createJsonPatch(pr.before as JsonValue, pr.after as JsonValue) as unknown as JsonValue[];
       if (patch.length) extra.patch = patch;
     }

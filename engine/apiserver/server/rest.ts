@@ -374,8 +374,8 @@ function startCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (alloc) return fail(alloc);
   const val = chain.admit(s, ctx, op, 'CREATE', obj, null, 'validating');
   if (val) return fail(val);
-  const tooBig = chain.checkSize(obj);
-  if (tooBig) return fail(tooBig);
+  const encoded = chain.encodeChecked(obj);
+  if (!encoded.ok) return fail(encoded.status);
   op.next = obj;
   op.key = storageKey(r, obj.metadata.namespace, obj.metadata.name!);
   // The URL of a create names no object: record the one it makes (as audit events do).
@@ -383,7 +383,7 @@ function startCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'create';
   op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', createTxn(r, obj));
+  etcdCall(s, ctx, op, 'TxnRequest', createTxn(r, obj, encoded.value));
 }
 
 // ---- update / patch (GuaranteedUpdate) --------------------------------------------
@@ -443,8 +443,8 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (invalid) return fail(invalid);
   const val = chain.admit(s, ctx, op, 'UPDATE', obj, current, 'validating');
   if (val) return fail(val);
-  const tooBig = chain.checkSize(obj);
-  if (tooBig) return fail(tooBig);
+  const encoded = chain.encodeChecked(obj);
+  if (!encoded.ok) return fail(encoded.status);
   // Nothing changed: no write, the current object answers (GuaranteedUpdate's short cut),
   // once etcd confirms the cached copy was current.
   if (chain.sameStored(obj, current)) {
@@ -464,7 +464,7 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'put';
   op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev));
+  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev, encoded.value));
 }
 
 function afterWrite(s: ApiServer, ctx: ActorContext, op: RestOp, res: TxnResponse): void {

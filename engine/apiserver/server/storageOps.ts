@@ -12,20 +12,21 @@ export function objectKey(r: ResourceInfo, obj: KObject): string {
   return storageKey(r, obj.metadata.namespace, obj.metadata.name!);
 }
 
-export function createTxn(r: ResourceInfo, obj: KObject): TxnRequest {
+/** `encoded`: the object's encoding when the caller already made it (encodeObject(obj)). */
+export function createTxn(r: ResourceInfo, obj: KObject, encoded?: string): TxnRequest {
   const key = keyBytes(objectKey(r, obj));
   return {
     compare: [{ key, target: 'MOD', result: 'EQUAL', modRevision: 0 }],
-    success: [{ requestPut: { key, value: encodeObject(obj) } }],
+    success: [{ requestPut: { key, value: encoded ?? encodeObject(obj) } }],
     failure: [{ requestRange: { key } }],
   };
 }
 
-export function updateTxn(key: string, obj: KObject, expectedModRevision: number): TxnRequest {
+export function updateTxn(key: string, obj: KObject, expectedModRevision: number, encoded?: string): TxnRequest {
   const k = keyBytes(key);
   return {
     compare: [{ key: k, target: 'MOD', result: 'EQUAL', modRevision: expectedModRevision }],
-    success: [{ requestPut: { key: k, value: encodeObject(obj) } }],
+    success: [{ requestPut: { key: k, value: encoded ?? encodeObject(obj) } }],
     failure: [{ requestRange: { key: k } }],
   };
 }
