@@ -100,16 +100,17 @@ export function parseSelectors(req: ApiRequest, r: ResourceInfo): Selectors | { 
   return out;
 }
 
-export function matches(r: ResourceInfo, obj: KObject, sel: Selectors): boolean {
+/** `objFields`: the object's field set, when the caller already has it (fields.fieldsOf). */
+export function matches(r: ResourceInfo, obj: KObject, sel: Selectors, objFields?: fields.Fields): boolean {
   if (sel.label && !labels.matches(sel.label, obj.metadata.labels ?? {})) return false;
-  if (sel.field && !fields.matchesFields(sel.field, fields.fieldsOf(r.group, r.resource, obj))) return false;
+  if (sel.field && !fields.matchesFields(sel.field, objFields ?? fields.fieldsOf(r.group, r.resource, obj))) return false;
   return true;
 }
 
 // ---- rendering: objects, lists, Tables ---------------------------------------------------
 
 /** Does the client want a meta.k8s.io Table (kubectl get)? */
-function wantsTable(req: ApiRequest): boolean {
+export function wantsTable(req: ApiRequest): boolean {
   const accept = req.headers['accept'] ?? '';
   return accept.split(',').some((part) => part.includes('as=Table') && part.includes('g=meta.k8s.io'));
 }
