@@ -52,6 +52,8 @@ type Purpose =
  * sure the account exists and asks for a token for it (SAControllerClientBuilder).
  */
 const BUILT_IN = ['service-account-controller', 'root-ca-cert-publisher', 'namespace-controller'] as const;
+/** What those three read (reconcile below). */
+const BUILT_IN_INFORMERS: ReadonlySet<string> = new Set(['namespaces', 'serviceaccounts', 'configmaps']);
 type ControllerName = string;
 
 export class ControllerManager implements Actor {
@@ -239,7 +241,8 @@ export class ControllerManager implements Actor {
         this.list(ctx, purpose.reflector);
       } else if (out.length) {
         this.dispatch(ctx, purpose.reflector, out);
-        this.reconcile(ctx);
+        // The built-in controllers read only these informers: other events cannot change what they do.
+        if (BUILT_IN_INFORMERS.has(purpose.reflector)) this.reconcile(ctx);
       }
       return;
     }
