@@ -192,6 +192,11 @@ class Abort {
 const MAX_STRICT_ERRORS = 100;
 
 class Decoder {
+  /**
+   * `keysUnique`: the tree came from a parsed value (treeOf), whose objects
+   * cannot repeat a key, so no duplicate bookkeeping is needed.
+   */
+  constructor(private readonly keysUnique = false) {}
   /** JSON names of the struct fields on the way down (encoding/json's errorContext.FieldStack). */
   private fieldStack: string[] = [];
   /** The innermost struct holding the field being decoded (errorContext.Struct). */
@@ -284,10 +289,10 @@ class Decoder {
           return null;
         }
         const out: { [k: string]: JsonValue } = {};
-        const keys = new Set<string>();
+        const keys = this.keysUnique ? null : new Set<string>();
         for (const [k, v] of n.entries) {
-          if (keys.has(k)) this.strictError('duplicate', path === '' ? k : `${path}.${k}`);
-          keys.add(k);
+          if (keys?.has(k)) this.strictError('duplicate', path === '' ? k : `${path}.${k}`);
+          keys?.add(k);
           setOwn(out, k, this.decode(t.elem, v, t.owner, path === '' ? k : `${path}.${k}`));
         }
         return out;
@@ -298,7 +303,7 @@ class Decoder {
           return null;
         }
         const out: { [k: string]: JsonValue } = {};
-        const keys = new Set<string>();
+        const keys = this.keysUnique ? null : new Set<string>();
         for (const [k, v] of n.entries) {
           const fieldPath = path === '' ? k : `${path}.${k}`;
           const prop = Object.hasOwn(t.props, k) ? t.props[k] : undefined;
@@ -306,8 +311,8 @@ class Decoder {
             this.strictError('unknown', fieldPath);
             continue;
           }
-          if (keys.has(k)) this.strictError('duplicate', fieldPath);
-          keys.add(k);
+          if (keys?.has(k)) this.strictError('duplicate', fieldPath);
+          keys?.add(k);
           const outer = this.structName;
           this.fieldStack.push(k);
           this.structName = t.goName;
@@ -333,8 +338,8 @@ function setOwn(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {
 /** One reference schema per definition (so its derived target is memoised too). */
 const rootRefs = new Map<string, OpenApiSchema>();
 
-export function decodeAs(definition: string, body: JsonNode): DecodeReport {
-  const d = new Decoder();
+export function decodeAs(definition: string, body: JsonNode, keysUnique = false): DecodeReport {
+  const d = new Decoder(keysUnique);
   let root = rootRefs.get(definition);
   if (!root) rootRefs.set(definition, (root = { $ref: `#/components/schemas/${definition}` }));
   try {
@@ -367,7 +372,7 @@ export function checkFields(gvk: GroupVersionKind, body: unknown, mode: FieldVal
   const def = definitionForKind(gvk.group, gvk.version, gvk.kind);
   if (!def) return { ok: true, obj: body as KObject, warnings: [] };
   const tree = options.text !== undefined ? parseJsonTree(options.text) : undefined;
-  const report = decodeAs(def, tree ?? treeOf(body));
+  const report = tree ? decodeAs(def, tree) : decodeAs(def, treeOf(body), true);
   const strict = tree ? report.strict : [...report.strict, ...duplicates.map((p) => `duplicate field ${JSON.stringify(p)}`)];
   const context = options.context ?? 'create';
   if (report.error !== undefined) {
