@@ -21,6 +21,7 @@ import { ManagerContext } from './framework/context';
 import { CoreEventRecorder } from './framework/events';
 import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
 import { hashString } from '../sim/rng';
+import { PodOwnerIndex } from './framework/podOwnerIndex';
 
 const EMPTY: ReadonlyMap<string, KObject> = new Map();
 
@@ -75,6 +76,8 @@ export class ControllerManager implements Actor {
   private queueTimer = -1;
   private queueTimerAt = -1;
   private readonly eventRecorder = new CoreEventRecorder('kube-controller-manager');
+  /** The pods informer's owner index (kept in step with its store). */
+  private readonly podOwners = new PodOwnerIndex();
   /** --leader-elect (on by default): only the holder of kube-system/kube-controller-manager runs controllers. */
   readonly elector: LeaderElector;
   private electorTimer = -1;
@@ -317,6 +320,11 @@ export class ControllerManager implements Actor {
   }
 
   /** @internal */
+  podsOwnedBy(namespace: string, ownerUid: string): KObject[] {
+    return this.podOwners.owned(namespace, ownerUid);
+  }
+
+  /** @internal */
   isSynced(resource: string): boolean {
     return this.reflectors.get(resource)?.synced ?? false;
   }
@@ -336,6 +344,7 @@ export class ControllerManager implements Actor {
 
   private dispatch(ctx: ActorContext, resource: string, events: ReflectorEvent[]): void {
     if (events.length === 0) return;
+    if (resource === 'pods') for (const ev of events) this.podOwners.apply(ev);
     for (const c of this.controllers) {
       if (!c.informers.includes(resource)) continue;
       const cc = this.context(ctx, c);

@@ -189,7 +189,8 @@ export class ReplicaSetController implements Controller {
     const sel = labelSelectorAsSelector(rsSpec(rs).selector);
     if (!sel.ok) return { type: 'done' };
     const rsNeedsSync = this.expectations.satisfied(key, ctx.now) && !this.batches.has(key);
-    const active = inNamespace(ctx.store('pods'), rs.metadata.namespace ?? '').filter(isPodActive);
+    // The pods it owns and the orphans it may adopt (the pod informer's owner index).
+    const active = ctx.podsOwnedBy(rs.metadata.namespace ?? '', rs.metadata.uid ?? '').filter(isPodActive);
     const filteredPods = this.claimPods(rs, key, sel.selector, active, ctx);
     if (rsNeedsSync && !rs.metadata.deletionTimestamp) this.manageReplicas(filteredPods, rs, key, ctx);
     const status = calculateStatus(rs, filteredPods, this.manageErrors.get(key), ctx.now);
