@@ -63,7 +63,7 @@ export interface AuthorizationResult {
 export interface ClusterReader {
   get(group: string, resource: string, namespace: string | undefined, name: string): KObject | undefined;
   /** All objects of a resource, in one namespace or (undefined) every namespace, in key order. */
-  list(group: string, resource: string, namespace?: string): KObject[];
+  list(group: string, resource: string, namespace?: string): readonly KObject[];
 }
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

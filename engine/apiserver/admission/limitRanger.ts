@@ -208,7 +208,7 @@ export function pvcValidateLimit(lr: KObject, pvc: KObject): string[] {
   return errs;
 }
 
-function limitRanges(a: AdmissionAttributes, cluster: ClusterReader): KObject[] {
+function limitRanges(a: AdmissionAttributes, cluster: ClusterReader): readonly KObject[] {
   return cluster.list('', 'limitranges', a.namespace);
 }
 

@@ -483,7 +483,7 @@ class CacheReader implements ClusterReader {
     if (!r || !c) return undefined;
     return c.store.get(r.namespaced ? `${r.storagePrefix}/${namespace}/${name}` : `${r.storagePrefix}/${name}`);
   }
-  list(group: string, resource: string, namespace?: string): KObject[] {
+  list(group: string, resource: string, namespace?: string): readonly KObject[] {
     const r = resourceFor(group, resource);
     const c = r && this.server.cacheOf(r);
     if (!r || !c) return [];
