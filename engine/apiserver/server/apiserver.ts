@@ -29,6 +29,7 @@ import { bootstrapObjects } from './bootstrap';
 import { createTxn } from './storageOps';
 import { DEFAULT_CLIENT } from '../../etcd/client/client';
 import type { AuthnConfig } from './chain';
+import { TokenCache } from '../auth';
 
 export const APISERVER_KIND = 'kube-apiserver';
 
@@ -70,6 +71,8 @@ export class ApiServer implements Actor {
   private nextOp = 1;
   private nextRecord = 1;
   inflight = { readOnly: 0, mutating: 0 };
+  /** Bearer tokens that authenticated lately (the token cache's 10 s success TTL). */
+  readonly tokens = new TokenCache();
   /** Post-start hooks done (bootstrap objects written): /readyz answers ok. */
   bootstrapped = false;
   private bootstrapPending = 0;
@@ -197,7 +200,7 @@ export class ApiServer implements Actor {
 
     // Authentication.
     const t0 = ctx.now;
-    const authn = chain.authenticate(req, this.config.authn, this.cluster, ctx.now);
+    const authn = chain.authenticate(req, this.config.authn, this.cluster, ctx.now, this.tokens);
     if (!authn.ok) {
       stage(rec, 'authentication', authn.authenticator, 'denied', t0, ctx.now, authn.reason || authn.status.message);
       return fail(authn.status);

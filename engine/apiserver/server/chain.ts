@@ -37,8 +37,8 @@ export type AuthnConfig = auth.AuthnConfig;
 
 // ---- authentication, impersonation, authorization -----------------------------------
 
-export function authenticate(req: ApiRequest, config: AuthnConfig, cluster: ClusterReader, now: number): { ok: true; user: UserInfo; authenticator: string } | { ok: false; status: Status; authenticator: string; reason: string } {
-  const r = auth.authenticate(req.headers, config, cluster, now);
+export function authenticate(req: ApiRequest, config: AuthnConfig, cluster: ClusterReader, now: number, tokens?: auth.TokenCache): { ok: true; user: UserInfo; authenticator: string } | { ok: false; status: Status; authenticator: string; reason: string } {
+  const r = auth.authenticate(req.headers, config, cluster, now, tokens);
   return r.ok ? { ok: true, user: r.user, authenticator: r.authenticator } : { ok: false, status: r.status, authenticator: 'authentication', reason: r.reason };
 }
 
