@@ -127,11 +127,11 @@ function nodesAndIdle(report: Report, kind: NodeKind, sizes: number[]): void {
 }
 
 /** A Deployment of `replicas` pause pods asking 10m CPU and 16Mi (they fit 110 a node). */
-function deployment(name: string, replicas: number): string {
+function deployment(namespace: string, name: string, replicas: number): string {
   return JSON.stringify({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name, namespace: 'default' },
+    metadata: { name, namespace },
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
@@ -145,7 +145,8 @@ function deployment(name: string, replicas: number): string {
 
 /**
  * The big cluster: `nodes` kwok nodes, then `pods` pods from Deployments of
- * `perDeployment` replicas (30: ClusterLoader2's "medium" deployment), created by
+ * `perDeployment` replicas (30: ClusterLoader2's "medium" deployment) spread over
+ * one namespace per 100 nodes (ClusterLoader2's NODES_PER_NAMESPACE), created by
  * the ReplicaSet controller, scheduled by kube-scheduler, run by kwok-controller;
  * done when every pod is Running and Ready, then a steady half minute is timed.
  */
@@ -155,7 +156,15 @@ function bigCluster(report: Report, nodes: number, pods: number, perDeployment: 
   const deployments = Math.ceil(pods / perDeployment);
   const t0 = performance.now();
   const v0 = e.sim.now;
-  drive(e, deployments, 10, (i): ApiRequest => ({ method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: {}, headers: auth, body: deployment(`d-${i}`, Math.min(perDeployment, pods - i * perDeployment)) }));
+  const namespaces = Array.from({ length: Math.max(1, Math.ceil(nodes / 100)) }, (_, i) => `load-${i + 1}`);
+  drive(e, namespaces.length, 10, (i): ApiRequest => ({ method: 'POST', path: '/api/v1/namespaces', query: {}, headers: auth, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespaces[i] } }) }));
+  // Pods need their namespace's default ServiceAccount, which kube-controller-manager makes.
+  const sas = apiserver(e).caches.get('/serviceaccounts')!;
+  while (!namespaces.every((ns) => sas.store.has(`/registry/serviceaccounts/${ns}/default`)) && e.sim.now < v0 + 120_000) e.advance(200);
+  drive(e, deployments, 10, (i): ApiRequest => {
+    const ns = namespaces[i % namespaces.length]!;
+    return { method: 'POST', path: `/apis/apps/v1/namespaces/${ns}/deployments`, query: {}, headers: auth, body: deployment(ns, `d-${i}`, Math.min(perDeployment, pods - i * perDeployment)) };
+  });
   const deadline = e.sim.now + 6 * 3600_000;
   let lastLog = performance.now();
   while (runningPods(e) < pods && e.sim.now < deadline) {

@@ -22,6 +22,7 @@ import { CoreEventRecorder } from './framework/events';
 import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
 import { hashString } from '../sim/rng';
 import { PodOwnerIndex } from './framework/podOwnerIndex';
+import { NamespaceIndex } from './framework/namespaceIndex';
 
 const EMPTY: ReadonlyMap<string, KObject> = new Map();
 
@@ -78,6 +79,8 @@ export class ControllerManager implements Actor {
   private readonly eventRecorder = new CoreEventRecorder('kube-controller-manager');
   /** The pods informer's owner index (kept in step with its store). */
   private readonly podOwners = new PodOwnerIndex();
+  /** Every informer's namespace index. */
+  private readonly namespaces = new NamespaceIndex();
   /** --leader-elect (on by default): only the holder of kube-system/kube-controller-manager runs controllers. */
   readonly elector: LeaderElector;
   private electorTimer = -1;
@@ -320,6 +323,11 @@ export class ControllerManager implements Actor {
   }
 
   /** @internal */
+  listNamespace(resource: string, namespace: string): KObject[] {
+    return this.namespaces.list(resource, namespace);
+  }
+
+  /** @internal */
   podsOwnedBy(namespace: string, ownerUid: string): KObject[] {
     return this.podOwners.owned(namespace, ownerUid);
   }
@@ -344,6 +352,7 @@ export class ControllerManager implements Actor {
 
   private dispatch(ctx: ActorContext, resource: string, events: ReflectorEvent[]): void {
     if (events.length === 0) return;
+    for (const ev of events) this.namespaces.apply(resource, ev);
     if (resource === 'pods') for (const ev of events) this.podOwners.apply(ev);
     for (const c of this.controllers) {
       if (!c.informers.includes(resource)) continue;

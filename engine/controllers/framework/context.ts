@@ -9,6 +9,7 @@ export interface ContextHost {
   storeOf(resource: string): ReadonlyMap<string, KObject>;
   isSynced(resource: string): boolean;
   podsOwnedBy(namespace: string, ownerUid: string): KObject[];
+  listNamespace(resource: string, namespace: string): KObject[];
   controllerRequest(ctx: ActorContext, controller: string, call: ApiCall, tag: unknown): void;
   controllerEvent(ctx: ActorContext, controller: string, e: EventSpec): void;
 }
@@ -38,6 +39,10 @@ export class ManagerContext implements ControllerContext {
 
   podsOwnedBy(namespace: string, ownerUid: string): KObject[] {
     return this.host.podsOwnedBy(namespace, ownerUid);
+  }
+
+  list(resource: string, namespace: string): KObject[] {
+    return this.host.listNamespace(resource, namespace);
   }
 
   request(call: ApiCall, tag: unknown): void {

@@ -27,6 +27,10 @@ export class FakeContext implements ControllerContext {
     return true;
   }
 
+  list(resource: string, namespace: string): KObject[] {
+    return [...this.store(resource).values()].filter((o) => (o.metadata.namespace ?? '') === namespace);
+  }
+
   podsOwnedBy(namespace: string, ownerUid: string): KObject[] {
     return podsOwnedByScan(this.store('pods'), namespace, ownerUid);
   }
