@@ -32,6 +32,7 @@ import type { RestOp } from './rest';
 import { generateName as genName, newUid as genUid } from './ids';
 import { parseBody, parseJson } from './decode';
 import { base64Encode } from '../../sim/base64';
+import { jsonRoundTrip } from '../../sim/jsonClone';
 
 export type AuthnConfig = auth.AuthnConfig;
 
@@ -246,7 +247,7 @@ export function prepareForUpdate(r: ResourceInfo, subresource: string, obj: KObj
     // namespaces/finalize changes spec.finalizers and nothing else.
     const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
     for (const k of Object.keys(obj)) delete obj[k];
-    Object.assign(obj, structuredClone(old));
+    Object.assign(obj, jsonRoundTrip(old));
     obj.spec = { ...((old.spec as object) ?? {}), finalizers };
     if (finalizers.length === 0) delete (obj.spec as { finalizers?: string[] }).finalizers;
     return;
@@ -504,7 +505,7 @@ export function deleteOptions(req: ApiRequest): { ok: true; options: DeleteOptio
 
 /** Delete at once, or mark for deletion (graceful pods, finalizers, foreground/orphan propagation). */
 export function planDelete(r: ResourceInfo, obj: KObject, opts: DeleteOptions, now: number): { type: 'immediate' } | { type: 'update'; obj: KObject } {
-  const next = structuredClone(obj);
+  const next = jsonRoundTrip(obj);
   const finalizers = [...(next.metadata.finalizers ?? [])];
   if (opts.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
   if (opts.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');

@@ -419,7 +419,7 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
       op.body = dec.obj;
       stage(rec, 'decode', 'decode', 'ok', t0, ctx.now, `${dec.obj.kind} ${dec.obj.metadata.name ?? ''}`);
     }
-    obj = structuredClone(op.body);
+    obj = jsonRoundTrip(op.body);
   }
   if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) return fail(status.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`));
   if (r.namespaced) {
@@ -552,7 +552,7 @@ function computeScale(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   }
   const rv = scale.metadata?.resourceVersion;
   if (rv && rv !== String(op.currentRev)) return fail(status.optimisticLock(gr(op.r), op.info.name));
-  const obj = structuredClone(op.current);
+  const obj = jsonRoundTrip(op.current);
   (obj.spec as { replicas?: number }).replicas = replicas;
   if (chain.specChanged(obj, op.current)) obj.metadata.generation = (op.current.metadata.generation ?? 1) + 1;
   op.next = obj;
@@ -672,7 +672,7 @@ function computeSubresourceWrite(s: ApiServer, ctx: ActorContext, op: RestOp): v
   };
   const podName = op.info.name;
   if (!op.current) return fail(status.notFound({ group: '', resource: 'pods' }, podName));
-  const pod = structuredClone(op.current);
+  const pod = jsonRoundTrip(op.current);
   if (op.info.subresource === 'binding' || op.info.resource === 'bindings') {
     // pkg/registry/core/pod/storage/storage.go assignPod/setPodHostAndAnnotations.
     const target = (op.body as { target?: { name?: string } } | null)?.target?.name ?? '';
