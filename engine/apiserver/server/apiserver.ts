@@ -63,6 +63,8 @@ export class ApiServer implements Actor {
   readonly etcd: ApiEtcdClient;
   readonly caches = new Map<string, WatchCache>();
   readonly cacheWatch = new Map<string, CacheWatchState>();
+  /** `member/watchId` → the cache its etcd watch feeds (an index over cacheWatch's watching states). */
+  private readonly feeds = new Map<string, string>();
   readonly ops = new Map<number, RestOp>();
   /** etcd call id → the op (or internal purpose) waiting on it. */
   readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn'; key?: string }>();
@@ -403,25 +405,30 @@ export class ApiServer implements Actor {
       return this.listForCache(ctx, key);
     }
     this.cacheWatch.set(key, { state: 'watching', member: call.servedBy!, watchId: body.watchId });
+    this.feeds.set(`${call.servedBy!}/${body.watchId}`, key);
   }
 
   private onWatchPush(ctx: ActorContext, from: ActorId, body: WatchResponse): void {
-    for (const [key, w] of this.cacheWatch) {
-      if (w.state !== 'watching' || w.member !== from || w.watchId !== body.watchId) continue;
-      if (body.canceled) {
-        this.listForCache(ctx, key);
-        return;
-      }
-      const cache = this.caches.get(key)!;
-      for (const ev of body.events) {
-        const k = keyText(ev.kv.key);
-        const obj = ev.type === 'PUT' ? decodeObject(ev.kv) : null;
-        const ce = cache.apply(k, ev.type, obj, ev.kv.modRevision);
-        if (ce) this.watch.dispatch(ctx, key, ce);
-      }
-      if (body.events.length === 0) cache.progress(body.header.revision);
+    const feed = `${from}/${body.watchId}`;
+    const key = this.feeds.get(feed);
+    if (key === undefined) return;
+    const w = this.cacheWatch.get(key);
+    if (!w || w.state !== 'watching' || w.member !== from || w.watchId !== body.watchId) {
+      this.feeds.delete(feed); // that watch was replaced
       return;
     }
+    if (body.canceled) {
+      this.listForCache(ctx, key);
+      return;
+    }
+    const cache = this.caches.get(key)!;
+    for (const ev of body.events) {
+      const k = keyText(ev.kv.key);
+      const obj = ev.type === 'PUT' ? decodeObject(ev.kv) : null;
+      const ce = cache.apply(k, ev.type, obj, ev.kv.modRevision);
+      if (ce) this.watch.dispatch(ctx, key, ce);
+    }
+    if (body.events.length === 0) cache.progress(body.header.revision);
   }
 
   // ---- post-start hooks ----------------------------------------------------------
