@@ -153,6 +153,7 @@ function deployment(namespace: string, name: string, replicas: number): string {
 function bigCluster(report: Report, nodes: number, pods: number, perDeployment: number): void {
   const f = bootFleet('kwok', nodes, 2);
   const e = f.e;
+  report({ name: `fleet: ${nodes.toLocaleString('en-US')} kwok nodes registered and Ready (big cluster)`, value: f.readyWall, unit: `wall s (${f.readyVirtual.toFixed(0)} virtual s)` });
   const deployments = Math.ceil(pods / perDeployment);
   const t0 = performance.now();
   const v0 = e.sim.now;
