@@ -66,7 +66,9 @@ export class KwokController implements Actor {
   private readonly nodeIndex = new Map<string, number>();
   private readonly podCounter = new Map<string, number>();
   private nextReq = 1;
-  private readonly pending: PendingWrite[] = [];
+  /** Writes waiting for a slot, oldest first from `pendingHead` (a queue without O(n) shifts). */
+  private pending: PendingWrite[] = [];
+  private pendingHead = 0;
   private writesInFlight = 0;
 
   constructor(
@@ -102,8 +104,12 @@ export class KwokController implements Actor {
   }
 
   private pump(ctx: ActorContext): void {
-    while (this.writesInFlight < MAX_WRITES_IN_FLIGHT && this.pending.length > 0) {
-      const w = this.pending.shift()!;
+    while (this.writesInFlight < MAX_WRITES_IN_FLIGHT && this.pendingHead < this.pending.length) {
+      const w = this.pending[this.pendingHead++]!;
+      if (this.pendingHead === this.pending.length || this.pendingHead > 4096) {
+        this.pending = this.pending.slice(this.pendingHead);
+        this.pendingHead = 0;
+      }
       this.writesInFlight++;
       this.send(ctx, w.method, w.path, {}, w.body, { kind: 'write', what: w.what, w }, w.contentType);
     }
