@@ -1,4 +1,4 @@
-// `npm run bench [kernel|etcd|harness|apiserver|scheduler|map]`: figures for the kernel, the simulated etcd cluster, kube-apiserver, kube-scheduler and the cluster map (in Chromium).
+// `npm run bench [kernel|etcd|harness|apiserver|scheduler|fleet|map]`: figures for the kernel, the simulated etcd cluster, kube-apiserver, kube-scheduler, the node fleet and the cluster map (in Chromium).
 // Prints each figure and its ratio to the goal in the issue; record notable
 // results in bench/RESULTS.md with the command that produced them.
 import { performance } from 'node:perf_hooks';
@@ -8,6 +8,7 @@ import '../engine/sim/testActors';
 import { apiserverBench } from './apiserver';
 import { schedulerBench } from './scheduler';
 import { mapBench } from './map';
+import { fleetBench } from './fleet';
 
 interface Figure {
   name: string;
@@ -92,3 +93,4 @@ if (!only || only === 'harness') await harnessSeeds();
 if (!only || only === 'apiserver') apiserverBench(report);
 if (!only || only === 'scheduler') schedulerBench(report);
 if (!only || only === 'map') await mapBench(report);
+if (!only || only === 'fleet') fleetBench(report);

@@ -63,7 +63,7 @@ export interface AuthorizationResult {
 export interface ClusterReader {
   get(group: string, resource: string, namespace: string | undefined, name: string): KObject | undefined;
   /** All objects of a resource, in one namespace or (undefined) every namespace, in key order. */
-  list(group: string, resource: string, namespace?: string): KObject[];
+  list(group: string, resource: string, namespace?: string): readonly KObject[];
 }
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -104,6 +104,12 @@ export interface AdmissionPlugin {
   handles(attrs: AdmissionAttributes): boolean;
   /** Mutating phase (admission.MutationInterface); absent for validate-only plugins. */
   admit?(attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionVerdict;
+  /**
+   * Could admit() change attrs.object for these attributes? A cheap pre-check of
+   * admit's own early returns, so the chain need not look for changes after a
+   * step that cannot make any; absent means it might.
+   */
+  mayMutate?(attrs: AdmissionAttributes, cluster: ClusterReader): boolean;
   /** Validating phase (admission.ValidationInterface); absent for mutate-only plugins. */
   validate?(attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionVerdict;
 }

@@ -22,6 +22,8 @@ import { CoreEventRecorder } from './framework/events';
 import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
 import { hashString } from '../sim/rng';
 import { ROOT_CA_CRT } from './framework/rootCA';
+import { PodOwnerIndex } from './framework/podOwnerIndex';
+import { NamespaceIndex } from './framework/namespaceIndex';
 
 const EMPTY: ReadonlyMap<string, KObject> = new Map();
 
@@ -52,6 +54,8 @@ type Purpose =
  * sure the account exists and asks for a token for it (SAControllerClientBuilder).
  */
 const BUILT_IN = ['service-account-controller', 'root-ca-cert-publisher', 'namespace-controller'] as const;
+/** What those three read (reconcile below). */
+const BUILT_IN_INFORMERS: ReadonlySet<string> = new Set(['namespaces', 'serviceaccounts', 'configmaps']);
 type ControllerName = string;
 
 export class ControllerManager implements Actor {
@@ -73,6 +77,10 @@ export class ControllerManager implements Actor {
   private queueTimer = -1;
   private queueTimerAt = -1;
   private readonly eventRecorder = new CoreEventRecorder('kube-controller-manager');
+  /** The pods informer's owner index (kept in step with its store). */
+  private readonly podOwners = new PodOwnerIndex();
+  /** Every informer's namespace index. */
+  private readonly namespaces = new NamespaceIndex();
   /** --leader-elect (on by default): only the holder of kube-system/kube-controller-manager runs controllers. */
   readonly elector: LeaderElector;
   private electorTimer = -1;
@@ -244,7 +252,8 @@ export class ControllerManager implements Actor {
         this.list(ctx, purpose.reflector);
       } else if (out.length) {
         this.dispatch(ctx, purpose.reflector, out);
-        this.reconcile(ctx);
+        // The built-in controllers read only these informers: other events cannot change what they do.
+        if (BUILT_IN_INFORMERS.has(purpose.reflector)) this.reconcile(ctx);
       }
       return;
     }
@@ -319,6 +328,16 @@ export class ControllerManager implements Actor {
   }
 
   /** @internal */
+  listNamespace(resource: string, namespace: string): KObject[] {
+    return this.namespaces.list(resource, namespace);
+  }
+
+  /** @internal */
+  podsOwnedBy(namespace: string, ownerUid: string): KObject[] {
+    return this.podOwners.owned(namespace, ownerUid);
+  }
+
+  /** @internal */
   isSynced(resource: string): boolean {
     return this.reflectors.get(resource)?.synced ?? false;
   }
@@ -338,6 +357,8 @@ export class ControllerManager implements Actor {
 
   private dispatch(ctx: ActorContext, resource: string, events: ReflectorEvent[]): void {
     if (events.length === 0) return;
+    for (const ev of events) this.namespaces.apply(resource, ev);
+    if (resource === 'pods') for (const ev of events) this.podOwners.apply(ev);
     for (const c of this.controllers) {
       if (!c.informers.includes(resource)) continue;
       const cc = this.context(ctx, c);

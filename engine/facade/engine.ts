@@ -70,6 +70,16 @@ export const METRICS_SERVER = 'metrics-server-0';
 /** The load generator started by the `load` command. */
 export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
 
+/**
+ * Node i's pod /24: 10.244.0.0/24 upward as kubeadm's default pod subnet hands
+ * them out, continuing at 10.128.0.0 once the second octet would pass 255
+ * (nodes 3,072 and up), clear of the service range 10.96.0.0/12.
+ */
+export function podCidrOf(i: number): string {
+  const k = Math.floor(i / 256);
+  return `10.${k <= 11 ? 244 + k : 116 + k}.${i % 256}.0/24`;
+}
+
 export type ExecResult = { ok: true; result?: unknown } | { ok: false; error: string };
 
 interface EngineSnapshot {
@@ -149,7 +159,7 @@ export class Engine {
           server: `kube-apiserver-${(i - 1) % this.options.apiServers}`,
           nodeName: `node-${i}`,
           capacity: { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' },
-          podCIDR: `10.${244 + Math.floor(i / 256)}.${i % 256}.0/24`,
+          podCIDR: podCidrOf(i),
           internalIP: `10.0.${1 + Math.floor(i / 250)}.${(i % 250) + 1}`,
           imageBandwidthBytesPerSec: 50 * 1024 * 1024,
         } satisfies KubeletConfig);

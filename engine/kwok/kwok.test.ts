@@ -20,3 +20,24 @@ describe('kwok-controller', () => {
     runUntil(e, () => call(e, 'GET', '/api/v1/namespaces/default/pods/p').status === 404, 'p removed', 30_000);
   });
 });
+
+describe('kwok-controller node stages', () => {
+  it('initializes a fake node created without status (node-initialize) and heartbeats it every 600–610 s', () => {
+    const e = controlPlane(32);
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'bare', annotations: { 'kwok.x-k8s.io/node': 'fake' } } };
+    expect(call(e, 'POST', '/api/v1/nodes', node).status).toBe(201);
+    runUntil(e, () => call(e, 'GET', '/api/v1/nodes/bare').body.status?.phase === 'Running', 'bare initialized', 30_000);
+    const st = call(e, 'GET', '/api/v1/nodes/bare').body.status;
+    expect(st.conditions.map((c: any) => `${c.type}=${c.status}/${c.reason}`)).toEqual(['Ready=True/KubeletReady', 'MemoryPressure=False/KubeletHasSufficientMemory', 'DiskPressure=False/KubeletHasNoDiskPressure', 'PIDPressure=False/KubeletHasSufficientPID', 'NetworkUnavailable=False/RouteCreated']);
+    expect(st.addresses).toEqual([{ address: '10.0.0.1', type: 'InternalIP' }, { address: 'bare', type: 'Hostname' }]);
+    expect(st.allocatable).toEqual({ cpu: '1k', memory: '1Ti', pods: '1M' });
+    const heartbeat = () => call(e, 'GET', '/api/v1/nodes/bare').body.status.conditions[0].lastHeartbeatTime;
+    const first = heartbeat();
+    // The Lease carries liveness: no status write for 600 s, then one within the jitter.
+    e.advance(590_000);
+    expect(heartbeat()).toBe(first);
+    expect(call(e, 'GET', '/api/v1/nodes/bare').body.status.conditions[0].status).toBe('True');
+    e.advance(25_000);
+    expect(heartbeat()).not.toBe(first);
+  });
+});

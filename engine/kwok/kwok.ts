@@ -1,8 +1,9 @@
 // kwok-controller (sigs.k8s.io/kwok): fake nodes without kubelets, as KWOK
 // runs them — for nodes created through the API with the annotation
 // kwok.x-k8s.io/node=fake it plays the kubelet's part through the API only:
-// the node Lease renewed and the Ready heartbeat kept (stage
-// node-heartbeat-with-lease), pods bound there marked Running and Ready
+// a node not yet Ready gets its conditions, addresses and phase (stage
+// node-initialize), its Lease is renewed and its status heartbeat kept (stage
+// node-heartbeat-with-lease), pods bound there are marked Running and Ready
 // (pod-ready), and pods being deleted removed (pod-delete). Other nodes without
 // a kubelet go NotReady as they would in a real cluster.
 import type { Actor, ActorId, Payload } from '../sim/actor';
@@ -17,9 +18,17 @@ import { Reflector, type ReflectorEvent } from '../client/reflector';
 
 export const KWOK_KIND = 'kwok-controller';
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
-/** KWOK's default heartbeat: the Lease every 10 s (40 s duration), node status every 20 s. */
+/** KWOK's node Lease: renewed every 10 s (a quarter of its 40 s duration). */
 const LEASE_RENEW_MS = 10_000;
-const STATUS_MS = 20_000;
+/**
+ * node-heartbeat-with-lease (kustomize/stage/node/heartbeat-with-lease): with the
+ * Lease carrying liveness, a Ready node's status is heartbeated after a delay of
+ * 600 s, jittered up to 610 s.
+ */
+const STATUS_DELAY_MS = 600_000;
+const STATUS_JITTER_MS = 610_000;
+/** KWOK's --node-ip default: every fake node reports this InternalIP unless it has addresses. */
+const DEFAULT_NODE_IP = '10.0.0.1';
 
 export interface KwokConfig {
   server: ActorId;
@@ -49,10 +58,17 @@ export class KwokController implements Actor {
   private readonly deleting = new Set<string>();
   /** Lease created (node name). */
   private readonly leases = new Set<string>();
+  /** Nodes with a node-initialize patch in flight, and nodes with a status heartbeat timer (node name). */
+  private readonly initializing = new Set<string>();
+  private readonly heartbeats = new Set<string>();
+  /** Pods bound to a node not seen yet (node name → pod keys), handled when it appears. */
+  private readonly waitingForNode = new Map<string, Set<string>>();
   private readonly nodeIndex = new Map<string, number>();
   private readonly podCounter = new Map<string, number>();
   private nextReq = 1;
-  private readonly pending: PendingWrite[] = [];
+  /** Writes waiting for a slot, oldest first from `pendingHead` (a queue without O(n) shifts). */
+  private pending: PendingWrite[] = [];
+  private pendingHead = 0;
   private writesInFlight = 0;
 
   constructor(
@@ -64,7 +80,6 @@ export class KwokController implements Actor {
     this.list(ctx, 'nodes');
     this.list(ctx, 'pods');
     ctx.setTimer(LEASE_RENEW_MS, 'lease');
-    ctx.setTimer(STATUS_MS, 'status');
   }
 
   private send(ctx: ActorContext, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, query: Record<string, string>, body: unknown, purpose: Purpose, contentType = 'application/json'): number {
@@ -89,8 +104,12 @@ export class KwokController implements Actor {
   }
 
   private pump(ctx: ActorContext): void {
-    while (this.writesInFlight < MAX_WRITES_IN_FLIGHT && this.pending.length > 0) {
-      const w = this.pending.shift()!;
+    while (this.writesInFlight < MAX_WRITES_IN_FLIGHT && this.pendingHead < this.pending.length) {
+      const w = this.pending[this.pendingHead++]!;
+      if (this.pendingHead === this.pending.length || this.pendingHead > 4096) {
+        this.pending = this.pending.slice(this.pendingHead);
+        this.pendingHead = 0;
+      }
       this.writesInFlight++;
       this.send(ctx, w.method, w.path, {}, w.body, { kind: 'write', what: w.what, w }, w.contentType);
     }
@@ -160,9 +179,20 @@ export class KwokController implements Actor {
 
   private react(ctx: ActorContext, informer: 'nodes' | 'pods', events: ReflectorEvent[]): void {
     if (informer === 'nodes') {
-      for (const ev of events) if (ev.type !== 'DELETED' && this.isFake(ev.object.metadata.name!) && !this.leases.has(ev.object.metadata.name!)) this.renewLease(ctx, ev.object, true);
-      // Pods bound before their node was seen.
-      for (const p of this.pods.store.values()) this.handlePod(ctx, p);
+      for (const ev of events) {
+        const name = ev.object.metadata.name!;
+        if (ev.type === 'DELETED' || !this.isFake(name)) continue;
+        if (!this.leases.has(name)) this.renewLease(ctx, ev.object, true);
+        this.nodeStage(ctx, ev.object);
+        // Pods bound before their node was seen.
+        const waiting = this.waitingForNode.get(name);
+        if (!waiting) continue;
+        this.waitingForNode.delete(name);
+        for (const key of waiting) {
+          const p = this.pods.store.get(key);
+          if (p) this.handlePod(ctx, p);
+        }
+      }
       return;
     }
     for (const ev of events) if (ev.type !== 'DELETED') this.handlePod(ctx, ev.object);
@@ -172,7 +202,15 @@ export class KwokController implements Actor {
   private handlePod(ctx: ActorContext, pod: KObject): void {
     const spec = pod.spec as { nodeName?: string; containers?: { name: string; image?: string }[] };
     const node = spec.nodeName;
-    if (!node || !this.isFake(node)) return;
+    if (!node) return;
+    if (!this.isFake(node)) {
+      if (!this.nodes.store.has(node)) {
+        let waiting = this.waitingForNode.get(node);
+        if (!waiting) this.waitingForNode.set(node, (waiting = new Set()));
+        waiting.add(Reflector.keyOf(pod));
+      }
+      return;
+    }
     const uid = pod.metadata.uid!;
     const ns = pod.metadata.namespace!;
     if (pod.metadata.deletionTimestamp) {
@@ -202,6 +240,41 @@ export class KwokController implements Actor {
       containerStatuses: (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image ?? '', imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } } })),
     };
     this.write(ctx, { method: 'PATCH', path: `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, body: { status }, what: `ready ${ns}/${pod.metadata.name}`, contentType: 'application/strategic-merge-patch+json' });
+  }
+
+  /** node-initialize for a node not Ready; a Ready node gets its heartbeat timer. */
+  private nodeStage(ctx: ActorContext, node: KObject): void {
+    const name = node.metadata.name!;
+    const st = (node.status ?? {}) as NodeStatus;
+    if (st.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') {
+      if (this.initializing.has(name)) return;
+      this.initializing.add(name);
+      this.write(ctx, { method: 'PATCH', path: `/api/v1/nodes/${name}/status`, body: { status: this.initialStatus(ctx, node) }, what: `initialize ${name}`, contentType: 'application/strategic-merge-patch+json' });
+      return;
+    }
+    this.initializing.delete(name);
+    if (this.heartbeats.has(name)) return;
+    this.heartbeats.add(name);
+    ctx.setTimer(this.heartbeatDelay(ctx), 'status', name);
+  }
+
+  private heartbeatDelay(ctx: ActorContext): number {
+    return ctx.rng.int(STATUS_DELAY_MS, STATUS_JITTER_MS + 1);
+  }
+
+  /** The node-initialize stage's status: KWOK's node conditions, addresses, resources and phase Running. */
+  private initialStatus(ctx: ActorContext, node: KObject): NodeStatus {
+    const now = rfc3339(ctx.now);
+    const since = node.metadata.creationTimestamp ?? now;
+    const st = (node.status ?? {}) as NodeStatus;
+    const unlimited = { cpu: '1k', memory: '1Ti', pods: '1M' };
+    return {
+      conditions: nodeConditions(now, since),
+      addresses: st.addresses?.length ? st.addresses : [{ address: DEFAULT_NODE_IP, type: 'InternalIP' }, { address: node.metadata.name!, type: 'Hostname' }],
+      allocatable: st.allocatable && Object.keys(st.allocatable).length ? st.allocatable : unlimited,
+      capacity: st.capacity && Object.keys(st.capacity).length ? st.capacity : unlimited,
+      phase: 'Running',
+    };
   }
 
   private nodeIndexOf(node: string): number {
@@ -236,18 +309,18 @@ export class KwokController implements Actor {
       return;
     }
     if (tag === 'status') {
-      ctx.setTimer(STATUS_MS, 'status');
-      // The Ready heartbeat: every condition's lastHeartbeatTime, Ready True.
-      for (const n of this.nodes.store.values()) {
-        if (!this.isFake(n.metadata.name!)) continue;
-        const conds = ((n.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).map((c) => ({
-          ...c,
-          ...(c.type === 'Ready' ? { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' } : {}),
-          lastHeartbeatTime: rfc3339(ctx.now),
-        }));
-        if (conds.length === 0) continue;
-        this.write(ctx, { method: 'PATCH', path: `/api/v1/nodes/${n.metadata.name}/status`, body: { status: { conditions: conds } }, what: `heartbeat ${n.metadata.name}`, contentType: 'application/strategic-merge-patch+json' });
+      // node-heartbeat-with-lease: the node's conditions heartbeated, addresses kept; then the next delay.
+      const name = data as string;
+      const n = this.nodes.store.get(name);
+      if (!n || !this.isFake(name)) {
+        this.heartbeats.delete(name);
+        return;
       }
+      ctx.setTimer(this.heartbeatDelay(ctx), 'status', name);
+      const st = (n.status ?? {}) as NodeStatus;
+      if (st.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') return;
+      const now = rfc3339(ctx.now);
+      this.write(ctx, { method: 'PATCH', path: `/api/v1/nodes/${name}/status`, body: { status: { conditions: nodeConditions(now, n.metadata.creationTimestamp ?? now), ...(st.addresses ? { addresses: st.addresses } : {}) } }, what: `heartbeat ${name}`, contentType: 'application/strategic-merge-patch+json' });
     }
   }
 
@@ -273,6 +346,35 @@ export class KwokController implements Actor {
     }
     this.pump(ctx);
   }
+}
+
+interface NodeCondition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  lastHeartbeatTime: string;
+  lastTransitionTime: string;
+}
+
+interface NodeStatus {
+  conditions?: NodeCondition[];
+  addresses?: { type: string; address: string }[];
+  allocatable?: Record<string, string>;
+  capacity?: Record<string, string>;
+  phase?: string;
+}
+
+/** KWOK's NodeConditions: a healthy kubelet's five conditions (transition time: the node's creation). */
+function nodeConditions(now: string, since: string): NodeCondition[] {
+  const c = (type: string, status: string, reason: string, message: string): NodeCondition => ({ lastHeartbeatTime: now, lastTransitionTime: since, message, reason, status, type });
+  return [
+    c('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+    c('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+    c('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    c('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    c('NetworkUnavailable', 'False', 'RouteCreated', 'RouteController created a route'),
+  ];
 }
 
 registerClass('KwokController', KwokController);

@@ -15,7 +15,7 @@ export interface AdmissionRecord {
   status?: Status;
   warnings: string[];
   auditAnnotations?: Record<string, string>;
-  /** Copies of attrs.object around the step (the same copy twice when the step changed nothing it could). */
+  /** Copies of attrs.object around the step (the same copy twice when the step changed nothing). */
   before: KObject | null;
   after: KObject | null;
 }
@@ -37,6 +37,10 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
   const auditAnnotations: Record<string, string> = {};
   const storageWrites: KObject[] = [];
   let current = attrs.object ? clone(attrs.object) : null;
+  // The JSON text of `current` (mutating phase): a step that leaves the same text
+  // changed nothing, keeps the same copy and needs no patch.
+  // Taken before the first step that may change the object.
+  let currentText: string | undefined;
   for (const plugin of plugins) {
     const step = phase === 'mutating' ? plugin.admit : plugin.validate;
     if (!step) continue;
@@ -45,9 +49,18 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
       continue;
     }
     const before = current;
+    const watch = phase === 'mutating' && !!attrs.object && (plugin.mayMutate?.(attrs, cluster) ?? true);
+    if (watch) currentText ??= JSON.stringify(attrs.object);
     const verdict: AdmissionVerdict = step.call(plugin, attrs, cluster);
-    // Validating plugins must not change the object; only mutating steps take a new copy.
-    const after = phase === 'mutating' && attrs.object ? clone(attrs.object) : before;
+    // Validating plugins must not change the object; only mutating steps that changed it take a new copy.
+    let after = before;
+    if (watch) {
+      const text = JSON.stringify(attrs.object);
+      if (text !== currentText) {
+        after = JSON.parse(text) as KObject;
+        currentText = text;
+      }
+    }
     current = after;
     const stepWarnings = verdict.warnings ?? [];
     warnings.push(...stepWarnings);

@@ -33,6 +33,7 @@ export function getDefaultClass(cluster: ClusterReader): KObject | undefined {
 export const defaultStorageClass: AdmissionPlugin = {
   name: 'DefaultStorageClass',
   handles: (a) => a.operation === 'CREATE',
+  mayMutate: (a) => isResource(a, '', 'persistentvolumeclaims') && a.subresource === '',
   admit(a, cluster) {
     if (!isResource(a, '', 'persistentvolumeclaims') || a.subresource !== '' || !a.object) return allow();
     const pvc = a.object;

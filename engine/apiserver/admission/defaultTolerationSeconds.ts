@@ -15,6 +15,7 @@ export const DEFAULT_UNREACHABLE_TOLERATION_SECONDS = 300;
 export const defaultTolerationSeconds: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
   handles: (a) => a.operation === 'CREATE' || a.operation === 'UPDATE',
+  mayMutate: (a) => isResource(a, '', 'pods') && a.subresource === '',
   admit(a) {
     if (!isResource(a, '', 'pods') || a.subresource !== '') return allow();
     const pod = a.object;

@@ -208,13 +208,14 @@ export function pvcValidateLimit(lr: KObject, pvc: KObject): string[] {
   return errs;
 }
 
-function limitRanges(a: AdmissionAttributes, cluster: ClusterReader): KObject[] {
+function limitRanges(a: AdmissionAttributes, cluster: ClusterReader): readonly KObject[] {
   return cluster.list('', 'limitranges', a.namespace);
 }
 
 export const limitRanger: AdmissionPlugin = {
   name: 'LimitRanger',
   handles: (a) => a.operation === 'CREATE' || a.operation === 'UPDATE',
+  mayMutate: (a) => supportsAttributes(a) && a.resource.resource === 'pods',
   admit(a, cluster) {
     if (!supportsAttributes(a) || markedForDeletion(a) || !a.object) return allow();
     if (a.resource.resource !== 'pods') return allow(); // PVCs are only validated

@@ -14,6 +14,8 @@ import { callErrorStatus, callWebhook, dryRunUnsupported, failurePolicyOf, listW
 export const mutatingAdmissionWebhook: AdmissionPlugin = {
   name: 'MutatingAdmissionWebhook',
   handles: () => true,
+  // Only a configured webhook can change the object.
+  mayMutate: (_a, cluster) => cluster.list('admissionregistration.k8s.io', 'mutatingwebhookconfigurations').length > 0,
   admit(a, cluster) {
     const warnings: string[] = [];
     const audit: Record<string, string> = {};

@@ -20,6 +20,8 @@ function isNamespaceRequest(a: AdmissionAttributes): boolean {
 export const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
   handles: (a) => a.operation === 'CREATE' || a.operation === 'UPDATE' || a.operation === 'DELETE',
+  // It only refuses, never changes the object.
+  mayMutate: () => false,
   admit(a: AdmissionAttributes, cluster: ClusterReader) {
     const isNamespace = isNamespaceRequest(a);
     if (a.operation === 'DELETE' && isNamespace && IMMORTAL_NAMESPACES.includes(a.name)) {

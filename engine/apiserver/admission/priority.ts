@@ -101,6 +101,7 @@ function validatePriorityClass(a: AdmissionAttributes, cluster: ClusterReader) {
 export const priority: AdmissionPlugin = {
   name: 'Priority',
   handles: (a) => a.operation === 'CREATE' || a.operation === 'UPDATE' || a.operation === 'DELETE',
+  mayMutate: (a) => a.subresource === '' && isResource(a, '', 'pods'),
   admit(a, cluster) {
     if (a.subresource !== '' || !a.object) return allow();
     if (isResource(a, '', 'pods') && (a.operation === 'CREATE' || a.operation === 'UPDATE')) return admitPod(a, cluster);

@@ -60,7 +60,7 @@ export interface AggregatedGroupVersion {
 
 /** What the aggregator needs of its API server. */
 export interface AggregatorHost {
-  readonly cluster: { get(group: string, resource: string, namespace: string | undefined, name: string): KObject | undefined; list(group: string, resource: string): KObject[] };
+  readonly cluster: { get(group: string, resource: string, namespace: string | undefined, name: string): KObject | undefined; list(group: string, resource: string): readonly KObject[] };
   /** Writes an APIService's status (a compare-and-swap on its resourceVersion). */
   writeAPIServiceStatus(ctx: ActorContext, obj: KObject): void;
   /** Answers a client and closes its record. */

@@ -2,6 +2,7 @@
 // (pkg/kubeapiserver/authenticator/config.go): x509 client certificates, then
 // bearer tokens (static token file, service-account tokens), the union wrapped
 // in the AuthenticatedGroupAdder, then anonymous when no credential was offered.
+import { registerClass } from '../../sim/serial';
 import { status } from '../../apimachinery/status';
 import { assertNever } from '../../sim/assert';
 import type { Status } from '../../apimachinery/types';
@@ -154,14 +155,48 @@ export function authenticateToken(token: string, config: AuthnConfig, cluster: C
   }
 }
 
-export function authenticate(headers: Headers, config: AuthnConfig, cluster: ClusterReader, now: number): AuthnResult {
+/**
+ * kube-apiserver's token cache (--token-success-cache-ttl... the built-in
+ * authentication options: successes kept 10 s, failures not at all;
+ * k8s.io/apiserver/pkg/authentication/token/cache): a bearer token that
+ * authenticated is not verified again within the TTL. Plain data, owned by the
+ * server.
+ */
+export class TokenCache {
+  static readonly SUCCESS_TTL_MS = 10_000;
+  private static readonly MAX_ENTRIES = 4096;
+  readonly entries = new Map<string, { expiresAt: number; result: AuthnResult & { ok: true } }>();
+
+  get(token: string, now: number): (AuthnResult & { ok: true }) | undefined {
+    const e = this.entries.get(token);
+    if (!e) return undefined;
+    if (e.expiresAt > now) return e.result;
+    this.entries.delete(token);
+    return undefined;
+  }
+
+  set(token: string, result: AuthnResult & { ok: true }, now: number): void {
+    if (this.entries.size >= TokenCache.MAX_ENTRIES) for (const [k, e] of this.entries) if (e.expiresAt <= now || this.entries.size >= TokenCache.MAX_ENTRIES) this.entries.delete(k);
+    this.entries.set(token, { expiresAt: now + TokenCache.SUCCESS_TTL_MS, result });
+  }
+}
+
+export function authenticate(headers: Headers, config: AuthnConfig, cluster: ClusterReader, now: number, tokens?: TokenCache): AuthnResult {
   const subject = headerValues(headers, CLIENT_CERT_HEADER)[0];
   if (subject) {
     const user = x509User(subject, config);
     if (user) return { ok: true, user: withAuthenticatedGroup(user), authenticator: 'x509' };
   }
   const token = bearerToken(headers);
-  if (token !== undefined) return authenticateToken(token, config, cluster, now);
+  if (token !== undefined) {
+    const hit = tokens?.get(token, now);
+    if (hit) return hit;
+    const r = authenticateToken(token, config, cluster, now);
+    if (r.ok) tokens?.set(token, r, now);
+    return r;
+  }
   if (!config.anonymous) return unauthorized('anonymous', 'no credentials and anonymous auth is disabled');
   return { ok: true, user: anonymousUser(), authenticator: 'anonymous' };
 }
+
+registerClass('TokenCache', TokenCache);

@@ -9,6 +9,7 @@ export {
   componentUsers,
   defaultAuthnConfig,
   parseCertificateSubject,
+  TokenCache,
   type AuthnConfig,
   type AuthnResult,
   type Authenticator,

@@ -103,7 +103,7 @@ export function roleReferenceRules(cluster: ClusterReader, ref: RoleRef, binding
 /** Called with each applying rule and where it came from, or with an error; return false to stop. */
 export type RuleVisitor = (source: string | undefined, rule: PolicyRule | undefined, error: string | undefined) => boolean;
 
-function visitBindings(user: UserInfo, bindings: KObject[], kind: 'ClusterRoleBinding' | 'RoleBinding', namespace: string, cluster: ClusterReader, visit: RuleVisitor): boolean {
+function visitBindings(user: UserInfo, bindings: readonly KObject[], kind: 'ClusterRoleBinding' | 'RoleBinding', namespace: string, cluster: ClusterReader, visit: RuleVisitor): boolean {
   for (const b of bindings) {
     const subject = firstApplyingSubject(user, subjectsOf(b), namespace);
     if (!subject) continue;

@@ -29,6 +29,8 @@ export class WatchCache {
   /** The revision of the list the cache was built from; events before it are not known. */
   listRv = 0;
   ready = false;
+  /** The sorted list, kept until the next change (admission and RBAC read whole resources per request). */
+  private sorted: readonly KObject[] | null = null;
 
   constructor(
     readonly resourceKey: string,
@@ -38,6 +40,7 @@ export class WatchCache {
   /** Replace everything with a fresh list (at start, and after the etcd watch was lost). */
   replace(objects: { key: string; obj: KObject }[], rv: number): void {
     this.store.clear();
+    this.sorted = null;
     for (const o of objects) this.store.set(o.key, o.obj);
     this.events = [];
     this.rv = rv;
@@ -48,6 +51,7 @@ export class WatchCache {
   apply(key: string, type: 'PUT' | 'DELETE', obj: KObject | null, rv: number): CacheEvent | null {
     if (rv <= this.rv) return null; // a replayed event we already hold
     const prev = this.store.get(key);
+    this.sorted = null;
     let ev: CacheEvent;
     if (type === 'DELETE') {
       if (!prev) {
@@ -90,8 +94,10 @@ export class WatchCache {
     return out;
   }
 
-  list(): KObject[] {
-    return [...this.store.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, o]) => o);
+  /** The objects in key order (a shared, frozen array: copy it to change it). */
+  list(): readonly KObject[] {
+    this.sorted ??= Object.freeze([...this.store.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, o]) => o));
+    return this.sorted;
   }
 }
 

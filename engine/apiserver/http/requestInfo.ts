@@ -26,6 +26,7 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
 /** A path segment's %-escapes decoded; a malformed escape is kept as written (Go's mux does not decode it either). */
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {

@@ -110,7 +110,21 @@ function goTypeOf(s: OpenApiSchema, owner: string): string {
   }
 }
 
+/**
+ * Targets by schema and owner: a pure function of the (static) definitions, so
+ * each is derived once rather than per decoded value.
+ */
+const targets = new WeakMap<OpenApiSchema, Map<string, Target>>();
+
 function targetOf(s: OpenApiSchema, owner: string): Target {
+  let byOwner = targets.get(s);
+  if (!byOwner) targets.set(s, (byOwner = new Map()));
+  let t = byOwner.get(owner);
+  if (!t) byOwner.set(owner, (t = deriveTarget(s, owner)));
+  return t;
+}
+
+function deriveTarget(s: OpenApiSchema, owner: string): Target {
   const { schema, def } = resolve(s);
   if (def === QUANTITY) return { type: 'quantity' };
   if (def === INT_OR_STRING) return { type: 'intstr' };
@@ -178,6 +192,11 @@ class Abort {
 const MAX_STRICT_ERRORS = 100;
 
 class Decoder {
+  /**
+   * `keysUnique`: the tree came from a parsed value (treeOf), whose objects
+   * cannot repeat a key, so no duplicate bookkeeping is needed.
+   */
+  constructor(private readonly keysUnique = false) {}
   /** JSON names of the struct fields on the way down (encoding/json's errorContext.FieldStack). */
   private fieldStack: string[] = [];
   /** The innermost struct holding the field being decoded (errorContext.Struct). */
@@ -270,10 +289,10 @@ class Decoder {
           return null;
         }
         const out: { [k: string]: JsonValue } = {};
-        const keys = new Set<string>();
+        const keys = this.keysUnique ? null : new Set<string>();
         for (const [k, v] of n.entries) {
-          if (keys.has(k)) this.strictError('duplicate', path === '' ? k : `${path}.${k}`);
-          keys.add(k);
+          if (keys?.has(k)) this.strictError('duplicate', path === '' ? k : `${path}.${k}`);
+          keys?.add(k);
           setOwn(out, k, this.decode(t.elem, v, t.owner, path === '' ? k : `${path}.${k}`));
         }
         return out;
@@ -284,7 +303,7 @@ class Decoder {
           return null;
         }
         const out: { [k: string]: JsonValue } = {};
-        const keys = new Set<string>();
+        const keys = this.keysUnique ? null : new Set<string>();
         for (const [k, v] of n.entries) {
           const fieldPath = path === '' ? k : `${path}.${k}`;
           const prop = Object.hasOwn(t.props, k) ? t.props[k] : undefined;
@@ -292,8 +311,8 @@ class Decoder {
             this.strictError('unknown', fieldPath);
             continue;
           }
-          if (keys.has(k)) this.strictError('duplicate', fieldPath);
-          keys.add(k);
+          if (keys?.has(k)) this.strictError('duplicate', fieldPath);
+          keys?.add(k);
           const outer = this.structName;
           this.fieldStack.push(k);
           this.structName = t.goName;
@@ -316,10 +335,15 @@ function setOwn(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {
 }
 
 /** Decodes a body (a JSON tree, so duplicates and number literals are seen) into a definition's Go type. */
-export function decodeAs(definition: string, body: JsonNode): DecodeReport {
-  const d = new Decoder();
+/** One reference schema per definition (so its derived target is memoised too). */
+const rootRefs = new Map<string, OpenApiSchema>();
+
+export function decodeAs(definition: string, body: JsonNode, keysUnique = false): DecodeReport {
+  const d = new Decoder(keysUnique);
+  let root = rootRefs.get(definition);
+  if (!root) rootRefs.set(definition, (root = { $ref: `#/components/schemas/${definition}` }));
   try {
-    const value = d.decode({ $ref: `#/components/schemas/${definition}` }, body, definition, '');
+    const value = d.decode(root, body, definition, '');
     return d.saved ? { value, error: d.saved, strict: d.strict } : { value, strict: d.strict };
   } catch (e) {
     if (e instanceof Abort) return { value: valueOf(body), error: e.message, strict: d.strict };
@@ -348,7 +372,7 @@ export function checkFields(gvk: GroupVersionKind, body: unknown, mode: FieldVal
   const def = definitionForKind(gvk.group, gvk.version, gvk.kind);
   if (!def) return { ok: true, obj: body as KObject, warnings: [] };
   const tree = options.text !== undefined ? parseJsonTree(options.text) : undefined;
-  const report = decodeAs(def, tree ?? treeOf(body));
+  const report = tree ? decodeAs(def, tree) : decodeAs(def, treeOf(body), true);
   const strict = tree ? report.strict : [...report.strict, ...duplicates.map((p) => `duplicate field ${JSON.stringify(p)}`)];
   const context = options.context ?? 'create';
   if (report.error !== undefined) {

@@ -87,3 +87,19 @@ describe('timeError (time.Parse)', () => {
     expect(timeError('2024-01-01T00:00:00Z', RFC3339_MICRO)).toBe('parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"');
   });
 });
+
+describe('timeError on the canonical form', () => {
+  it('accepts exactly the in-range dates and times, as time.Parse does', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 61 }), fc.boolean(), (y, mo, d, h, mi, s, micro) => {
+        const text = `${String(y).padStart(4, '0')}-${two(mo)}-${two(d)}T${two(h)}:${two(mi)}:${two(s)}${micro ? '.123456' : ''}Z`;
+        const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+        date.setUTCFullYear(y);
+        const valid = mo >= 1 && mo <= 12 && d >= 1 && h < 24 && mi < 60 && s < 60 && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+        expect(timeError(text, micro ? RFC3339_MICRO : RFC3339) === undefined).toBe(valid);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

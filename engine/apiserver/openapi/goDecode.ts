@@ -103,11 +103,29 @@ function daysIn(month: number, year: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
+const CANONICAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+const CANONICAL_MICRO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
+
+/** A UTC `YYYY-MM-DDThh:mm:ssZ` (or with six fraction digits for MicroTime) whose fields time.Parse accepts. */
+function canonicalTimeOk(value: string, micro: boolean): boolean {
+  const m = (micro ? CANONICAL_MICRO_TIME : CANONICAL_TIME).exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1 || Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return day <= days;
+}
+
 /**
  * time.Parse(layout, value) for the two layouts metav1 uses; undefined when it
  * parses, else Go's ParseError text (`parsing time "x" as "...": cannot parse "x" as "2006"`).
  */
 export function timeError(value: string, layout: typeof RFC3339 | typeof RFC3339_MICRO): string | undefined {
+  // The form the API itself writes (UTC, seconds or microseconds) parses whenever its fields are in range.
+  if (canonicalTimeOk(value, layout === RFC3339_MICRO)) return undefined;
   const micro = layout === RFC3339_MICRO;
   const cannot = (valueElem: string, layoutElem: string) => `parsing time ${quote(value)} as ${quote(layout)}: cannot parse ${quote(valueElem)} as ${quote(layoutElem)}`;
   const outOfRange = (what: string) => `parsing time ${quote(value)}: ${what} out of range`;

@@ -126,8 +126,15 @@ export function treeOf(v: unknown): JsonNode {
       return { type: 'number', raw: String(v), value: v };
     case 'boolean':
       return { type: 'bool', value: v };
-    case 'object':
-      return { type: 'object', entries: Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => [k, treeOf(x)]) };
+    case 'object': {
+      const entries: [string, JsonNode][] = [];
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) {
+        const x = o[k];
+        if (x !== undefined) entries.push([k, treeOf(x)]);
+      }
+      return { type: 'object', entries };
+    }
     default:
       return { type: 'null' };
   }

@@ -32,6 +32,7 @@ import { DEFAULT_CLIENT } from '../../etcd/client/client';
 import type { AuthnConfig } from './chain';
 import { Aggregator, type AggregatorHost } from '../aggregator/aggregator';
 import { updateTxn } from './storageOps';
+import { TokenCache } from '../auth';
 
 export const APISERVER_KIND = 'kube-apiserver';
 
@@ -70,6 +71,8 @@ export class ApiServer implements Actor, AggregatorHost {
   readonly etcd: ApiEtcdClient;
   readonly caches = new Map<string, WatchCache>();
   readonly cacheWatch = new Map<string, CacheWatchState>();
+  /** `member/watchId` → the cache its etcd watch feeds (an index over cacheWatch's watching states). */
+  private readonly feeds = new Map<string, string>();
   readonly ops = new Map<number, RestOp>();
   /** etcd call id → the op (or internal purpose) waiting on it. */
   readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator'; key?: string }>();
@@ -82,6 +85,8 @@ export class ApiServer implements Actor, AggregatorHost {
   private nextOp = 1;
   private nextRecord = 1;
   inflight = { readOnly: 0, mutating: 0 };
+  /** Bearer tokens that authenticated lately (the token cache's 10 s success TTL). */
+  readonly tokens = new TokenCache();
   /** Post-start hooks done (bootstrap objects written): /readyz answers ok. */
   bootstrapped = false;
   private bootstrapPending = 0;
@@ -231,7 +236,7 @@ export class ApiServer implements Actor, AggregatorHost {
 
     // Authentication.
     const t0 = ctx.now;
-    const authn = chain.authenticate(req, this.config.authn, this.cluster, ctx.now);
+    const authn = chain.authenticate(req, this.config.authn, this.cluster, ctx.now, this.tokens);
     if (!authn.ok) {
       stage(rec, 'authentication', authn.authenticator, 'denied', t0, ctx.now, authn.reason || authn.status.message);
       return fail(authn.status);
@@ -452,25 +457,30 @@ export class ApiServer implements Actor, AggregatorHost {
       return this.listForCache(ctx, key);
     }
     this.cacheWatch.set(key, { state: 'watching', member: call.servedBy!, watchId: body.watchId });
+    this.feeds.set(`${call.servedBy!}/${body.watchId}`, key);
   }
 
   private onWatchPush(ctx: ActorContext, from: ActorId, body: WatchResponse): void {
-    for (const [key, w] of this.cacheWatch) {
-      if (w.state !== 'watching' || w.member !== from || w.watchId !== body.watchId) continue;
-      if (body.canceled) {
-        this.listForCache(ctx, key);
-        return;
-      }
-      const cache = this.caches.get(key)!;
-      for (const ev of body.events) {
-        const k = keyText(ev.kv.key);
-        const obj = ev.type === 'PUT' ? decodeObject(ev.kv) : null;
-        const ce = cache.apply(k, ev.type, obj, ev.kv.modRevision);
-        if (ce) this.watch.dispatch(ctx, key, ce);
-      }
-      if (body.events.length === 0) cache.progress(body.header.revision);
+    const feed = `${from}/${body.watchId}`;
+    const key = this.feeds.get(feed);
+    if (key === undefined) return;
+    const w = this.cacheWatch.get(key);
+    if (!w || w.state !== 'watching' || w.member !== from || w.watchId !== body.watchId) {
+      this.feeds.delete(feed); // that watch was replaced
       return;
     }
+    if (body.canceled) {
+      this.listForCache(ctx, key);
+      return;
+    }
+    const cache = this.caches.get(key)!;
+    for (const ev of body.events) {
+      const k = keyText(ev.kv.key);
+      const obj = ev.type === 'PUT' ? decodeObject(ev.kv) : null;
+      const ce = cache.apply(k, ev.type, obj, ev.kv.modRevision);
+      if (ce) this.watch.dispatch(ctx, key, ce);
+    }
+    if (body.events.length === 0) cache.progress(body.header.revision);
   }
 
   // ---- post-start hooks ----------------------------------------------------------
@@ -535,7 +545,7 @@ class CacheReader implements ClusterReader {
     if (!r || !c) return undefined;
     return c.store.get(r.namespaced ? `${r.storagePrefix}/${namespace}/${name}` : `${r.storagePrefix}/${name}`);
   }
-  list(group: string, resource: string, namespace?: string): KObject[] {
+  list(group: string, resource: string, namespace?: string): readonly KObject[] {
     const r = resourceFor(group, resource);
     const c = r && this.server.cacheOf(r);
     if (!r || !c) return [];

@@ -15,7 +15,7 @@ import type { AdmissionAttributes, AdmissionOperation, ApiRequest, ApiResponse, 
 import type { ResourceRequestInfo, RequestInfo } from '../http/requestInfo';
 import { jsonResponse, queryValue } from '../http/messages';
 import { rfc3339 } from '../http/time';
-import { encodedSize } from '../storage/codec';
+import { encodeObject } from '../storage/codec';
 import * as auth from '../auth';
 import { RANDOM_SUFFIX_OPTION, runMutating, runValidating } from '../admission';
 import { allocateServiceFields, applyDefaults } from '../defaults';
@@ -32,13 +32,14 @@ import type { RestOp } from './rest';
 import { generateName as genName, newUid as genUid } from './ids';
 import { parseBody, parseJson } from './decode';
 import { base64Encode } from '../../sim/base64';
+import { jsonRoundTrip } from '../../sim/jsonClone';
 
 export type AuthnConfig = auth.AuthnConfig;
 
 // ---- authentication, impersonation, authorization -----------------------------------
 
-export function authenticate(req: ApiRequest, config: AuthnConfig, cluster: ClusterReader, now: number): { ok: true; user: UserInfo; authenticator: string } | { ok: false; status: Status; authenticator: string; reason: string } {
-  const r = auth.authenticate(req.headers, config, cluster, now);
+export function authenticate(req: ApiRequest, config: AuthnConfig, cluster: ClusterReader, now: number, tokens?: auth.TokenCache): { ok: true; user: UserInfo; authenticator: string } | { ok: false; status: Status; authenticator: string; reason: string } {
+  const r = auth.authenticate(req.headers, config, cluster, now, tokens);
   return r.ok ? { ok: true, user: r.user, authenticator: r.authenticator } : { ok: false, status: r.status, authenticator: 'authentication', reason: r.reason };
 }
 
@@ -112,16 +113,17 @@ export function parseSelectors(req: ApiRequest, r: ResourceInfo): Selectors | { 
   return out;
 }
 
-export function matches(r: ResourceInfo, obj: KObject, sel: Selectors): boolean {
+/** `objFields`: the object's field set, when the caller already has it (fields.fieldsOf). */
+export function matches(r: ResourceInfo, obj: KObject, sel: Selectors, objFields?: fields.Fields): boolean {
   if (sel.label && !labels.matches(sel.label, obj.metadata.labels ?? {})) return false;
-  if (sel.field && !fields.matchesFields(sel.field, fields.fieldsOf(r.group, r.resource, obj))) return false;
+  if (sel.field && !fields.matchesFields(sel.field, objFields ?? fields.fieldsOf(r.group, r.resource, obj))) return false;
   return true;
 }
 
 // ---- rendering: objects, lists, Tables ---------------------------------------------------
 
 /** Does the client want a meta.k8s.io Table (kubectl get)? */
-function wantsTable(req: ApiRequest): boolean {
+export function wantsTable(req: ApiRequest): boolean {
   const accept = req.headers['accept'] ?? '';
   return accept.split(',').some((part) => part.includes('as=Table') && part.includes('g=meta.k8s.io'));
 }
@@ -202,10 +204,11 @@ function goTypeName(v: unknown): string {
   return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
-export function checkSize(obj: KObject): Status | null {
-  // etcd refuses requests over --max-request-bytes (1.5 MiB); the apiserver reports etcd's text.
-  if (encodedSize(obj) > 1.5 * 1024 * 1024) return status.storage('etcdserver: request is too large');
-  return null;
+/** The object's storage encoding, once: etcd refuses requests over --max-request-bytes (1.5 MiB), reported with etcd's text. */
+export function encodeChecked(obj: KObject): { ok: true; value: string } | { ok: false; status: Status } {
+  const value = encodeObject(obj);
+  if (value.length > 1.5 * 1024 * 1024) return { ok: false, status: status.storage('etcdserver: request is too large') };
+  return { ok: true, value };
 }
 
 // ---- patches -------------------------------------------------------------------------
@@ -260,7 +263,7 @@ export function prepareForUpdate(r: ResourceInfo, subresource: string, obj: KObj
     // namespaces/finalize changes spec.finalizers and nothing else.
     const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
     for (const k of Object.keys(obj)) delete obj[k];
-    Object.assign(obj, structuredClone(old));
+    Object.assign(obj, jsonRoundTrip(old));
     obj.spec = { ...((old.spec as object) ?? {}), finalizers };
     if (finalizers.length === 0) delete (obj.spec as { finalizers?: string[] }).finalizers;
     return;
@@ -278,26 +281,52 @@ export function specChanged(a: KObject, b: KObject): boolean {
   return JSON.stringify(a.spec) !== JSON.stringify(b.spec);
 }
 
-/** Would writing `obj` store the same bytes as `current` holds? */
+/**
+ * Would writing `obj` store the same bytes as `current` holds (resourceVersion,
+ * managedFields and type meta aside)? Compared as JSON values, key order aside.
+ */
 export function sameStored(obj: KObject, current: KObject): boolean {
-  const strip = (o: KObject) => {
-    const { resourceVersion: _rv, managedFields: _mf, ...meta } = o.metadata;
-    const { apiVersion: _a, kind: _k, ...rest } = o;
-    return stableStringify({ ...rest, metadata: meta });
-  };
-  return strip(obj) === strip(current);
+  for (const k of jsonKeys(obj, current)) {
+    if (k === 'apiVersion' || k === 'kind') continue;
+    if (k === 'metadata') continue;
+    if (!sameJson(obj[k], current[k])) return false;
+  }
+  const a = obj.metadata as Record<string, unknown>;
+  const b = current.metadata as Record<string, unknown>;
+  for (const k of jsonKeys(a, b)) if (k !== 'resourceVersion' && k !== 'managedFields' && !sameJson(a[k], b[k])) return false;
+  return true;
 }
 
-function stableStringify(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableStringify).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v)
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
+/** Keys of either object whose value is not undefined (what JSON would write). */
+function jsonKeys(a: object, b: object): Set<string> {
+  const out = new Set<string>();
+  for (const o of [a, b]) for (const k in o) if ((o as Record<string, unknown>)[k] !== undefined) out.add(k);
+  return out;
+}
+
+/** Equal as JSON texts with sorted keys would be (undefined members absent). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    // Numbers and the rest as JSON writes them (NaN and null alike).
+    return JSON.stringify(a) === JSON.stringify(b);
   }
-  return JSON.stringify(v);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let nx = 0;
+  for (const k in x) {
+    if (x[k] === undefined) continue;
+    nx++;
+    if (y[k] === undefined || !sameJson(x[k], y[k])) return false;
+  }
+  let ny = 0;
+  for (const k in y) if (y[k] !== undefined) ny++;
+  return nx === ny;
 }
 
 export function generateName(prefix: string, rng: Rng): string {
@@ -450,7 +479,8 @@ export function admit(s: ApiServer, ctx: ActorContext, op: RestOp, operation: Ad
   const rec = s.record(op.recordId);
   for (const pr of records) {
     const extra: Record<string, unknown> = {};
-    if (pr.before !== undefined && pr.after !== undefined && pr.decision === 'allowed') {
+    // The same copy before and after: the step changed nothing (no patch to compute).
+    if (pr.before !== undefined && pr.after !== undefined && pr.before !== pr.after && pr.decision === 'allowed') {
       const patch = createJsonPatch(pr.before as JsonValue, pr.after as JsonValue) as unknown as JsonValue[];
       if (patch.length) extra.patch = patch;
     }
@@ -510,7 +540,7 @@ export function deleteOptions(req: ApiRequest): { ok: true; options: DeleteOptio
 
 /** Delete at once, or mark for deletion (graceful pods, finalizers, foreground/orphan propagation). */
 export function planDelete(r: ResourceInfo, obj: KObject, opts: DeleteOptions, now: number): { type: 'immediate' } | { type: 'update'; obj: KObject } {
-  const next = structuredClone(obj);
+  const next = jsonRoundTrip(obj);
   const finalizers = [...(next.metadata.finalizers ?? [])];
   if (opts.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
   if (opts.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');

@@ -69,30 +69,58 @@ function goJsonError(text: string, e: Error): string {
 }
 
 /** One pass over JSON text: nesting depth and duplicate keys (by field path). */
+/** A container open in the scan; its path is only spelled out when a duplicate needs it. */
+interface ScanFrame {
+  keys: Set<string> | null;
+  key: string;
+  parent: ScanFrame | null;
+  /** The parent's current key when this container opened. */
+  parentKey: string;
+  path?: string;
+}
+
+function framePath(f: ScanFrame): string {
+  if (f.path !== undefined) return f.path;
+  const p = f.parent;
+  f.path = !p ? '' : p.keys ? (framePath(p) ? `${framePath(p)}.${f.parentKey}` : f.parentKey) : framePath(p);
+  return f.path;
+}
+
 function scanJson(text: string): { tooDeep: boolean; duplicates: string[] } {
-  const stack: { keys: Set<string> | null; path: string; key: string }[] = [];
+  const stack: ScanFrame[] = [];
   const duplicates: string[] = [];
   let i = 0;
   let expectKey = false;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '"') {
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
       let j = i + 1;
-      let s = '';
-      while (j < text.length && text[j] !== '"') {
-        if (text[j] === '\\') j++;
+      let escaped = false;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === 0x22) break;
+        if (d === 0x5c /* \ */) {
+          escaped = true;
+          j++;
+        }
         j++;
       }
-      s = text.slice(i + 1, j);
       const top = stack[stack.length - 1];
       if (top && top.keys && expectKey) {
-        let k: string;
-        try {
-          k = JSON.parse(`"${s}"`) as string;
-        } catch {
-          k = s;
+        const s = text.slice(i + 1, j);
+        let k = s;
+        if (escaped) {
+          try {
+            k = JSON.parse(`"${s}"`) as string;
+          } catch {
+            k = s;
+          }
         }
-        if (top.keys.has(k)) duplicates.push(top.path ? `${top.path}.${k}` : k);
+        if (top.keys.has(k)) {
+          const path = framePath(top);
+          duplicates.push(path ? `${path}.${k}` : k);
+        }
         top.keys.add(k);
         top.key = k;
         expectKey = false;
@@ -100,15 +128,14 @@ function scanJson(text: string): { tooDeep: boolean; duplicates: string[] } {
       i = j + 1;
       continue;
     }
-    if (c === '{' || c === '[') {
-      const parent = stack[stack.length - 1];
-      const path = parent ? (parent.keys ? (parent.path ? `${parent.path}.${parent.key}` : parent.key) : parent.path) : '';
-      stack.push({ keys: c === '{' ? new Set() : null, path, key: '' });
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      const parent = stack[stack.length - 1] ?? null;
+      stack.push({ keys: c === 0x7b ? new Set() : null, key: '', parent, parentKey: parent ? parent.key : '' });
       if (stack.length > MAX_DEPTH) return { tooDeep: true, duplicates };
-      expectKey = c === '{';
-    } else if (c === '}' || c === ']') {
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();
-    } else if (c === ',') {
+    } else if (c === 0x2c /* , */) {
       expectKey = !!stack[stack.length - 1]?.keys;
     }
     i++;

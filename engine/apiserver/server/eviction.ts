@@ -113,7 +113,7 @@ export function computeEviction(s: ApiServer, ctx: ActorContext, op: RestOp): vo
 }
 
 /** The eviction's variant of the lister: an empty selector matches nothing here. */
-function podDisruptionBudgetsForEviction(pod: Loose, pdbs: KObject[]): KObject[] {
+function podDisruptionBudgetsForEviction(pod: Loose, pdbs: readonly KObject[]): KObject[] {
   return pdbs
     .filter((pdb) => {
       const sel = labels.labelSelectorAsSelector((pdb.spec as Loose | undefined)?.selector ?? null);

@@ -26,6 +26,7 @@ import * as chain from './chain';
 import { createTxn, deleteTxn, getRequest, updateTxn, type SideWrite } from './storageOps';
 import { computeEviction, onEvictionEtcd, type EvictionState } from './eviction';
 import { KubeletProxy } from './kubeletProxy';
+import { jsonRoundTrip } from '../../sim/jsonClone';
 
 type Phase = 'start' | 'read' | 'write' | 'list' | 'collectionList' | 'collectionDelete' | 'evict';
 
@@ -57,6 +58,15 @@ export class RestOp {
   sideWrites: KObject[] = [];
   /** Those objects as etcd last gave them, when the transaction found them changed (admission re-reads them). */
   fresh: KObject[] = [];
+  /**
+   * `current` is the watch cache's copy, not read from etcd (GuaranteedUpdate's
+   * cachedExistingObject: origStateIsCurrent = false). A failure or a no-op
+   * computed on it is checked against etcd before it is answered.
+   */
+  fromCache = false;
+  /** A failure computed on the cached copy, answered if etcd still holds that revision. */
+  staleFailure: Status | null = null;
+  staleRev = 0;
 
   constructor(
     readonly id: number,
@@ -176,14 +186,56 @@ function startGet(s: ApiServer, ctx: ActorContext, op: RestOp): void {
 
 function startRead(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   op.key = keyOf(op);
+  // Updates, patches and bindings start from the watch cache's object (the cacher's
+  // GuaranteedUpdate passes it down, storage/cacher/cacher.go); deletes read etcd
+  // first (the generic registry's Delete does a Get).
+  if (op.info.verb !== 'delete' && startFromCache(s, ctx, op)) return;
+  readCurrent(s, ctx, op);
+}
+
+function readCurrent(s: ApiServer, ctx: ActorContext, op: RestOp): void {
+  op.fromCache = false;
   op.phase = 'read';
   etcdCall(s, ctx, op, 'RangeRequest', getRequest(op.key));
+}
+
+/** The cached object as the current state, when the cache holds it (a deep copy: the write path changes it). */
+function startFromCache(s: ApiServer, ctx: ActorContext, op: RestOp): boolean {
+  const cache = s.cacheOf(op.r);
+  const cached = cache?.ready ? cache.store.get(op.key) : undefined;
+  if (!cached) return false;
+  op.current = jsonRoundTrip(cached);
+  op.currentRev = Number(cached.metadata.resourceVersion);
+  op.fromCache = true;
+  stage(s.record(op.recordId), 'storage', 'watch cache', 'ok', ctx.now, ctx.now, `get ${op.key}`);
+  afterCurrent(s, ctx, op);
+  return true;
+}
+
+/**
+ * A failure (or a no-op, `failure` null) computed on the cached copy: read etcd,
+ * then answer the same failure if the revision did not move, else try again on
+ * the fresh object (etcd3 store's GuaranteedUpdate with origStateIsCurrent false).
+ */
+function refreshOr(s: ApiServer, ctx: ActorContext, op: RestOp, failure: Status | null): boolean {
+  if (!op.fromCache) return false;
+  op.staleFailure = failure;
+  op.staleRev = op.currentRev;
+  readCurrent(s, ctx, op);
+  return true;
 }
 
 function afterRead(s: ApiServer, ctx: ActorContext, op: RestOp, res: RangeResponse): void {
   const kv = res.kvs[0];
   op.current = kv ? decodeObject(kv) : null;
   op.currentRev = kv ? kv.modRevision : 0;
+  const stale = op.staleFailure;
+  op.staleFailure = null;
+  if (stale && op.currentRev === op.staleRev) return s.complete(ctx, op, statusResponse(stale, warningHeader(op.warnings)));
+  afterCurrent(s, ctx, op);
+}
+
+function afterCurrent(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (KubeletProxy.handles(op.r.resource, op.info.subresource)) return respondRead(s, ctx, op, op.current);
   switch (op.info.verb) {
     case 'get':
@@ -347,12 +399,12 @@ function admitAndCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const fail = (st: Status) => s.complete(ctx, op, statusResponse(st, warningHeader(op.warnings)));
   const val = chain.admit(s, ctx, op, 'CREATE', obj, null, 'validating');
   if (val) return fail(val);
-  const tooBig = chain.checkSize(obj);
-  if (tooBig) return fail(tooBig);
+  const encoded = chain.encodeChecked(obj);
+  if (!encoded.ok) return fail(encoded.status);
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'create';
   op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', createTxn(r, obj, sideWrites(op)));
+  etcdCall(s, ctx, op, 'TxnRequest', createTxn(r, obj, sideWrites(op), encoded.value));
 }
 
 /** The charged quotas as etcd writes. */
@@ -373,7 +425,9 @@ function sideConflict(op: RestOp, res: TxnResponse): boolean {
 function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const { r, info } = op;
   const rec = s.record(op.recordId);
-  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st, warningHeader(op.warnings)));
+  const fail = (st: Status) => {
+    if (!refreshOr(s, ctx, op, st)) s.complete(ctx, op, statusResponse(st, warningHeader(op.warnings)));
+  };
   if (info.subresource === 'scale') return computeScale(s, ctx, op);
   if (!op.current) return fail(status.notFound(gr(r), info.name));
   const current = op.current;
@@ -399,7 +453,7 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
       op.body = dec.obj;
       stage(rec, 'decode', 'decode', 'ok', t0, ctx.now, `${dec.obj.kind} ${dec.obj.metadata.name ?? ''}`);
     }
-    obj = structuredClone(op.body);
+    obj = jsonRoundTrip(op.body);
   }
   if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) return fail(status.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`));
   if (r.namespaced) {
@@ -423,10 +477,14 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (invalid) return fail(invalid);
   const val = chain.admit(s, ctx, op, 'UPDATE', obj, current, 'validating');
   if (val) return fail(val);
-  const tooBig = chain.checkSize(obj);
-  if (tooBig) return fail(tooBig);
-  // Nothing changed: no write, the current object answers (GuaranteedUpdate's short cut).
-  if (chain.sameStored(obj, current)) return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [withTypeMeta(r, current)], ctx.now, null), warningHeader(op.warnings)));
+  const encoded = chain.encodeChecked(obj);
+  if (!encoded.ok) return fail(encoded.status);
+  // Nothing changed: no write, the current object answers (GuaranteedUpdate's short cut),
+  // once etcd confirms the cached copy was current.
+  if (chain.sameStored(obj, current)) {
+    if (refreshOr(s, ctx, op, null)) return;
+    return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [withTypeMeta(r, current)], ctx.now, null), warningHeader(op.warnings)));
+  }
   // An object whose finalizers are gone after deletion was requested is removed.
   const specFinalizers = r.resource === 'namespaces' ? ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
   if (obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && specFinalizers.length === 0 && !(r.resource === 'pods' && (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0)) {
@@ -440,7 +498,7 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'put';
   op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev, sideWrites(op)));
+  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev, sideWrites(op), encoded.value));
 }
 
 /** ResourceQuota admission's retries when the quotas it charged were written meanwhile (numEvaluatorRetries). */
@@ -463,6 +521,7 @@ function afterWrite(s: ApiServer, ctx: ActorContext, op: RestOp, res: TxnRespons
     const kv = res.responses[0]?.responseRange?.kvs[0];
     op.current = kv ? decodeObject(kv) : null;
     op.currentRev = kv ? kv.modRevision : 0;
+    op.fromCache = false;
     op.attempts++;
     const pinned = op.info.verb === 'update' && op.body?.metadata.resourceVersion;
     if (pinned && op.current) return s.complete(ctx, op, statusResponse(status.optimisticLock(gr(r), op.info.name)));
@@ -516,7 +575,9 @@ function scaleOf(r: ResourceInfo, obj: KObject): unknown {
 }
 
 function computeScale(s: ApiServer, ctx: ActorContext, op: RestOp): void {
-  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st));
+  const fail = (st: Status) => {
+    if (!refreshOr(s, ctx, op, st)) s.complete(ctx, op, statusResponse(st));
+  };
   if (!op.current) return fail(status.notFound(gr(op.r), op.info.name));
   const currentScale = scaleOf(op.r, withTypeMeta(op.r, op.current)) as KObject;
   let scale: KObject;
@@ -535,13 +596,16 @@ function computeScale(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   }
   const rv = scale.metadata?.resourceVersion;
   if (rv && rv !== String(op.currentRev)) return fail(status.optimisticLock(gr(op.r), op.info.name));
-  const obj = structuredClone(op.current);
+  const obj = jsonRoundTrip(op.current);
   (obj.spec as { replicas?: number }).replicas = replicas;
   if (chain.specChanged(obj, op.current)) obj.metadata.generation = (op.current.metadata.generation ?? 1) + 1;
   op.next = obj;
   op.answer = 'scale';
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(200, scaleOf(op.r, withTypeMeta(op.r, obj))));
-  if (chain.sameStored(obj, op.current)) return s.complete(ctx, op, jsonResponse(200, currentScale));
+  if (chain.sameStored(obj, op.current)) {
+    if (refreshOr(s, ctx, op, null)) return;
+    return s.complete(ctx, op, jsonResponse(200, currentScale));
+  }
   op.writeKind = 'put';
   op.phase = 'write';
   etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev));
@@ -638,18 +702,21 @@ function afterCollectionDelete(s: ApiServer, ctx: ActorContext, op: RestOp, _res
 function createSubresource(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const res = chain.createVirtual(s, ctx, op);
   if (res.type === 'answer') return s.complete(ctx, op, res.response);
-  // A write to the parent object (binding, eviction): read it, then update or delete.
+  // A write to the parent object: a binding updates the pod from the watch cache's
+  // copy (GuaranteedUpdate through the cacher); an eviction reads it (a Get), then deletes.
   op.key = keyOf(op);
-  op.phase = 'read';
-  etcdCall(s, ctx, op, 'RangeRequest', getRequest(op.key));
+  if (op.info.subresource === 'binding' && startFromCache(s, ctx, op)) return;
+  readCurrent(s, ctx, op);
 }
 
 /** pods/binding and pods/eviction: change (or delete) the pod itself. */
 function computeSubresourceWrite(s: ApiServer, ctx: ActorContext, op: RestOp): void {
-  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st));
+  const fail = (st: Status) => {
+    if (!refreshOr(s, ctx, op, st)) s.complete(ctx, op, statusResponse(st));
+  };
   const podName = op.info.name;
   if (!op.current) return fail(status.notFound({ group: '', resource: 'pods' }, podName));
-  const pod = structuredClone(op.current);
+  const pod = jsonRoundTrip(op.current);
   if (op.info.subresource === 'binding' || op.info.resource === 'bindings') {
     // pkg/registry/core/pod/storage/storage.go assignPod/setPodHostAndAnnotations.
     const target = (op.body as { target?: { name?: string } } | null)?.target?.name ?? '';

@@ -30,24 +30,25 @@ function withSideWrites(txn: Ops, side: readonly SideWrite[]): TxnRequest {
   return txn;
 }
 
-export function createTxn(r: ResourceInfo, obj: KObject, side: readonly SideWrite[] = []): TxnRequest {
+/** `encoded`: the object's encoding when the caller already made it (encodeObject(obj)). */
+export function createTxn(r: ResourceInfo, obj: KObject, side: readonly SideWrite[] = [], encoded?: string): TxnRequest {
   const key = keyBytes(objectKey(r, obj));
   return withSideWrites(
     {
       compare: [{ key, target: 'MOD', result: 'EQUAL', modRevision: 0 }],
-      success: [{ requestPut: { key, value: encodeObject(obj) } }],
+      success: [{ requestPut: { key, value: encoded ?? encodeObject(obj) } }],
       failure: [{ requestRange: { key } }],
     },
     side,
   );
 }
 
-export function updateTxn(key: string, obj: KObject, expectedModRevision: number, side: readonly SideWrite[] = []): TxnRequest {
+export function updateTxn(key: string, obj: KObject, expectedModRevision: number, side: readonly SideWrite[] = [], encoded?: string): TxnRequest {
   const k = keyBytes(key);
   return withSideWrites(
     {
       compare: [{ key: k, target: 'MOD', result: 'EQUAL', modRevision: expectedModRevision }],
-      success: [{ requestPut: { key: k, value: encodeObject(obj) } }],
+      success: [{ requestPut: { key: k, value: encoded ?? encodeObject(obj) } }],
       failure: [{ requestRange: { key: k } }],
     },
     side,

@@ -12,6 +12,7 @@ import { status } from '../../apimachinery/status';
 import type { ResourceInfo } from '../registry/resources';
 import type { ApiRequest } from '../types';
 import { httpMsg, queryValue } from '../http/messages';
+import { fieldRequiresExactMatch, fieldsOf } from '../../apimachinery/selectors/fields';
 import type { CacheEvent } from '../cache/watchCache';
 import type { ApiServer } from './apiserver';
 import { cacheKey, stage, statusResponse } from './apiserver';
@@ -22,6 +23,20 @@ import * as chain from './chain';
 export const BOOKMARK_EVERY_MS = 60_000;
 /** --min-request-timeout: watches end after a random time in [1, 2) × this. */
 export const MIN_REQUEST_TIMEOUT_MS = 1800_000;
+
+/**
+ * The cacher's indexed triggers (pkg/registry/core/{pod,node}/storage: TriggerFunc):
+ * a watch whose field selector pins one of these fields is only shown the events
+ * of objects with that value, without being matched against every other event.
+ */
+const TRIGGER_FIELD: Record<string, string> = { '/pods': 'spec.nodeName', '/nodes': 'metadata.name' };
+
+function triggerValue(key: string, o: KObject | undefined): string | undefined {
+  if (!o) return undefined;
+  if (key === '/pods') return ((o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
+  if (key === '/nodes') return o.metadata.name ?? '';
+  return undefined;
+}
 
 export class Watcher {
   lastBookmark = 0;
@@ -41,11 +56,43 @@ export class Watcher {
     /** The watch's selectors, parsed once when it starts (plain data). */
     readonly sel: chain.Selectors,
   ) {}
+
+  /** The value of its resource's trigger field that the field selector pins, if any. */
+  get trigger(): string | undefined {
+    const field = TRIGGER_FIELD[this.key];
+    return field && this.sel.field ? fieldRequiresExactMatch(this.sel.field, field) : undefined;
+  }
 }
+
+/** One watch event's encodings, shared by the watchers that see it alike (the cacher encodes once per event). */
+type Encodings = Map<string, string>;
 
 export class WatchHub {
   readonly watchers = new Map<number, Watcher>();
+  /** Watchers by cache key, then by pinned trigger value ('' for none): who can see an event of a key. */
+  private readonly byKey = new Map<string, Map<string, Map<number, Watcher>>>();
   private nextId = 1;
+
+  private add(w: Watcher): void {
+    this.watchers.set(w.id, w);
+    let byTrigger = this.byKey.get(w.key);
+    if (!byTrigger) this.byKey.set(w.key, (byTrigger = new Map()));
+    const t = w.trigger;
+    const slot = t === undefined ? '' : `=${t}`;
+    let set = byTrigger.get(slot);
+    if (!set) byTrigger.set(slot, (set = new Map()));
+    set.set(w.id, w);
+  }
+
+  private remove(w: Watcher): void {
+    this.watchers.delete(w.id);
+    const byTrigger = this.byKey.get(w.key);
+    const t = w.trigger;
+    const slot = t === undefined ? '' : `=${t}`;
+    const set = byTrigger?.get(slot);
+    set?.delete(w.id);
+    if (set && set.size === 0) byTrigger!.delete(slot);
+  }
 
   start(s: ApiServer, ctx: ActorContext, op: RestOp): void {
     s.ops.delete(op.id);
@@ -93,22 +140,35 @@ export class WatchHub {
     }
     const ms = timeoutS !== undefined && /^\d+$/.test(timeoutS) ? Number(timeoutS) * 1000 : MIN_REQUEST_TIMEOUT_MS * (1 + ctx.rng.float());
     w.timer = ctx.setTimer(ms, 'watchTimeout', w.id);
-    this.watchers.set(w.id, w);
+    this.add(w);
   }
 
-  /** A change in the cache: every interested watcher hears of it. */
+  /** A change in the cache: every interested watcher hears of it, in the order they started. */
   dispatch(ctx: ActorContext, key: string, ev: CacheEvent): void {
-    for (const w of this.watchers.values()) {
-      if (w.key !== key) continue;
-      const t = this.transition(w.r, w, ev, w.sel);
-      if (t) this.send(ctx, w, t.type, t.object);
+    const byTrigger = this.byKey.get(key);
+    if (!byTrigger) return;
+    const groups: Map<number, Watcher>[] = [];
+    const all = byTrigger.get('');
+    if (all) groups.push(all);
+    const now = triggerValue(key, ev.object);
+    const before = triggerValue(key, ev.prevObject);
+    const a = now === undefined ? undefined : byTrigger.get(`=${now}`);
+    if (a) groups.push(a);
+    const b = before === undefined || before === now ? undefined : byTrigger.get(`=${before}`);
+    if (b) groups.push(b);
+    const watchers = groups.length === 1 ? groups[0]!.values() : groups.flatMap((g) => [...g.values()]).sort((x, y) => x.id - y.id);
+    const fields = new FieldsMemo(ev);
+    const encodings: Encodings = new Map();
+    for (const w of watchers) {
+      const t = this.transition(w.r, w, ev, w.sel, fields);
+      if (t) this.send(ctx, w, t.type, t.object, encodings);
     }
   }
 
-  private transition(r: ResourceInfo, w: Watcher, ev: CacheEvent, sel: chain.Selectors): { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject } | null {
+  private transition(r: ResourceInfo, w: Watcher, ev: CacheEvent, sel: chain.Selectors, fields?: FieldsMemo): { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject } | null {
     const inNs = (o: KObject | undefined) => !!o && (!w.namespace || o.metadata.namespace === w.namespace);
-    const cur = inNs(ev.object) && chain.matches(r, ev.object, sel);
-    const prev = inNs(ev.prevObject) && chain.matches(r, ev.prevObject!, sel);
+    const cur = inNs(ev.object) && (fields ? fields.matches(r, sel, false) : chain.matches(r, ev.object, sel));
+    const prev = inNs(ev.prevObject) && (fields ? fields.matches(r, sel, true) : chain.matches(r, ev.prevObject!, sel));
     if (ev.type === 'DELETED') return prev || cur ? { type: 'DELETED', object: ev.object } : null;
     if (cur && prev) return { type: 'MODIFIED', object: ev.object };
     if (cur) return { type: 'ADDED', object: ev.object };
@@ -116,14 +176,22 @@ export class WatchHub {
     return null;
   }
 
-  private send(ctx: ActorContext, w: Watcher, type: string, object: KObject): void {
-    let out: unknown = object;
-    if (type !== 'ERROR' && type !== 'BOOKMARK') {
-      const typed = { ...servedShape(w.r, object), apiVersion: apiVersionOf(w.r.group, w.r.version), kind: w.r.kind };
-      out = chain.renderWatchObject(w.r, w.req, typed, ctx.now, !w.sentHeaders);
-      w.sentHeaders = true;
+  private send(ctx: ActorContext, w: Watcher, type: string, object: KObject, encodings?: Encodings): void {
+    if (type === 'ERROR' || type === 'BOOKMARK') {
+      ctx.send(w.client, httpMsg.chunk(w.reqId, `${JSON.stringify({ type, object })}\n`));
+      return;
     }
-    ctx.send(w.client, httpMsg.chunk(w.reqId, `${JSON.stringify({ type, object: out })}\n`));
+    // Watchers of one version that want the object itself get the same bytes (Tables are per watcher).
+    const shared = encodings && !chain.wantsTable(w.req) ? `${w.r.group}/${w.r.version}/${w.r.resource}/${type}` : undefined;
+    let line = shared === undefined ? undefined : encodings!.get(shared);
+    if (line === undefined) {
+      const typed = { ...servedShape(w.r, object), apiVersion: apiVersionOf(w.r.group, w.r.version), kind: w.r.kind };
+      const out = chain.renderWatchObject(w.r, w.req, typed, ctx.now, !w.sentHeaders);
+      line = `${JSON.stringify({ type, object: out })}\n`;
+      if (shared !== undefined) encodings!.set(shared, line);
+    }
+    w.sentHeaders = true;
+    ctx.send(w.client, httpMsg.chunk(w.reqId, line));
   }
 
   private bookmarkObject(r: ResourceInfo, rv: number, initialEnd: boolean): KObject {
@@ -146,28 +214,28 @@ export class WatchHub {
   timeout(ctx: ActorContext, id: number): void {
     const w = this.watchers.get(id);
     if (!w) return;
-    this.watchers.delete(id);
+    this.remove(w);
     ctx.send(w.client, httpMsg.end(w.reqId));
   }
 
   cancel(ctx: ActorContext, client: ActorId, reqId: number): void {
     for (const w of this.watchers.values()) {
       if (w.client === client && w.reqId === reqId) {
-        this.watchers.delete(w.id);
+        this.remove(w);
         ctx.cancelTimer(w.timer);
       }
     }
   }
 
   dropClient(client: ActorId): void {
-    for (const w of [...this.watchers.values()]) if (w.client === client) this.watchers.delete(w.id);
+    for (const w of [...this.watchers.values()]) if (w.client === client) this.remove(w);
   }
 
   /** The cache was rebuilt from a fresh list: its watchers end and must watch again (cacher.terminateAllWatchers). */
   resync(ctx: ActorContext, key: string): void {
     for (const w of [...this.watchers.values()]) {
       if (w.key !== key) continue;
-      this.watchers.delete(w.id);
+      this.remove(w);
       ctx.cancelTimer(w.timer);
       ctx.send(w.client, httpMsg.end(w.reqId));
     }
@@ -175,6 +243,25 @@ export class WatchHub {
 
   count(): number {
     return this.watchers.size;
+  }
+}
+
+/** The field sets of one event's objects, computed once for all the watchers that ask. */
+class FieldsMemo {
+  private cur: Record<string, string> | undefined;
+  private prev: Record<string, string> | undefined;
+  constructor(private readonly ev: CacheEvent) {}
+
+  matches(r: ResourceInfo, sel: chain.Selectors, prev: boolean): boolean {
+    const o = prev ? this.ev.prevObject! : this.ev.object;
+    if (!sel.field) return chain.matches(r, o, sel);
+    let f = prev ? this.prev : this.cur;
+    if (!f) {
+      f = fieldsOf(r.group, r.resource, o);
+      if (prev) this.prev = f;
+      else this.cur = f;
+    }
+    return chain.matches(r, o, sel, f);
   }
 }
 

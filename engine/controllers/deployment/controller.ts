@@ -15,7 +15,7 @@ import { isEmpty, labelSelectorAsSelector, matches } from '../../apimachinery/se
 import { registerClass } from '../../sim/serial';
 import type { ApiCall, Controller, ControllerContext, EventSpec, SyncResult } from '../framework/types';
 import { keyOf, rsReplicas, rsSpec, rsStatus } from '../replicaset/controller';
-import { controllerOf, errorMessage, inNamespace, newControllerRef, refObject, timeOf } from '../replicaset/podUtil';
+import { controllerOf, errorMessage, newControllerRef, refObject, timeOf } from '../replicaset/podUtil';
 import { computeHash } from './hash';
 import {
   activeRSs, actualReplicasSum, availableReplicasSum, byCreation, byRevision, bySizeNewer, bySizeOlder, deepEqual, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY,
@@ -100,7 +100,7 @@ export class DeploymentController implements Controller {
 
   /** getDeploymentsForReplicaSet: Deployments whose non-empty selector matches the RS's labels. */
   private deploymentsFor(rs: KObject, ctx: ControllerContext): KObject[] {
-    return inNamespace(ctx.store('deployments'), rs.metadata.namespace ?? '').filter((d) => {
+    return ctx.list('deployments', rs.metadata.namespace ?? '').filter((d) => {
       const sel = labelSelectorAsSelector(dSpec(d).selector);
       return sel.ok && !isEmpty(sel.selector) && matches(sel.selector, rs.metadata.labels ?? {});
     });
@@ -134,7 +134,7 @@ export class DeploymentController implements Controller {
     const sel = labelSelectorAsSelector(dSpec(d).selector);
     if (!sel.ok) return [];
     const out: KObject[] = [];
-    for (const rs of inNamespace(p.ctx.store('replicasets'), d.metadata.namespace ?? '')) {
+    for (const rs of p.ctx.list('replicasets', d.metadata.namespace ?? '')) {
       const ref = controllerOf(rs);
       const match = matches(sel.selector, rs.metadata.labels ?? {});
       const path = `/apis/apps/v1/namespaces/${rs.metadata.namespace}/replicasets/${rs.metadata.name}`;
@@ -316,7 +316,7 @@ export class DeploymentController implements Controller {
   private oldPodsRunning(p: Pass, newRS: KObject | null, oldRSs: KObject[]): boolean {
     if (actualReplicasSum(oldRSs) > 0) return true;
     const oldUids = new Set(oldRSs.map((rs) => rs.metadata.uid));
-    for (const pod of inNamespace(p.ctx.store('pods'), p.d.metadata.namespace ?? '')) {
+    for (const pod of p.ctx.list('pods', p.d.metadata.namespace ?? '')) {
       const ref = controllerOf(pod);
       if (!ref || !oldUids.has(ref.uid) || ref.uid === newRS?.metadata.uid) continue;
       const phase = (pod.status as { phase?: string } | undefined)?.phase;

@@ -8,6 +8,8 @@ import type { ApiCall, ControllerContext, EventSpec } from './types';
 export interface ContextHost {
   storeOf(resource: string): ReadonlyMap<string, KObject>;
   isSynced(resource: string): boolean;
+  podsOwnedBy(namespace: string, ownerUid: string): KObject[];
+  listNamespace(resource: string, namespace: string): KObject[];
   controllerRequest(ctx: ActorContext, controller: string, call: ApiCall, tag: unknown): void;
   controllerEvent(ctx: ActorContext, controller: string, e: EventSpec): void;
 }
@@ -33,6 +35,14 @@ export class ManagerContext implements ControllerContext {
 
   synced(resource: string): boolean {
     return this.host.isSynced(resource);
+  }
+
+  podsOwnedBy(namespace: string, ownerUid: string): KObject[] {
+    return this.host.podsOwnedBy(namespace, ownerUid);
+  }
+
+  list(resource: string, namespace: string): KObject[] {
+    return this.host.listNamespace(resource, namespace);
   }
 
   request(call: ApiCall, tag: unknown): void {

@@ -24,6 +24,9 @@ const MAX_TRACKED = 4096;
 
 export class CoreEventRecorder {
   private readonly seen = new Map<string, Tracked>();
+  /** The clock reading of the last new event and how many came at it: a real clock has advanced between two calls, so names never repeat. */
+  private lastNow = -1;
+  private sameNow = 0;
 
   constructor(readonly host: string) {}
 
@@ -43,7 +46,9 @@ export class CoreEventRecorder {
       };
     }
     if (this.seen.size >= MAX_TRACKED) this.seen.delete(this.seen.keys().next().value!);
-    const nanos = (BigInt(SIM_EPOCH_MS) * 1_000_000n + BigInt(Math.round(now * 1_000_000))).toString(16);
+    this.sameNow = now === this.lastNow ? this.sameNow + 1 : 0;
+    this.lastNow = now;
+    const nanos = (BigInt(SIM_EPOCH_MS) * 1_000_000n + BigInt(Math.round(now * 1_000_000)) + BigInt(this.sameNow)).toString(16);
     const name = `${r.metadata.name}.${nanos}`;
     this.seen.set(key, { name, namespace: ns, count: 1, first: ts });
     return {

@@ -4,6 +4,7 @@ import type { KObject } from '../../apimachinery/types';
 import { Rng } from '../../sim/rng';
 import type { ReflectorEvent } from '../../client/reflector';
 import type { ApiCall, Controller, ControllerContext, EventSpec, SyncResult } from './types';
+import { podsOwnedByScan } from './podOwnerIndex';
 
 export function keyOf(o: KObject): string {
   return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!;
@@ -24,6 +25,14 @@ export class FakeContext implements ControllerContext {
 
   synced(): boolean {
     return true;
+  }
+
+  list(resource: string, namespace: string): KObject[] {
+    return [...this.store(resource).values()].filter((o) => (o.metadata.namespace ?? '') === namespace);
+  }
+
+  podsOwnedBy(namespace: string, ownerUid: string): KObject[] {
+    return podsOwnedByScan(this.store('pods'), namespace, ownerUid);
   }
 
   request(call: ApiCall, tag: unknown): void {

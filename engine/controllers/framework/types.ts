@@ -62,6 +62,13 @@ export interface ControllerContext {
   /** A shared informer's store ("namespace/name" or "name" → object); empty until synced. */
   store(resource: string): ReadonlyMap<string, KObject>;
   synced(resource: string): boolean;
+  /** One namespace's objects of an informer, in store order (a lister's List through the namespace index). */
+  list(resource: string, namespace: string): KObject[];
+  /**
+   * From the pods informer: the pods controlled by `ownerUid` and the orphans
+   * of `namespace` (controller.FilterPodsByOwner; in no promised order).
+   */
+  podsOwnedBy(namespace: string, ownerUid: string): KObject[];
   /** A REST call as this controller's ServiceAccount; the answer goes to onResponse(tag, …). */
   request(call: ApiCall, tag: unknown): void;
   /** A core/v1 Event from this controller (source.component kube-controller-manager style, as upstream's recorders). */

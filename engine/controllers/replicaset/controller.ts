@@ -17,7 +17,7 @@ import { rfc3339 } from '../../apiserver/http/time';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
 import { UIDTrackingControllerExpectations } from './expectations';
 import { getPodsToDelete } from './ranking';
-import { controllerOf, errorMessage, inNamespace, isPodActive, isPodAvailable, isPodReady, newControllerRef, refObject } from './podUtil';
+import { controllerOf, errorMessage, isPodActive, isPodAvailable, isPodReady, newControllerRef, refObject } from './podUtil';
 
 /** BurstReplicas: at most this many creates/deletes per sync. */
 export const BURST_REPLICAS = 500;
@@ -168,7 +168,7 @@ export class ReplicaSetController implements Controller {
   /** GetPodReplicaSets: the ReplicaSets whose (non-empty) selector matches the pod. */
   private getPodReplicaSets(pod: KObject, ctx: ControllerContext): KObject[] {
     const out: KObject[] = [];
-    for (const rs of inNamespace(ctx.store('replicasets'), pod.metadata.namespace ?? '')) {
+    for (const rs of ctx.list('replicasets', pod.metadata.namespace ?? '')) {
       const sel = labelSelectorAsSelector(rsSpec(rs).selector);
       if (!sel.ok || isEmpty(sel.selector) || !matches(sel.selector, pod.metadata.labels ?? {})) continue;
       out.push(rs);
@@ -189,7 +189,8 @@ export class ReplicaSetController implements Controller {
     const sel = labelSelectorAsSelector(rsSpec(rs).selector);
     if (!sel.ok) return { type: 'done' };
     const rsNeedsSync = this.expectations.satisfied(key, ctx.now) && !this.batches.has(key);
-    const active = inNamespace(ctx.store('pods'), rs.metadata.namespace ?? '').filter(isPodActive);
+    // The pods it owns and the orphans it may adopt (the pod informer's owner index).
+    const active = ctx.podsOwnedBy(rs.metadata.namespace ?? '', rs.metadata.uid ?? '').filter(isPodActive);
     const filteredPods = this.claimPods(rs, key, sel.selector, active, ctx);
     if (rsNeedsSync && !rs.metadata.deletionTimestamp) this.manageReplicas(filteredPods, rs, key, ctx);
     const status = calculateStatus(rs, filteredPods, this.manageErrors.get(key), ctx.now);
@@ -281,8 +282,8 @@ export class ReplicaSetController implements Controller {
     if (!owner) return [];
     const seen = new Set<string>();
     const out: KObject[] = [];
-    const pods = inNamespace(ctx.store('pods'), rs.metadata.namespace ?? '');
-    for (const other of inNamespace(ctx.store('replicasets'), rs.metadata.namespace ?? '')) {
+    const pods = ctx.list('pods', rs.metadata.namespace ?? '');
+    for (const other of ctx.list('replicasets', rs.metadata.namespace ?? '')) {
       if (controllerOf(other)?.uid !== owner.uid) continue;
       const sel = labelSelectorAsSelector(rsSpec(other).selector);
       if (!sel.ok) continue;

@@ -26,8 +26,10 @@ describe('replicaset-controller in the control plane', () => {
     const pods = ownedPods(e, uid);
     for (const p of pods) expect(p.metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     runUntil(e, () => call(e, 'GET', `${RS}/web`).body.status?.replicas === 3, 'status.replicas 3');
-    const events = call(e, 'GET', '/api/v1/namespaces/default/events').body.items as any[];
-    const created3 = events.filter((ev) => ev.reason === 'SuccessfulCreate' && ev.involvedObject.name === 'web');
+    // Events are written apart from the status: each arrives on its own.
+    const createdEvents = () => (call(e, 'GET', '/api/v1/namespaces/default/events').body.items as any[]).filter((ev) => ev.reason === 'SuccessfulCreate' && ev.involvedObject.name === 'web');
+    runUntil(e, () => createdEvents().length === 3, '3 SuccessfulCreate events');
+    const created3 = createdEvents();
     expect(created3.map((ev) => ev.message).sort()).toEqual(pods.map((p) => `Created pod: ${p.metadata.name}`).sort());
     expect(created3[0].source.component).toBe('replicaset-controller');
 

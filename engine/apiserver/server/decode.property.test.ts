@@ -1,0 +1,70 @@
+// The body scanner's duplicate fields against a plain reference scanner, on
+// random JSON texts with repeated and escaped keys.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseJson } from './decode';
+
+function reference(text: string): string[] {
+  const stack: { keys: Set<string> | null; path: string; key: string }[] = [];
+  const duplicates: string[] = [];
+  let i = 0;
+  let expectKey = false;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') {
+        if (text[j] === '\\') j++;
+        j++;
+      }
+      const s = text.slice(i + 1, j);
+      const top = stack[stack.length - 1];
+      if (top && top.keys && expectKey) {
+        let k: string;
+        try {
+          k = JSON.parse(`"${s}"`) as string;
+        } catch {
+          k = s;
+        }
+        if (top.keys.has(k)) duplicates.push(top.path ? `${top.path}.${k}` : k);
+        top.keys.add(k);
+        top.key = k;
+        expectKey = false;
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === '{' || c === '[') {
+      const parent = stack[stack.length - 1];
+      const path = parent ? (parent.keys ? (parent.path ? `${parent.path}.${parent.key}` : parent.key) : parent.path) : '';
+      stack.push({ keys: c === '{' ? new Set() : null, path, key: '' });
+      expectKey = c === '{';
+    } else if (c === '}' || c === ']') stack.pop();
+    else if (c === ',') expectKey = !!stack[stack.length - 1]?.keys;
+    i++;
+  }
+  return duplicates;
+}
+
+const key = fc.constantFrom('a', 'b', 'c', 'a\\u0062', 'q\\"', 'x.y');
+const json: fc.Arbitrary<string> = fc.letrec((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small' },
+    fc.constantFrom('1', 'true', 'null', '"s"', '"a\\"b"'),
+    fc.array(tie('v'), { maxLength: 3 }).map((xs) => `[${xs.join(',')}]`),
+    fc.array(fc.tuple(key, tie('v')), { maxLength: 4 }).map((es) => `{${es.map(([k, v]) => `"${k}":${v}`).join(',')}}`),
+  ),
+})).v;
+
+describe('parseJson duplicates', () => {
+  it('finds the duplicate fields a reference scanner finds, with their paths', () => {
+    fc.assert(
+      fc.property(json, (text) => {
+        const p = parseJson(text);
+        if (!p.ok) return;
+        expect(p.duplicates).toEqual(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
