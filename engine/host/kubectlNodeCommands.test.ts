@@ -145,17 +145,14 @@ describe('kubectl drain', () => {
     const victims = running(e, 'app=web').filter((p) => p.spec.nodeName === node);
     const start = e.sim.now;
     const p = kubectl('drain', node, '--force', '--grace-period=5');
-    // The disruption controller would open the budget once the replacement is up; here the test does, after 12 s.
+    // The budget opens only when a third web pod is Ready elsewhere: the user scales up after 12 s and the disruption controller does the rest.
     for (let i = 0; i < 600 && e.sim.now - start < 12_000; i++) {
       e.advance(20);
       await new Promise((r) => setImmediate(r));
     }
-    const pdb = call(e, 'GET', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/web').body;
-    const st = call(e, 'PUT', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/web/status', {
-      ...pdb,
-      status: { ...pdb.status, disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2, observedGeneration: pdb.metadata.generation },
-    });
-    expect(st.status).toBe(200);
+    expect(call(e, 'GET', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/web').body.status.disruptionsAllowed).toBe(0);
+    const scaled = call(e, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { spec: { replicas: 3 } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(scaled.status).toBe(200);
     const drained = await p;
     expect(drained.exitCode).toBe(0);
     const lines = drained.stdout.split('\n').filter(Boolean);
@@ -172,7 +169,7 @@ describe('kubectl drain', () => {
     expect(retries[0]).toBe(`error when evicting pods/"${victims[0].metadata.name}" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`);
     expect(drained.stderr.startsWith('Warning: deleting Pods that declare no controller: default/loner\n')).toBe(true);
     // Everything left the node; the deployment's replacement runs elsewhere.
-    runUntil(e, () => running(e, 'app=web').length === 2 && running(e, 'app=web').every((x) => x.spec.nodeName !== node), 'replacement elsewhere', 60_000, 500);
+    runUntil(e, () => running(e, 'app=web').length === 3 && running(e, 'app=web').every((x) => x.spec.nodeName !== node), 'replacements elsewhere', 60_000, 500);
     expect(await kubectl('uncordon', node)).toEqual({ stdout: `node/${node} uncordoned\n`, stderr: '', exitCode: 0 });
   });
 });
