@@ -1,12 +1,162 @@
 // batch/v1 validation (pkg/apis/batch/validation/validation.go v1.32).
 import { parseCronStandard } from '../../apimachinery/cron/cron';
-import { isDNS1123Label } from '../../apimachinery/validation/names';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../apimachinery/validation/names';
+import { OMIT_VALUE } from '../../apimachinery/fieldErrors';
 import { nameIsDNSSubdomain } from './names';
 import { selectorMatches, selectorParseFails, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';
 import { validatePodTemplateSpec } from './core/pod';
 import { fieldErr, FieldPath, goInvalid, goStringMap, has, immutable, isObj, n, nonNegative, o, root, s, type Errs, type Loose } from './util';
 
 const MAX_PARALLELISM_INDEXED = 100000;
+const MAX_FAILED_INDEXES_INDEXED = 100_000;
+const COMPLETIONS_SOFT_LIMIT = 100_000;
+const PARALLELISM_LIMIT_HIGH_COMPLETIONS = 10_000;
+const MAX_FAILED_INDEXES_HIGH_COMPLETIONS = 10_000;
+const MAX_POD_FAILURE_POLICY_RULES = 20;
+const MAX_ON_EXIT_CODES_VALUES = 255;
+const MAX_ON_POD_CONDITIONS_PATTERNS = 20;
+const MAX_MANAGED_BY_LENGTH = 63;
+const MAX_SUCCEEDED_INDEXES_LENGTH = 64 * 1024;
+const MAX_SUCCESS_POLICY_RULES = 20;
+const POLICY_ACTIONS = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
+const EXIT_CODE_OPERATORS = ['In', 'NotIn'];
+const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
+/** Go's %q of a []string: ["a" "b"]. */
+const goQuotedList = (l: readonly string[]) => `[${l.map((x) => JSON.stringify(x)).join(' ')}]`;
+const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+
+/** apimachinery IsDomainPrefixedPath: `acme.io/foo`. */
+function domainPrefixedPath(p: FieldPath, v: string): Errs {
+  if (v.length === 0) return [fieldErr.required(p, '')];
+  const i = v.indexOf('/');
+  if (i <= 0 || i === v.length - 1) return [fieldErr.invalid(p, v, 'must be a domain-prefixed path (such as "acme.io/foo")')];
+  const host = v.slice(0, i);
+  const path = v.slice(i + 1);
+  const errs = isDNS1123Subdomain(host).map((m) => fieldErr.invalid(p, host, m));
+  if (!/^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/.test(path)) errs.push(fieldErr.invalid(p, path, regexError('Invalid path', HTTP_PATH_FMT)));
+  return errs;
+}
+
+/** parseIndexInterval / validateIndexesFormat: "1,3-5" within completions, increasing; the count of indexes. */
+export function validateIndexesFormat(str: string, completions: number): { total: number } | { error: string } {
+  if (str.length === 0) return { total: 0 };
+  let last: number | null = null;
+  let total = 0;
+  const atoi = (x: string) => (/^[+-]?\d+$/.test(x) ? Number(x) : NaN);
+  for (const part of str.split(',')) {
+    const limits = part.split('-');
+    if (limits.length > 2) return { error: `the fragment ${JSON.stringify(part)} violates the requirement that an index interval can have at most two parts separated by '-'` };
+    const x = atoi(limits[0]!);
+    if (!Number.isFinite(x)) return { error: `cannot convert string to integer for index: ${JSON.stringify(limits[0])}` };
+    if (x >= completions) return { error: `too large index: ${JSON.stringify(limits[0])}` };
+    let y = x;
+    if (limits.length > 1) {
+      y = atoi(limits[1]!);
+      if (!Number.isFinite(y)) return { error: `cannot convert string to integer for index: ${JSON.stringify(limits[1])}` };
+      if (y >= completions) return { error: `too large index: ${JSON.stringify(limits[1])}` };
+      if (x >= y) return { error: `non-increasing order, previous: ${x}, current: ${y}` };
+    }
+    if (last !== null && last >= x) return { error: `non-increasing order, previous: ${last}, current: ${x}` };
+    total += y - x + 1;
+    last = y;
+  }
+  return { total };
+}
+
+/** Go's %#v of an []int32. */
+const goInt32s = (v: unknown[]) => `[]int32{${v.join(', ')}}`;
+
+function validatePodFailurePolicy(sp: Loose, p: FieldPath): Errs {
+  const errs: Errs = [];
+  const rules = Array.isArray(sp.podFailurePolicy?.rules) ? (sp.podFailurePolicy.rules as Loose[]) : [];
+  const rulesPath = p.child('rules');
+  if (rules.length > MAX_POD_FAILURE_POLICY_RULES) errs.push(fieldErr.tooMany(rulesPath, rules.length, MAX_POD_FAILURE_POLICY_RULES));
+  const tspec = o(o(sp.template).spec);
+  const names = new Set([...(Array.isArray(tspec.containers) ? tspec.containers : []), ...(Array.isArray(tspec.initContainers) ? tspec.initContainers : [])].map((c: Loose) => s(o(c).name)));
+  rules.forEach((raw, i) => {
+    const rule = o(raw);
+    const rp = rulesPath.index(i);
+    const action = s(rule.action);
+    if (action === '') errs.push(fieldErr.required(rp.child('action'), `valid values: ${goQuotedList(POLICY_ACTIONS)}`));
+    else if (action === 'FailIndex') {
+      if (!has(sp.backoffLimitPerIndex)) errs.push(fieldErr.invalid(rp.child('action'), action, 'requires the backoffLimitPerIndex to be set'));
+    } else if (!POLICY_ACTIONS.includes(action)) errs.push(fieldErr.notSupported(rp.child('action'), action, POLICY_ACTIONS));
+    const onExit = isObj(rule.onExitCodes) ? (rule.onExitCodes as Loose) : null;
+    const onConds = Array.isArray(rule.onPodConditions) ? (rule.onPodConditions as Loose[]) : [];
+    if (onExit) {
+      const ep = rp.child('onExitCodes');
+      const op = s(onExit.operator);
+      if (op === '') errs.push(fieldErr.required(ep.child('operator'), `valid values: ${goQuotedList(EXIT_CODE_OPERATORS)}`));
+      else if (!EXIT_CODE_OPERATORS.includes(op)) errs.push(fieldErr.notSupported(ep.child('operator'), op, EXIT_CODE_OPERATORS));
+      if (has(onExit.containerName) && !names.has(s(onExit.containerName))) errs.push(fieldErr.invalid(ep.child('containerName'), s(onExit.containerName), 'must be one of the container or initContainer names in the pod template'));
+      const values = Array.isArray(onExit.values) ? (onExit.values as unknown[]) : [];
+      const vp = ep.child('values');
+      if (values.length === 0) errs.push(goInvalid(vp, goInt32s(values), 'at least one value is required'));
+      else if (values.length > MAX_ON_EXIT_CODES_VALUES) errs.push(fieldErr.tooMany(vp, values.length, MAX_ON_EXIT_CODES_VALUES));
+      const seen = new Set<unknown>();
+      let ordered = true;
+      values.forEach((v, j) => {
+        if (op === 'In' && v === 0) errs.push(fieldErr.invalid(vp.index(j), v, 'must not be 0 for the In operator'));
+        if (seen.has(v)) errs.push(fieldErr.duplicate(vp.index(j), v));
+        else seen.add(v);
+        if (j > 0 && n(values[j - 1]) > n(v)) ordered = false;
+      });
+      if (!ordered) errs.push(goInvalid(vp, goInt32s(values), 'must be ordered'));
+    }
+    if (onConds.length > 0) {
+      const cp = rp.child('onPodConditions');
+      if (onConds.length > MAX_ON_POD_CONDITIONS_PATTERNS) errs.push(fieldErr.tooMany(cp, onConds.length, MAX_ON_POD_CONDITIONS_PATTERNS));
+      onConds.forEach((c, j) => {
+        const pp = cp.index(j);
+        const type = s(o(c).type);
+        errs.push(...isQualifiedName(type).map((m) => fieldErr.invalid(pp.child('type'), type, m)));
+        const st = s(o(c).status);
+        if (st === '') errs.push(fieldErr.required(pp.child('status'), `valid values: ${goQuotedList(CONDITION_STATUSES)}`));
+        else if (!CONDITION_STATUSES.includes(st)) errs.push(fieldErr.notSupported(pp.child('status'), st, CONDITION_STATUSES));
+      });
+    }
+    if (onExit && onConds.length > 0) errs.push(fieldErr.invalid(rp, OMIT_VALUE, 'specifying both OnExitCodes and OnPodConditions is not supported'));
+    if (!onExit && onConds.length === 0) errs.push(fieldErr.invalid(rp, OMIT_VALUE, 'specifying one of OnExitCodes and OnPodConditions is required'));
+  });
+  return errs;
+}
+
+/** Go's %#v of a SuccessPolicy (pointer fields shown by value: Go prints their addresses). */
+function goSuccessPolicy(sp: Loose): string {
+  const rules = (Array.isArray(sp?.rules) ? sp.rules : []).map((r: Loose) => `batch.SuccessPolicyRule{SucceededIndexes:${has(o(r).succeededIndexes) ? JSON.stringify(o(r).succeededIndexes) : '(*string)(nil)'}, SucceededCount:${has(o(r).succeededCount) ? o(r).succeededCount : '(*int32)(nil)'}}`);
+  return `batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{${rules.join(', ')}}}`;
+}
+
+function validateSuccessPolicy(sp: Loose, p: FieldPath): Errs {
+  const errs: Errs = [];
+  const rules = Array.isArray(sp.successPolicy?.rules) ? (sp.successPolicy.rules as Loose[]) : [];
+  const rulesPath = p.child('rules');
+  if (rules.length === 0) errs.push(fieldErr.required(rulesPath, 'at least one rules must be specified when the successPolicy is specified'));
+  if (rules.length > MAX_SUCCESS_POLICY_RULES) errs.push(fieldErr.tooMany(rulesPath, rules.length, MAX_SUCCESS_POLICY_RULES));
+  const completions = n(sp.completions);
+  rules.forEach((raw, i) => {
+    const rule = o(raw);
+    const rp = rulesPath.index(i);
+    if (!has(rule.succeededCount) && !has(rule.succeededIndexes)) errs.push(fieldErr.required(rp, 'at least one of succeededCount or succeededIndexes must be specified'));
+    let total = 0;
+    if (has(rule.succeededIndexes)) {
+      const ip = rp.child('succeededIndexes');
+      const str = s(rule.succeededIndexes);
+      if (str.length > MAX_SUCCEEDED_INDEXES_LENGTH) errs.push(fieldErr.tooLong(ip, str, MAX_SUCCEEDED_INDEXES_LENGTH));
+      const r = validateIndexesFormat(str, completions);
+      if ('error' in r) errs.push(fieldErr.invalid(ip, str, `error parsing succeededIndexes: ${r.error}`));
+      else total = r.total;
+    }
+    if (has(rule.succeededCount)) {
+      const cp = rp.child('succeededCount');
+      const c = n(rule.succeededCount);
+      errs.push(...nonNegative(c, cp));
+      if (c > completions) errs.push(fieldErr.invalid(cp, c, `must be less than or equal to ${completions} (the number of specified completions)`));
+      if (has(rule.succeededIndexes) && c > total) errs.push(fieldErr.invalid(cp, c, `must be less than or equal to ${total} (the number of indexes in the specified succeededIndexes field)`));
+    }
+  });
+  return errs;
+}
 
 function validateJobSpecBody(spec: unknown, p: FieldPath): Errs {
   const sp = o(spec);
@@ -15,6 +165,11 @@ function validateJobSpecBody(spec: unknown, p: FieldPath): Errs {
     if (has(sp[k])) errs.push(...nonNegative(sp[k], p.child(k)));
   }
   if (has(sp.maxFailedIndexes) && !has(sp.backoffLimitPerIndex)) errs.push(fieldErr.required(p.child('backoffLimitPerIndex'), 'when maxFailedIndexes is specified'));
+  if (has(sp.managedBy)) {
+    const mb = s(sp.managedBy);
+    errs.push(...domainPrefixedPath(p.child('managedBy'), mb));
+    if (mb.length > MAX_MANAGED_BY_LENGTH) errs.push(fieldErr.tooLong(p.child('managedBy'), mb, MAX_MANAGED_BY_LENGTH));
+  }
   if (has(sp.completionMode)) {
     const cm = s(sp.completionMode);
     if (cm !== 'NonIndexed' && cm !== 'Indexed') errs.push(fieldErr.notSupported(p.child('completionMode'), cm, ['NonIndexed', 'Indexed']));
@@ -23,10 +178,25 @@ function validateJobSpecBody(spec: unknown, p: FieldPath): Errs {
       if (has(sp.parallelism) && n(sp.parallelism) > MAX_PARALLELISM_INDEXED) {
         errs.push(fieldErr.invalid(p.child('parallelism'), n(sp.parallelism), `must be less than or equal to ${MAX_PARALLELISM_INDEXED} when completion mode is Indexed`));
       }
+      const mfi = p.child('maxFailedIndexes');
+      if (has(sp.completions) && has(sp.maxFailedIndexes) && n(sp.maxFailedIndexes) > n(sp.completions)) errs.push(fieldErr.invalid(mfi, n(sp.maxFailedIndexes), 'must be less than or equal to completions'));
+      if (has(sp.maxFailedIndexes) && n(sp.maxFailedIndexes) > MAX_FAILED_INDEXES_INDEXED) errs.push(fieldErr.invalid(mfi, n(sp.maxFailedIndexes), `must be less than or equal to ${MAX_FAILED_INDEXES_INDEXED}`));
+      if (has(sp.completions) && n(sp.completions) > COMPLETIONS_SOFT_LIMIT && has(sp.backoffLimitPerIndex)) {
+        const tail = `when completions are above ${COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index`;
+        if (!has(sp.maxFailedIndexes)) errs.push(fieldErr.required(mfi, `must be specified when completions is above ${COMPLETIONS_SOFT_LIMIT}`));
+        if (has(sp.parallelism) && n(sp.parallelism) > PARALLELISM_LIMIT_HIGH_COMPLETIONS) errs.push(fieldErr.invalid(p.child('parallelism'), n(sp.parallelism), `must be less than or equal to ${PARALLELISM_LIMIT_HIGH_COMPLETIONS} ${tail}`));
+        if (has(sp.maxFailedIndexes) && n(sp.maxFailedIndexes) > MAX_FAILED_INDEXES_HIGH_COMPLETIONS) errs.push(fieldErr.invalid(mfi, n(sp.maxFailedIndexes), `must be less than or equal to ${MAX_FAILED_INDEXES_HIGH_COMPLETIONS} ${tail}`));
+      }
     }
   }
-  if (has(sp.backoffLimitPerIndex) && s(sp.completionMode) !== 'Indexed') {
-    errs.push(fieldErr.forbidden(p.child('backoffLimitPerIndex'), 'requires indexed completion mode'));
+  if (s(sp.completionMode) !== 'Indexed' && (!has(sp.completionMode) || s(sp.completionMode) === 'NonIndexed')) {
+    if (has(sp.backoffLimitPerIndex)) errs.push(fieldErr.invalid(p.child('backoffLimitPerIndex'), n(sp.backoffLimitPerIndex), 'requires indexed completion mode'));
+    if (has(sp.maxFailedIndexes)) errs.push(fieldErr.invalid(p.child('maxFailedIndexes'), n(sp.maxFailedIndexes), 'requires indexed completion mode'));
+  }
+  if (isObj(sp.podFailurePolicy)) errs.push(...validatePodFailurePolicy(sp, p.child('podFailurePolicy')));
+  if (isObj(sp.successPolicy)) {
+    if (s(sp.completionMode) !== 'Indexed') errs.push(goInvalid(p.child('successPolicy'), goSuccessPolicy(sp.successPolicy), 'requires indexed completion mode'));
+    else errs.push(...validateSuccessPolicy(sp, p.child('successPolicy')));
   }
   if (has(sp.podReplacementPolicy)) {
     const prp = s(sp.podReplacementPolicy);

@@ -329,3 +329,48 @@ describe('the rest', () => {
     );
   });
 });
+
+describe('Job: per-index back-off, pod failure and success policies, managedBy (batch/validation v1.32)', () => {
+  const JOB: G = { group: 'batch', version: 'v1', kind: 'Job' };
+  const job = (spec: Record<string, unknown>) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'j', namespace: 'default', uid: 'u' },
+    spec: { template: { spec: { restartPolicy: 'Never', containers: [ctr()] } }, ...spec },
+  });
+  const bad = (spec: Record<string, unknown>) => create(JOB, job(spec)).replace('Job.batch "j" is invalid: ', '');
+
+  it('accepts the valid shapes', () => {
+    expect(create(JOB, job({ completionMode: 'Indexed', completions: 4, backoffLimitPerIndex: 1, maxFailedIndexes: 2 }))).toBe('ok');
+    expect(create(JOB, job({ completionMode: 'Indexed', completions: 4, backoffLimitPerIndex: 1, podFailurePolicy: { rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [1, 2] } }] } }))).toBe('ok');
+    expect(create(JOB, job({ completionMode: 'Indexed', completions: 5, successPolicy: { rules: [{ succeededIndexes: '0-2,4', succeededCount: 3 }] } }))).toBe('ok');
+    expect(create(JOB, job({ managedBy: 'kueue.x-k8s.io/multikueue' }))).toBe('ok');
+  });
+
+  it('backoffLimitPerIndex and maxFailedIndexes', () => {
+    expect(bad({ backoffLimitPerIndex: 1 })).toBe('spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode');
+    expect(bad({ completionMode: 'Indexed', completions: 2, backoffLimitPerIndex: 1, maxFailedIndexes: 3 })).toBe('spec.maxFailedIndexes: Invalid value: 3: must be less than or equal to completions');
+    expect(bad({ completionMode: 'Indexed', completions: 100_001, parallelism: 1, backoffLimitPerIndex: 1 })).toBe('spec.maxFailedIndexes: Required value: must be specified when completions is above 100000');
+  });
+
+  it('pod failure policy rules', () => {
+    const pfp = (rule: unknown, extra: Record<string, unknown> = {}) => bad({ podFailurePolicy: { rules: [rule] }, ...extra });
+    expect(pfp({ action: 'FailIndex', onExitCodes: { operator: 'In', values: [1] } })).toBe('spec.podFailurePolicy.rules[0].action: Invalid value: "FailIndex": requires the backoffLimitPerIndex to be set');
+    expect(pfp({ action: 'Retry', onExitCodes: { operator: 'In', values: [1] } })).toBe('spec.podFailurePolicy.rules[0].action: Unsupported value: "Retry": supported values: "Count", "FailIndex", "FailJob", "Ignore"');
+    expect(pfp({ action: 'FailJob', onExitCodes: { operator: 'In', values: [0, 3, 2] } })).toBe(
+      '[spec.podFailurePolicy.rules[0].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the In operator, spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{0, 3, 2}: must be ordered]',
+    );
+    expect(pfp({ action: 'FailJob', onExitCodes: { containerName: 'nope', operator: 'In', values: [1] } })).toBe('spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: "nope": must be one of the container or initContainer names in the pod template');
+    expect(pfp({ action: 'Ignore' })).toBe('spec.podFailurePolicy.rules[0]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required');
+    expect(pfp({ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'Maybe' }] })).toBe('spec.podFailurePolicy.rules[0].onPodConditions[0].status: Unsupported value: "Maybe": supported values: "False", "True", "Unknown"');
+  });
+
+  it('success policy and managedBy', () => {
+    expect(bad({ completionMode: 'Indexed', completions: 3, successPolicy: { rules: [] } })).toBe('spec.successPolicy.rules: Required value: at least one rules must be specified when the successPolicy is specified');
+    expect(bad({ completionMode: 'Indexed', completions: 3, successPolicy: { rules: [{ succeededIndexes: '0-5' }] } })).toBe('spec.successPolicy.rules[0].succeededIndexes: Invalid value: "0-5": error parsing succeededIndexes: too large index: "5"');
+    expect(bad({ completionMode: 'Indexed', completions: 3, successPolicy: { rules: [{ succeededIndexes: '2,1' }] } })).toBe('spec.successPolicy.rules[0].succeededIndexes: Invalid value: "2,1": error parsing succeededIndexes: non-increasing order, previous: 2, current: 1');
+    expect(bad({ completionMode: 'Indexed', completions: 3, successPolicy: { rules: [{ succeededIndexes: '0,1', succeededCount: 3 }] } })).toBe('spec.successPolicy.rules[0].succeededCount: Invalid value: 3: must be less than or equal to 2 (the number of indexes in the specified succeededIndexes field)');
+    expect(bad({ completionMode: 'Indexed', completions: 3, successPolicy: { rules: [{}] } })).toBe('spec.successPolicy.rules[0]: Required value: at least one of succeededCount or succeededIndexes must be specified');
+    expect(bad({ managedBy: 'kueue' })).toBe('spec.managedBy: Invalid value: "kueue": must be a domain-prefixed path (such as "acme.io/foo")');
+  });
+});

@@ -13,20 +13,30 @@ export interface BackoffRecord {
   lastFailureTime: number | null;
 }
 
-/** getFinishedTime: the latest container termination, else when Ready went False, else the deletion, else now. */
+/**
+ * getFinishedTime: when every container has terminated, the latest finish;
+ * else when Ready went False; else the deletion less its grace period; else
+ * the creation (now if the pod has none).
+ */
 export function finishedTime(pod: Loose, now: number): number {
+  const statuses: Loose[] = pod?.status?.containerStatuses ?? [];
   let latest = -Infinity;
-  for (const s of [...(pod?.status?.containerStatuses ?? []), ...(pod?.status?.initContainerStatuses ?? [])]) {
+  for (const s of statuses) {
     const t = s?.state?.terminated?.finishedAt;
-    if (typeof t === 'string') {
-      const ms = parseRfc3339(t);
-      if (Number.isFinite(ms) && ms > latest) latest = ms;
+    const ms = typeof t === 'string' ? parseRfc3339(t) : NaN;
+    if (!Number.isFinite(ms)) {
+      latest = -Infinity;
+      break;
     }
+    if (ms > latest) latest = ms;
   }
   if (latest > -Infinity) return latest;
   const ready = (pod?.status?.conditions ?? []).find((c: Loose) => c?.type === 'Ready' && c?.status === 'False');
   if (typeof ready?.lastTransitionTime === 'string' && Number.isFinite(parseRfc3339(ready.lastTransitionTime))) return parseRfc3339(ready.lastTransitionTime);
-  if (typeof pod?.metadata?.deletionTimestamp === 'string' && Number.isFinite(parseRfc3339(pod.metadata.deletionTimestamp))) return parseRfc3339(pod.metadata.deletionTimestamp);
+  const del = pod?.metadata?.deletionTimestamp;
+  if (typeof del === 'string' && Number.isFinite(parseRfc3339(del))) return parseRfc3339(del) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+  const created = pod?.metadata?.creationTimestamp;
+  if (typeof created === 'string' && Number.isFinite(parseRfc3339(created))) return parseRfc3339(created);
   return now;
 }
 

@@ -221,7 +221,8 @@ describe('JobController Indexed completion mode', () => {
     expect(pods.map(indexOf)).toEqual(['0', '1']);
     expect(pods[1].metadata).toMatchObject({ generateName: 'pi-1-', labels: { 'job-name': 'pi', 'batch.kubernetes.io/job-completion-index': '1' } });
     expect(pods[1].spec.hostname).toBe('pi-1');
-    expect(pods[1].spec.containers[0].env).toEqual([{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } }]);
+    // From the index label (PodIndexLabel is GA in v1.32).
+    expect(pods[1].spec.containers[0].env).toEqual([{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.labels['batch.kubernetes.io/job-completion-index']" } } }]);
   });
 
   it('records completed indexes as intervals and completes when every index succeeded', () => {
@@ -287,5 +288,153 @@ describe('JobController podFailurePolicy', () => {
     expect(w.job().status.failed ?? 0).toBe(0);
     expect(w.job().status.conditions ?? []).toEqual([]);
     expect(w.pods().filter((p) => p.status.phase === 'Pending')).toHaveLength(1);
+  });
+});
+
+const INDEX = 'batch.kubernetes.io/job-completion-index';
+const FAILURES = 'batch.kubernetes.io/job-index-failure-count';
+/** A pod of the World failed with an exit code, finished at the World's current time. */
+function fail(w: World, name: string, exitCode = 1): void {
+  const p = JSON.parse(JSON.stringify(w.ctx.store('pods').get(`default/${name}`)));
+  const at = new Date(Date.UTC(2025, 0, 1) + w.ctx.now).toISOString().replace(/\.\d+Z$/, 'Z');
+  p.status = { phase: 'Failed', containerStatuses: [{ name: 'c', state: { terminated: { exitCode, finishedAt: at } } }] };
+  p.metadata.resourceVersion = String(w.rv++);
+  w.ctx.upsert(w.c, 'pods', p);
+}
+const live = (w: World, ix: string) => w.pods().filter((p) => p.metadata.annotations?.[INDEX] === ix && p.status.phase === 'Pending' && !p.metadata.deletionTimestamp);
+
+describe('JobController backoffLimitPerIndex (KEP-3850)', () => {
+  it('an index retries on its own back-off with its failure count, fails for good at the limit; the Job then fails with FailedIndexes', () => {
+    const { ctx, w } = setup({ completionMode: 'Indexed', completions: 3, parallelism: 3, backoffLimitPerIndex: 1, backoffLimit: 2147483647 });
+    w.run(1500);
+    expect(w.pods().map((p) => p.metadata.annotations[FAILURES]).sort()).toEqual(['0', '0', '0']);
+    expect(w.job().status.failedIndexes).toBe('');
+    const first = live(w, '1')[0];
+    fail(w, first.metadata.name);
+    const failedAt = ctx.now;
+    w.run(5000);
+    // Held until its replacement exists: the finalizer stays, nothing counted yet, no replacement before 10 s.
+    expect(ctx.store('pods').get(`default/${first.metadata.name}`)!.metadata.finalizers).toContain(JOB_TRACKING_FINALIZER);
+    expect(live(w, '1')).toHaveLength(0);
+    expect(w.job().status.failed ?? 0).toBe(0);
+    w.run(6000);
+    const second = live(w, '1');
+    expect(second).toHaveLength(1);
+    expect(second[0].metadata.annotations[FAILURES]).toBe('1');
+    expect(ctx.now - failedAt).toBeGreaterThanOrEqual(10_000);
+    w.run(2000);
+    expect(ctx.store('pods').get(`default/${first.metadata.name}`)!.metadata.finalizers ?? []).not.toContain(JOB_TRACKING_FINALIZER);
+    expect(w.job().status.failed).toBe(1);
+    // Its second failure reaches the limit: index 1 is failed, no third pod.
+    fail(w, second[0].metadata.name);
+    w.run(30_000);
+    expect(live(w, '1')).toHaveLength(0);
+    expect(w.job().status).toMatchObject({ failedIndexes: '1', failed: 2, active: 2 });
+    for (const ix of ['0', '2']) w.setPhase(live(w, ix)[0].metadata.name, 'Succeeded');
+    w.run(5000);
+    const st = w.job().status;
+    expect(st).toMatchObject({ completedIndexes: '0,2', failedIndexes: '1', succeeded: 2, failed: 2 });
+    expect(st.conditions.map((c: any) => [c.type, c.reason, c.message])).toEqual([
+      ['FailureTarget', 'FailedIndexes', 'Job has failed indexes'],
+      ['Failed', 'FailedIndexes', 'Job has failed indexes'],
+    ]);
+    expect(ctx.events.filter((e) => e.type === 'Warning').map((e) => [e.reason, e.message])).toEqual([['FailedIndexes', 'Job has failed indexes']]);
+  });
+
+  it('maxFailedIndexes exceeded fails the Job at once (upstream e2e: parallelism 1, completions 4)', () => {
+    const { w } = setup({ completionMode: 'Indexed', completions: 4, parallelism: 1, backoffLimitPerIndex: 0, maxFailedIndexes: 0, backoffLimit: 2147483647 });
+    w.run(1500);
+    fail(w, live(w, '0')[0].metadata.name);
+    w.run(5000);
+    const st = w.job().status;
+    expect(st).toMatchObject({ failedIndexes: '0', failed: 1, active: 0 });
+    expect(st.conditions.map((c: any) => [c.type, c.reason, c.message])).toEqual([
+      ['FailureTarget', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes'],
+      ['Failed', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes'],
+    ]);
+    expect(w.pods()).toHaveLength(1);
+  });
+
+  it('pods deleted when the Job fails count as failures of their indexes, as upstream counts deleted pods', () => {
+    const { w } = setup({ completionMode: 'Indexed', completions: 3, parallelism: 3, backoffLimitPerIndex: 0, maxFailedIndexes: 0, backoffLimit: 2147483647 });
+    w.run(1500);
+    fail(w, live(w, '1')[0].metadata.name);
+    w.run(5000);
+    expect(w.job().status).toMatchObject({ failedIndexes: '0-2', failed: 3, active: 0 });
+    expect(w.job().status.conditions.map((c: any) => c.type)).toEqual(['FailureTarget', 'Failed']);
+  });
+
+  it('a FailIndex rule fails the index on the first matching failure; Ignore keeps retrying it without counting', () => {
+    const policy = { rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [42] } }, { action: 'Ignore', onExitCodes: { operator: 'In', values: [137] } }] };
+    const { w } = setup({ completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 3, backoffLimit: 2147483647, podFailurePolicy: policy, podReplacementPolicy: 'Failed' });
+    w.run(1500);
+    fail(w, live(w, '0')[0].metadata.name, 42);
+    fail(w, live(w, '1')[0].metadata.name, 137);
+    w.run(15_000);
+    const retry = live(w, '1');
+    expect(retry).toHaveLength(1);
+    expect(retry[0].metadata.annotations).toMatchObject({ [FAILURES]: '0', 'batch.kubernetes.io/job-index-ignored-failure-count': '1' });
+    expect(live(w, '0')).toHaveLength(0);
+    expect(w.job().status).toMatchObject({ failedIndexes: '0', failed: 1 });
+  });
+});
+
+describe('JobController successPolicy (KEP-3998)', () => {
+  it('the first rule met makes the Job SuccessCriteriaMet with reason SuccessPolicy; the other pods are deleted', () => {
+    const { ctx, w } = setup({ completionMode: 'Indexed', completions: 5, parallelism: 5, successPolicy: { rules: [{ succeededIndexes: '0-2', succeededCount: 2 }, { succeededIndexes: '4' }] } });
+    w.run(1500);
+    w.setPhase(live(w, '4')[0].metadata.name, 'Succeeded');
+    w.run(5000);
+    const st = w.job().status;
+    expect(st.conditions.map((c: any) => [c.type, c.reason, c.message])).toEqual([
+      ['SuccessCriteriaMet', 'SuccessPolicy', 'Matched rules at index 1'],
+      ['Complete', 'SuccessPolicy', 'Matched rules at index 1'],
+    ]);
+    expect(st).toMatchObject({ completedIndexes: '4', succeeded: 1, active: 0 });
+    expect(ctx.events.filter((e) => e.reason === 'Completed')).toHaveLength(1);
+    expect(w.pods().filter((p) => p.status.phase === 'Pending')).toHaveLength(0);
+  });
+});
+
+describe('JobController managedBy, suspend and podReplacementPolicy', () => {
+  it('a Job managed by another controller is left alone', () => {
+    const { ctx, w } = setup({ managedBy: 'kueue.x-k8s.io/multikueue' });
+    w.run(3000);
+    expect(w.pods()).toHaveLength(0);
+    expect(w.job().status).toEqual({});
+    expect(ctx.events).toEqual([]);
+  });
+
+  it('suspending deletes the pods and sets Suspended; resuming sets it False, restarts startTime and creates pods again', () => {
+    const { c, ctx, w } = setup({ completions: 2, parallelism: 2, suspend: true });
+    w.run(2000);
+    expect(w.pods()).toHaveLength(0);
+    const suspended = w.job().status.conditions.find((x: any) => x.type === 'Suspended');
+    expect(suspended).toMatchObject({ status: 'True', reason: 'JobSuspended', message: 'Job suspended' });
+    expect(w.job().status.startTime).toBeUndefined();
+    const j = JSON.parse(JSON.stringify(w.job()));
+    j.spec.suspend = false;
+    j.metadata.resourceVersion = String(w.rv++);
+    ctx.upsert(c, 'jobs', j);
+    w.run(2000);
+    expect(w.pods()).toHaveLength(2);
+    expect(w.job().status.conditions.find((x: any) => x.type === 'Suspended')).toMatchObject({ status: 'False', reason: 'JobResumed', message: 'Job resumed' });
+    expect(w.job().status.startTime).toBeDefined();
+    expect(ctx.events.map((e) => e.reason).filter((r) => r === 'Suspended' || r === 'Resumed')).toEqual(['Suspended', 'Resumed']);
+  });
+
+  it('podReplacementPolicy Failed: a terminating pod is replaced only once it has failed', () => {
+    const { c, ctx, w } = setup({ completions: 1, parallelism: 1, podReplacementPolicy: 'Failed' });
+    w.run(1500);
+    const p = JSON.parse(JSON.stringify(w.pods()[0]));
+    p.metadata.deletionTimestamp = '2025-01-01T00:00:01Z';
+    p.metadata.resourceVersion = String(w.rv++);
+    ctx.upsert(c, 'pods', p);
+    w.run(3000);
+    expect(w.pods()).toHaveLength(1);
+    expect(w.job().status).toMatchObject({ active: 0, terminating: 1 });
+    fail(w, p.metadata.name);
+    w.run(12_000);
+    expect(w.pods().filter((x) => !x.metadata.deletionTimestamp)).toHaveLength(1);
   });
 });

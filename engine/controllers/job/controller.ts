@@ -16,12 +16,16 @@ import type { Controller, ControllerContext, SyncResult } from '../framework/typ
 import { isPodReady, keyOfObject, pushRecent, type Loose } from '../endpoint/podutil';
 import { errorMessage } from '../replicaset/podUtil';
 import { nextBackoffRecord, remainingBackoff, type BackoffRecord } from './backoff';
+import { calculateFailedIndexes, hasBackoffLimitPerIndex, indexesReadyToCreate, newIndexFailureCounts, podsWithDelayedDeletion, JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION } from './perIndex';
+import { matchSuccessPolicy } from './successPolicy';
 import {
   addCompletionIndexEnv, completionIndex, duplicatedIndexPodsForRemoval, firstPendingIndexes, generateNameWithIndex, indexedTemplate, intervalsHas, intervalsString, intervalsTotal, isIndexedJob,
   matchPodFailurePolicy, parseIndexes, withIndexes, type Interval,
 } from './indexed';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
+/** The spec.managedBy value of Jobs this controller syncs (any other: an external controller's). */
+export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 /** syncJobBatchPeriod: pod events are batched for a second. */
 export const SYNC_JOB_BATCH_PERIOD_MS = 1000;
 const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
@@ -44,6 +48,19 @@ type Tag =
   | { type: 'deletePod'; job: string; pod: string }
   | { type: 'removeFinalizer'; job: string; uid: string }
   | { type: 'status'; job: string; rv: string; finished: Condition | null };
+
+/** What manageJob reads of a sync (syncJobCtx). */
+interface ManageInput {
+  activePods: Loose[];
+  terminating: Loose[];
+  succeeded: number;
+  backoff: BackoffRecord;
+  succeededIndexes: Interval[];
+  /** status.failedIndexes as it will be, for Jobs with backoffLimitPerIndex. */
+  failedIndexes: Interval[] | null;
+  /** Per index, the failed pod whose replacement inherits its failure count. */
+  delayed: ReadonlyMap<number, Loose>;
+}
 
 interface Expectations {
   add: number;
@@ -150,6 +167,8 @@ export class JobController implements Controller {
       this.staleRV.delete(key);
       return { type: 'done' };
     }
+    // managedByExternalController: another controller owns this Job's pods and status.
+    if (typeof job.spec?.managedBy === 'string' && job.spec.managedBy !== JOB_CONTROLLER_NAME) return { type: 'done' };
     if (this.staleRV.get(key) === job.metadata.resourceVersion) return { type: 'done' }; // the informer event requeues
     this.staleRV.delete(key);
     if (isJobFinished(job)) {
@@ -217,21 +236,56 @@ export class JobController implements Controller {
       }
     }
 
+    // Backoff limit per index, then the success policy (Indexed Jobs).
+    const perIndex = indexed && hasBackoffLimitPerIndex(job);
+    let failedIndexes: Interval[] | null = null;
+    let delayed = new Map<number, Loose>();
+    if (perIndex) {
+      failedIndexes = calculateFailedIndexes(job, pods, JOB_TRACKING_FINALIZER, isPodFailed);
+      if (!finishedCond) {
+        const nFailed = intervalsTotal(failedIndexes);
+        if (typeof job.spec?.maxFailedIndexes === 'number' && nFailed > job.spec.maxFailedIndexes) {
+          finishedCond = this.condition('FailureTarget', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes', now);
+        } else if (nFailed > 0 && nFailed + intervalsTotal(succeededIndexes) >= completionsN) {
+          finishedCond = this.condition('FailureTarget', 'FailedIndexes', 'Job has failed indexes', now);
+        }
+      }
+      delayed = podsWithDelayedDeletion(job, pods, activePods, succeededIndexes, failedIndexes, JOB_TRACKING_FINALIZER, isPodFailed, now);
+    }
+    if (indexed && !finishedCond) {
+      const msg = matchSuccessPolicy(job, succeededIndexes);
+      if (msg !== null) finishedCond = this.condition('SuccessCriteriaMet', 'SuccessPolicy', msg, now);
+    }
+
     let active = activePods.length;
+    let suspendChanged = false;
     if (finishedCond) {
       // deleteActivePods: the finalizers stay until the pods are counted.
       for (const p of activePods) this.deletePod(ctx, key, job, p);
       active = 0;
       if (!satisfied) finishedCond = null;
     } else {
-      if (satisfied && !job.metadata.deletionTimestamp) {
-        const m = this.manageJob(ctx, key, job, activePods, succeeded, newBackoff, succeededIndexes);
+      const manageJobCalled = satisfied && !job.metadata.deletionTimestamp;
+      if (manageJobCalled) {
+        const m = this.manageJob(ctx, key, job, { activePods, terminating: pods.filter(isTerminating), succeeded, backoff: newBackoff, succeededIndexes, failedIndexes, delayed });
         active = m.active;
         if (m.retryAfter > 0) result = { type: 'after', delayMs: m.retryAfter };
       }
       const completions = job.spec?.completions;
       const complete = typeof completions === 'number' ? succeeded >= completions && active === 0 : succeeded > 0 && active === 0;
       if (complete) finishedCond = this.condition('SuccessCriteriaMet', 'CompletionsReached', 'Reached expected number of succeeded pods', now);
+      else if (manageJobCalled) {
+        // The Suspended condition and its events; resuming restarts the activeDeadlineSeconds clock.
+        const suspended = job.spec?.suspend === true;
+        const conds: Condition[] = [...(status.conditions ?? [])];
+        const changed = ensureCondition(conds, 'Suspended', suspended ? 'True' : 'False', suspended ? 'JobSuspended' : 'JobResumed', suspended ? 'Job suspended' : 'Job resumed', now);
+        if (changed) {
+          status.conditions = conds;
+          suspendChanged = true;
+          ctx.event({ regarding: job, type: 'Normal', reason: suspended ? 'Suspended' : 'Resumed', message: suspended ? 'Job suspended' : 'Job resumed' });
+          if (!suspended) status.startTime = rfc3339(now);
+        }
+      }
     }
 
     // trackJobStatusAndRemoveFinalizers
@@ -253,6 +307,8 @@ export class JobController implements Controller {
       const considerFailed = isPodFailed(p, job);
       if (!(job.metadata.deletionTimestamp || finishedCond || p.status?.phase === 'Succeeded' || considerFailed)) continue;
       const uid = p.metadata.uid as string;
+      // canRemoveFinalizer: a failed pod whose index awaits its replacement keeps its finalizer (the replacement inherits its failure count).
+      if (perIndex && !job.metadata.deletionTimestamp && !finishedCond && p.status?.phase !== 'Succeeded' && delayed.get(completionIndex(p))?.metadata.uid === uid) continue;
       if (p.status?.phase === 'Succeeded' && !unc.failed.includes(uid) && indexed) {
         // The completion index is enough not to count it twice: completedIndexes, not uncounted uids.
         const ix = completionIndex(p);
@@ -284,6 +340,13 @@ export class JobController implements Controller {
       status.succeeded = intervalsTotal(succeededIndexes);
       if (str) status.completedIndexes = str;
       else delete status.completedIndexes;
+      // A *string in Go: a per-index Job always reports failedIndexes, "" when none.
+      const failedStr = failedIndexes ? intervalsString(failedIndexes) : undefined;
+      if (failedStr !== status.failedIndexes) {
+        if (failedStr === undefined) delete status.failedIndexes;
+        else status.failedIndexes = failedStr;
+        needsFlush = true;
+      }
     }
     const conditions: Condition[] = [...(status.conditions ?? [])];
     if (finishedCond?.type === 'FailureTarget') {
@@ -300,7 +363,7 @@ export class JobController implements Controller {
     }
     const ready = activePods.filter(isPodReady).length;
     const terminating = pods.filter(isTerminating).length;
-    if (status.active !== active || status.ready !== ready || status.terminating !== terminating) needsUpdate = true;
+    if (suspendChanged || status.active !== active || status.ready !== ready || status.terminating !== terminating) needsUpdate = true;
     status.active = active;
     status.ready = ready;
     status.terminating = terminating;
@@ -367,7 +430,8 @@ export class JobController implements Controller {
   }
 
   /** manageJob: create or delete pods toward min(parallelism, completions left); Indexed pods get the lowest pending indexes. */
-  private manageJob(ctx: ControllerContext, key: string, job: Loose, activePods: Loose[], succeeded: number, backoff: BackoffRecord, succeededIndexes: Interval[]): { active: number; retryAfter: number } {
+  private manageJob(ctx: ControllerContext, key: string, job: Loose, j: ManageInput): { active: number; retryAfter: number } {
+    const { activePods, succeeded } = j;
     let active = activePods.length;
     const parallelism: number = job.spec?.parallelism ?? 1;
     if (job.spec?.suspend === true) {
@@ -390,16 +454,35 @@ export class JobController implements Controller {
       for (const p of victims) this.deletePod(ctx, key, job, p);
       return { active: active - victims.length, retryAfter: 0 };
     }
-    if (active < wantActive) {
-      const wait = remainingBackoff(backoff, ctx.now);
+    // Terminating pods still hold their place when only failed pods are replaced.
+    const busy = onlyReplaceFailedPods(job) ? j.terminating : [];
+    let diff = wantActive - busy.length - active;
+    if (diff > 0) {
+      const perIndex = hasBackoffLimitPerIndex(job);
+      // The Job-wide back-off, unless each index keeps its own.
+      const wait = perIndex ? 0 : remainingBackoff(j.backoff, ctx.now);
       if (wait > 0) return { active, retryAfter: wait };
-      let diff = Math.min(wantActive - active, MAX_POD_CREATE_DELETE_PER_SYNC);
-      const indexes = isIndexedJob(job) ? firstPendingIndexes(activePods, succeededIndexes, diff, completions ?? 0) : [];
-      if (isIndexedJob(job)) diff = indexes.length;
+      diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
+      let indexes: number[] = [];
+      if (isIndexedJob(job)) {
+        indexes = firstPendingIndexes(activePods, j.succeededIndexes, diff, completions ?? 0, busy, j.failedIndexes ?? []);
+        if (perIndex) {
+          const ready = indexesReadyToCreate(indexes, j.delayed, ctx.now);
+          if (ready.wait > 0) return { active, retryAfter: ready.wait };
+          indexes = ready.now;
+        }
+        diff = indexes.length;
+      }
       this.expect(key, diff, 0, ctx.now);
       const pod = podFromTemplate(job);
       for (let i = 0; i < diff; i++) {
-        const body = isIndexedJob(job) ? indexedPod(pod, job.metadata.name, indexes[i]!) : pod;
+        let body = isIndexedJob(job) ? indexedPod(pod, job.metadata.name, indexes[i]!) : pod;
+        if (perIndex) {
+          const counts = newIndexFailureCounts(job, j.delayed.get(indexes[i]!));
+          const annotations: Record<string, string> = { ...body.metadata.annotations, [JOB_INDEX_FAILURE_COUNT_ANNOTATION]: String(counts.failures) };
+          if (counts.ignored > 0) annotations[JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = String(counts.ignored);
+          body = { ...body, metadata: { ...body.metadata, annotations } };
+        }
         ctx.request({ method: 'POST', path: `/api/v1/namespaces/${job.metadata.namespace}/pods`, body }, { type: 'createPod', job: key } satisfies Tag);
       }
       active += diff;
@@ -466,6 +549,22 @@ export class JobController implements Controller {
         return;
     }
   }
+}
+
+/** ensureJobConditionStatus: set the condition (new times) when it changed; a False one is never added. */
+function ensureCondition(list: Condition[], type: string, status: 'True' | 'False', reason: string, message: string, now: number): boolean {
+  const i = list.findIndex((c) => c.type === type);
+  const t = rfc3339(now);
+  const fresh: Condition = { type, status, lastProbeTime: t, lastTransitionTime: t, reason, message };
+  if (i >= 0) {
+    const c = list[i]!;
+    if (c.status === status && c.reason === reason && c.message === message) return false;
+    list[i] = fresh;
+    return true;
+  }
+  if (status === 'False') return false;
+  list.push(fresh);
+  return true;
 }
 
 /** pastBackoffLimitOnFailure: restarts of running or pending pods' containers (restartPolicy OnFailure). */

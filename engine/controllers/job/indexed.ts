@@ -63,11 +63,15 @@ export function withIndexes(iv: readonly Interval[], indexes: readonly number[])
   return out;
 }
 
-/** firstPendingIndexes: the lowest indexes neither completed nor run by an active pod. */
-export function firstPendingIndexes(activePods: readonly Loose[], succeeded: readonly Interval[], count: number, completions: number): number[] {
-  const active = new Set(activePods.map(completionIndex).filter((i) => i >= 0));
+/**
+ * firstPendingIndexes: the lowest indexes neither completed nor run by an
+ * active pod, nor (`busy`) held by a terminating pod when only failed pods
+ * are replaced, nor failed for good (`failed`, backoffLimitPerIndex).
+ */
+export function firstPendingIndexes(activePods: readonly Loose[], succeeded: readonly Interval[], count: number, completions: number, busy: readonly Loose[] = [], failed: readonly Interval[] = []): number[] {
+  const taken = new Set([...activePods, ...busy].map(completionIndex).filter((i) => i >= 0));
   const out: number[] = [];
-  for (let i = 0; i < completions && out.length < count; i++) if (!active.has(i) && !intervalsHas(succeeded, i)) out.push(i);
+  for (let i = 0; i < completions && out.length < count; i++) if (!taken.has(i) && !intervalsHas(succeeded, i) && !intervalsHas(failed, i)) out.push(i);
   return out;
 }
 
@@ -100,12 +104,12 @@ export function generateNameWithIndex(jobName: string, index: number): string {
   return prefix.length > MAX_GENERATED_NAME_LENGTH ? jobName.slice(0, MAX_GENERATED_NAME_LENGTH - append.length) + append : prefix;
 }
 
-/** addCompletionIndexEnvVariables: JOB_COMPLETION_INDEX from the annotation, in every (init) container that lacks it. */
+/** addCompletionIndexEnvVariables: JOB_COMPLETION_INDEX from the pod's index label (PodIndexLabel, GA in v1.32), in every (init) container that lacks it. */
 export function addCompletionIndexEnv(spec: Loose): void {
   for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
     const env: Loose[] = c.env ?? [];
     if (env.some((e) => e?.name === COMPLETION_INDEX_ENV_NAME)) continue;
-    c.env = [...env, { name: COMPLETION_INDEX_ENV_NAME, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${JOB_COMPLETION_INDEX_ANNOTATION}']` } } }];
+    c.env = [...env, { name: COMPLETION_INDEX_ENV_NAME, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${JOB_COMPLETION_INDEX_ANNOTATION}']` } } }];
   }
 }
 

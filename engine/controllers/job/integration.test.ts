@@ -58,4 +58,29 @@ describe('job-controller with a kubelet', () => {
       ['2', 'idx-2', 'idx-2-'],
     ]);
   });
+
+  it('backoffLimitPerIndex: index 1 exits 1 twice and fails for good, index 0 succeeds; the Job fails with FailedIndexes', { timeout: 90_000 }, () => {
+    const e = controlPlane(7, { nodes: 1, etcdMembers: 1 });
+    runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 1, 'a Ready node', 60_000, 500);
+    const r = call(e, 'POST', '/apis/batch/v1/namespaces/default/jobs', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'per' },
+      spec: {
+        completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 1,
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'w', image: 'busybox', command: ['sh', '-c', 'sleep 1; exit $JOB_COMPLETION_INDEX'] }] } },
+      },
+    });
+    expect(r.status).toBe(201);
+    const job = () => call(e, 'GET', '/apis/batch/v1/namespaces/default/jobs/per').body;
+    expect(job().spec.backoffLimit).toBe(2147483647);
+    runUntil(e, () => (job().status?.conditions ?? []).some((c: any) => c.type === 'Failed'), 'the Job failed', 120_000, 500);
+    const st = job().status;
+    expect(st).toMatchObject({ completedIndexes: '0', failedIndexes: '1', succeeded: 1, failed: 2 });
+    expect(st.conditions.find((c: any) => c.type === 'Failed')).toMatchObject({ reason: 'FailedIndexes', message: 'Job has failed indexes' });
+    const pods = call(e, 'GET', '/api/v1/namespaces/default/pods', undefined, { query: { labelSelector: 'batch.kubernetes.io/job-name=per' } }).body.items as any[];
+    const ones = pods.filter((p) => p.metadata.labels['batch.kubernetes.io/job-completion-index'] === '1');
+    expect(ones.map((p) => p.metadata.annotations['batch.kubernetes.io/job-index-failure-count']).sort()).toEqual(['0', '1']);
+    expect(ones.every((p) => p.status.phase === 'Failed')).toBe(true);
+  });
 });

@@ -892,10 +892,18 @@ async function describeJob(d: DescribeDeps, job: Obj, events: Obj[] | null): Pro
   if (spec.activeDeadlineSeconds) w.write(0, `Active Deadline Seconds:\t${spec.activeDeadlineSeconds}s\n`);
   if (st.ready === undefined || st.ready === null) w.write(0, `Pods Statuses:\t${st.active ?? 0} Active / ${st.succeeded ?? 0} Succeeded / ${st.failed ?? 0} Failed\n`);
   else w.write(0, `Pods Statuses:\t${st.active ?? 0} Active (${st.ready} Ready) / ${st.succeeded ?? 0} Succeeded / ${st.failed ?? 0} Failed\n`);
-  if (spec.completionMode === 'Indexed') w.write(0, `Completed Indexes:\t${st.completedIndexes || '<none>'}\n`);
+  if (spec.completionMode === 'Indexed') w.write(0, `Completed Indexes:\t${capIndexes(st.completedIndexes ?? '', 50)}\n`);
   describePodTemplate(spec.template, w);
   describeEvents(events, w, d.now);
   return w.done();
+}
+
+/** capIndexesListOrNone: past ~50 characters the list ends at the next comma, with "...". */
+export function capIndexes(indexes: string, softLimit: number): string {
+  if (indexes.length === 0) return '<none>';
+  let ix = softLimit;
+  while (ix < indexes.length && indexes[ix] !== ',') ix++;
+  return ix >= indexes.length ? indexes : `${indexes.slice(0, ix + 1)}...`;
 }
 
 // ---------- generic
