@@ -8,7 +8,7 @@ import { LEASE_DURATION_S } from '../config';
 import type { Kubelet } from '../kubelet';
 
 /** The node lease controller's sync: update the cached lease, or get / create it first. */
-export function renewLease(k: Kubelet, ctx: ActorContext): void {
+export function renewLease(k: Kubelet, ctx: ActorContext, attempt = 0): void {
   if (k.leaseInFlight) return;
   k.leaseInFlight = true;
   const path = `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${k.nodeName}`;
@@ -25,7 +25,7 @@ export function renewLease(k: Kubelet, ctx: ActorContext): void {
       renewTime: rfc3339Micro(ctx.now),
     },
   };
-  apiRequest(k, ctx, { method: 'PUT', path, query: {}, body: JSON.stringify(lease) }, { kind: 'leaseWrite' });
+  apiRequest(k, ctx, { method: 'PUT', path, query: {}, body: JSON.stringify(lease) }, { kind: 'leaseWrite', attempt });
 }
 
 export function createLease(k: Kubelet, ctx: ActorContext): void {
@@ -49,6 +49,6 @@ export function createLease(k: Kubelet, ctx: ActorContext): void {
       query: {},
       body: JSON.stringify(lease),
     },
-    { kind: 'leaseWrite' },
+    { kind: 'leaseWrite', attempt: 0 },
   );
 }
