@@ -10,8 +10,9 @@
 // closes the connection when no ACK comes within PingTimeout (15 s): every
 // request in flight on it fails, watches end and their reflectors relist.
 // A new connection is dialed for the next request (net.Dialer Timeout 30 s):
-// the PING/ACK exchange stands in for the TCP and TLS handshakes, and requests
-// wait for it; a dial that times out fails them.
+// the PING/ACK exchange stands in for the TCP and TLS handshakes (resent as
+// SYNs are, 1 s then doubling), and requests wait for it; a dial that times
+// out fails them.
 //
 // The owner (an actor with its own map of requests in flight) sends through
 // send(), passes every message from the server to receive() and the `conn:`
@@ -29,7 +30,10 @@ export const PING_TIMEOUT_MS = 15_000;
 export const DIAL_TIMEOUT_MS = 30_000;
 
 /** Timer tags a Transport owns (the owner passes them on). */
-export const TRANSPORT_TIMERS: ReadonlySet<string> = new Set(['conn:health', 'conn:dial', 'conn:send']);
+export const TRANSPORT_TIMERS: ReadonlySet<string> = new Set(['conn:health', 'conn:dial', 'conn:syn', 'conn:send']);
+
+/** Linux's first SYN retransmission timeout (TCP_TIMEOUT_INIT, 1 s), doubling after each retry. */
+export const SYN_RTO_MS = 1000;
 
 export interface RateLimit {
   qps: number;
@@ -148,6 +152,7 @@ export class Transport {
     this.pingAt = ctx.now;
     ctx.send(this.server, httpMsg.ping(this.pingSeq));
     this.dialTimer = ctx.setTimer(DIAL_TIMEOUT_MS, 'conn:dial', this.pingSeq);
+    ctx.setTimer(SYN_RTO_MS, 'conn:syn', { seq: this.pingSeq, rto: SYN_RTO_MS });
   }
 
   /**
@@ -182,6 +187,14 @@ export class Transport {
         if (!msg) return null;
         this.throttled.delete(msg.reqId);
         this.write(ctx, msg);
+        return null;
+      }
+      case 'conn:syn': {
+        // The SYN went unanswered: the kernel sends it again, backing off (1, 3, 7, 15 s …).
+        const { seq, rto } = data as { seq: number; rto: number };
+        if (this.state !== 'dialing' || seq !== this.pingSeq) return null;
+        ctx.send(this.server, httpMsg.ping(seq));
+        ctx.setTimer(rto * 2, 'conn:syn', { seq, rto: rto * 2 });
         return null;
       }
       case 'conn:dial':
