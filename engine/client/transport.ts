@@ -100,8 +100,9 @@ export class Transport {
   }
 
   /**
-   * Sends a request through the named rate limiter (none, or an unknown name:
-   * unthrottled, as client-go with QPS < 0), then on the connection.
+   * Sends a request through the named client's rate limiter, then on the
+   * connection. No name (a watch, a heartbeat) or a client without a limit
+   * (QPS < 0) goes at once.
    */
   send(ctx: ActorContext, msg: HttpRequestMsg, bucket?: string): void {
     const b = bucket === undefined ? undefined : this.bucket(bucket);

@@ -67,8 +67,10 @@ const BUILT_IN_INFORMERS: ReadonlySet<string> = new Set(['namespaces', 'servicea
 type ControllerName = string;
 
 /** Which of the manager's clients (and so which rate limiter) a request goes through. */
-function clientOf(purpose: Purpose, as: ControllerName | undefined): string {
-  if (purpose.kind === 'list' || purpose.kind === 'watch') return 'shared-informers';
+function clientOf(purpose: Purpose, as: ControllerName | undefined): string | undefined {
+  // client-go never rate-limits a watch (rest/request.go Watch).
+  if (purpose.kind === 'watch') return undefined;
+  if (purpose.kind === 'list') return 'shared-informers';
   if (purpose.kind === 'lease') return 'leader-election';
   if (purpose.kind === 'controller') return purpose.controller;
   return as ?? 'kube-controller-manager';

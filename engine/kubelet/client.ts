@@ -24,6 +24,7 @@ export type Purpose =
   | { kind: 'register' }
   | { kind: 'nodeStatus'; body: string; attempt: number }
   | { kind: 'leaseGet' }
+  | { kind: 'leaseNode'; then: 'create' | 'renew'; attempt: number }
   | { kind: 'leaseWrite'; attempt: number }
   | { kind: 'podStatus'; uid: string; body: string }
   | { kind: 'podDelete'; uid: string }
@@ -38,10 +39,16 @@ export const KUBELET_RATE_LIMITS: Record<string, RateLimit> = {
 /** The heartbeat client's timeout. */
 export const HEARTBEAT_TIMEOUT_MS = Math.min(NODE_STATUS_UPDATE_MS, LEASE_DURATION_S * 1000);
 
-const HEARTBEAT: ReadonlySet<Purpose['kind']> = new Set(['nodeStatus', 'leaseGet', 'leaseWrite']);
+const HEARTBEAT: ReadonlySet<Purpose['kind']> = new Set(['nodeStatus', 'leaseGet', 'leaseNode', 'leaseWrite']);
 
 export function isHeartbeat(p: Purpose): boolean {
   return HEARTBEAT.has(p.kind);
+}
+
+/** The rate limiter a request waits on: none for heartbeats and for watches (client-go never throttles a watch). */
+function clientOf(p: Purpose): string | undefined {
+  if (isHeartbeat(p) || p.kind === 'watch' || p.kind === 'nodeWatch') return undefined;
+  return p.kind === 'event' ? 'events' : 'main';
 }
 
 export function apiRequest(k: Kubelet, ctx: ActorContext, req: Omit<ApiRequest, 'headers'>, purpose: Purpose, contentType?: string): number {
@@ -57,7 +64,7 @@ export function apiRequest(k: Kubelet, ctx: ActorContext, req: Omit<ApiRequest, 
     },
   };
   const heartbeat = isHeartbeat(purpose);
-  k.transport.send(ctx, httpMsg.request(reqId, full), heartbeat ? undefined : purpose.kind === 'event' ? 'events' : 'main');
+  k.transport.send(ctx, httpMsg.request(reqId, full), clientOf(purpose));
   if (heartbeat) ctx.setTimer(HEARTBEAT_TIMEOUT_MS, 'requestTimeout', reqId);
   return reqId;
 }

@@ -29,7 +29,7 @@ import { Transport, TRANSPORT_TIMERS } from '../client/transport';
 import { KUBELET_KIND, LEASE_JITTER, LEASE_RENEW_MS, NODE_STATUS_UPDATE_MS, RETRY_MS, type KubeletConfig } from './config';
 import { flushEvents, type KubeletEvent } from './events';
 import { hex } from './ids';
-import { createLease, renewLease } from './nodestatus/lease';
+import { createLease, onLeaseNode, renewLease } from './nodestatus/lease';
 import { allocatableOf, initialNode, onRegistered, register, syncNodeStatus } from './nodestatus/nodeStatus';
 import { ObjectCache } from './pod/objects';
 import { dispatch } from './pod/podWorkers';
@@ -294,6 +294,8 @@ export class Kubelet implements Actor {
           return renewLease(this, ctx);
         }
         return;
+      case 'leaseNode':
+        return onLeaseNode(this, ctx, purpose.then, purpose.attempt, ok ? (JSON.parse(body) as KObject) : null);
       case 'leaseWrite':
         this.leaseInFlight = false;
         if (ok) {

@@ -229,7 +229,8 @@ export class KubeScheduler implements Actor {
         ...(req.body !== undefined ? { 'content-type': contentType ?? 'application/json' } : {}),
       },
     };
-    this.transport.send(ctx, httpMsg.request(reqId, full), purpose.kind === 'lease' ? 'leader-election' : client);
+    // client-go never rate-limits a watch (rest/request.go Watch).
+    this.transport.send(ctx, httpMsg.request(reqId, full), purpose.kind === 'watch' ? undefined : purpose.kind === 'lease' ? 'leader-election' : client);
     // The leader-election client's Timeout is the renew deadline.
     if (purpose.kind === 'lease') ctx.setTimer(this.setup.config.leaderElection.renewDeadlineMs, 'requestTimeout', reqId);
     return reqId;
