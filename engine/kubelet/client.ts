@@ -19,7 +19,7 @@ import type { Kubelet } from './kubelet';
 
 /** What a request in flight was for. */
 export type Purpose =
-  | { kind: 'list' | 'watch' | 'nodeList' | 'nodeWatch' }
+  | { kind: 'list' | 'watch' | 'nodeList' | 'nodeWatch' | 'svcList' | 'svcWatch' }
   | { kind: 'object'; key: string }
   | { kind: 'register' }
   | { kind: 'nodeStatus'; body: string; attempt: number }
@@ -47,7 +47,7 @@ export function isHeartbeat(p: Purpose): boolean {
 
 /** The rate limiter a request waits on: none for heartbeats and for watches (client-go never throttles a watch). */
 function clientOf(p: Purpose): string | undefined {
-  if (isHeartbeat(p) || p.kind === 'watch' || p.kind === 'nodeWatch') return undefined;
+  if (isHeartbeat(p) || p.kind === 'watch' || p.kind === 'nodeWatch' || p.kind === 'svcWatch') return undefined;
   return p.kind === 'event' ? 'events' : 'main';
 }
 

@@ -34,7 +34,7 @@ import { allocatableOf, initialNode, onRegistered, register, syncNodeStatus } fr
 import { ObjectCache } from './pod/objects';
 import { dispatch } from './pod/podWorkers';
 import type { PodWorker } from './pod/worker';
-import { listNode, listPods, onNodeEvents, onPodEvents, podQuery, nodeQuery, watchNode, watchPods } from './podSource';
+import { listNode, listPods, listServices, onNodeEvents, onPodEvents, onServicesListed, podQuery, nodeQuery, watchNode, watchPods, watchServices } from './podSource';
 import { FakeRuntime } from './runtime/runtime';
 import { quantityNumber } from '../scheduler/framework/resources';
 import { KubeletServer } from './server/server';
@@ -54,6 +54,8 @@ export interface KubeletDurable {
 export class Kubelet implements Actor {
   readonly pods = new Reflector('/api/v1/pods');
   readonly node = new Reflector('/api/v1/nodes');
+  /** Every Service (the kubelet's service informer: containers' Service environment variables). */
+  readonly services = new Reflector('/api/v1/services');
   readonly workers = new Map<string, PodWorker>();
   readonly crashBackoff = new Backoff();
   readonly pullBackoff = new Backoff();
@@ -139,6 +141,8 @@ export class Kubelet implements Actor {
 
   start(ctx: ActorContext): void {
     register(this, ctx);
+    // NewMainKubelet starts the service informer at once, before registration completes.
+    listServices(this, ctx);
   }
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
@@ -153,6 +157,17 @@ export class Kubelet implements Actor {
       if (!m.streaming) this.requests.delete(reqId);
       this.onResponse(ctx, purpose, m.response.status, m.response.body);
       return;
+    }
+    if (p.type === 'HttpChunk' && purpose.kind === 'svcWatch') {
+      if (this.services.onChunk((p as unknown as HttpChunkMsg).chunk) === 'relist') {
+        this.requests.delete(reqId);
+        listServices(this, ctx);
+      }
+      return;
+    }
+    if (p.type === 'HttpEnd' && purpose.kind === 'svcWatch') {
+      this.requests.delete(reqId);
+      return watchServices(this, ctx);
     }
     const watching = purpose.kind === 'watch' || purpose.kind === 'nodeWatch';
     if (p.type === 'HttpChunk' && watching) {
@@ -224,6 +239,8 @@ export class Kubelet implements Actor {
         return listPods(this, ctx);
       case 'relistNode':
         return listNode(this, ctx);
+      case 'relistServices':
+        return listServices(this, ctx);
       case 'nodeStatus':
         ctx.setTimer(NODE_STATUS_UPDATE_MS, 'nodeStatus');
         return syncNodeStatus(this, ctx);
@@ -274,9 +291,25 @@ export class Kubelet implements Actor {
         watchNode(this, ctx);
         return onNodeEvents(this, ctx, out);
       }
+      case 'svcList': {
+        const wasSynced = this.services.synced;
+        const out = this.services.onList(status, body);
+        if (out === 'retry') {
+          ctx.setTimer(RETRY_MS, 'relistServices');
+          return;
+        }
+        const next = this.services.nextRequest();
+        if (next) {
+          this.services.reqId = apiRequest(this, ctx, { method: 'GET', path: next.path, query: next.query }, { kind: 'svcList' });
+          return;
+        }
+        watchServices(this, ctx);
+        return onServicesListed(this, ctx, !wasSynced);
+      }
       case 'watch':
       case 'nodeWatch':
-        if (!ok) ctx.setTimer(RETRY_MS, purpose.kind === 'watch' ? 'relist' : 'relistNode');
+      case 'svcWatch':
+        if (!ok) ctx.setTimer(RETRY_MS, purpose.kind === 'watch' ? 'relist' : purpose.kind === 'nodeWatch' ? 'relistNode' : 'relistServices');
         return;
       case 'nodeStatus':
         this.nodeStatusInFlight = false;
