@@ -10,6 +10,7 @@ import type { ApiRequest } from '../apiserver/types';
 import { httpMsg, type HttpChunkMsg, type HttpResponseMsg } from '../apiserver/http/messages';
 import type { KObject } from '../apimachinery/types';
 import { Reflector, type ReflectorEvent } from './reflector';
+import { Transport, TRANSPORT_TIMERS } from './transport';
 
 export interface RestCall {
   method: ApiRequest['method'];
@@ -30,12 +31,14 @@ export type ApiYield =
 type Pending = { kind: 'list' | 'watch'; informer: string } | { kind: 'call'; tag: unknown };
 
 /** Timer tags the connection owns (the actor passes them on). */
-export const API_CONNECTION_TIMERS = new Set(['apiconn:relist']);
+export const API_CONNECTION_TIMERS: ReadonlySet<string> = new Set(['apiconn:relist', ...TRANSPORT_TIMERS]);
 
 export class ApiConnection {
   readonly reflectors = new Map<string, Reflector>();
   private readonly pending = new Map<number, Pending>();
   private nextReq = 1;
+  /** The HTTP/2 connection under the calls (its health check ends requests a partition swallowed). */
+  readonly transport: Transport;
   /** Authorization or client-certificate headers of the identity in use. */
   private identity: Record<string, string>;
 
@@ -46,6 +49,7 @@ export class ApiConnection {
     informers: Record<string, string> = {},
   ) {
     this.identity = identity;
+    this.transport = new Transport(server);
     for (const [name, path] of Object.entries(informers)) this.reflectors.set(name, new Reflector(path));
   }
 
@@ -76,7 +80,7 @@ export class ApiConnection {
   private send(ctx: ActorContext, req: Omit<ApiRequest, 'headers'>, p: Pending, headers: Record<string, string> = {}): number {
     const id = this.nextReq++;
     this.pending.set(id, p);
-    ctx.send(this.server, httpMsg.request(id, { ...req, headers: { ...this.identity, accept: 'application/json', 'user-agent': this.userAgent, ...headers } }));
+    this.transport.send(ctx, httpMsg.request(id, { ...req, headers: { ...this.identity, accept: 'application/json', 'user-agent': this.userAgent, ...headers } }));
     return id;
   }
 
@@ -96,7 +100,8 @@ export class ApiConnection {
     ctx.setTimer(1000, 'apiconn:relist', informer);
   }
 
-  receive(ctx: ActorContext, _from: ActorId, p: Payload): ApiYield {
+  receive(ctx: ActorContext, from: ActorId, p: Payload): ApiYield {
+    if (this.transport.receive(ctx, from, p)) return { type: 'none' };
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const pending = this.pending.get(reqId);
     if (!pending) return { type: 'none' };
@@ -138,15 +143,25 @@ export class ApiConnection {
     return { type: 'none' };
   }
 
-  timer(ctx: ActorContext, tag: string, data: unknown): void {
-    if (tag === 'apiconn:relist') this.list(ctx, data as string);
+  /** One of API_CONNECTION_TIMERS: what it yields (calls failed when the connection closed). */
+  timer(ctx: ActorContext, tag: string, data: unknown): ApiYield[] {
+    if (tag === 'apiconn:relist') {
+      this.list(ctx, data as string);
+      return [];
+    }
+    return this.transport.timer(ctx, tag, data, this.pending.size > 0) ? this.failAll(ctx) : [];
   }
 
-  /** The server refused a message or its connection reset: informers relist; calls fail (status 0). */
+  /**
+   * The server refused a message (reqId) or the connection is gone (none: it
+   * reset, or a dial was refused): informers relist; calls fail (status 0).
+   */
   failAll(ctx: ActorContext, reqId?: number): ApiYield[] {
+    if (reqId === undefined && this.transport.state !== 'closed') this.transport.close(ctx);
     const out: ApiYield[] = [];
     for (const [id, p] of [...this.pending]) {
       if (reqId !== undefined && id !== reqId) continue;
+      if (reqId === undefined && this.transport.isThrottled(id)) continue;
       this.pending.delete(id);
       if (p.kind === 'call') out.push({ type: 'response', tag: p.tag, status: 0, body: '', headers: {} });
       else this.relistLater(ctx, p.informer);

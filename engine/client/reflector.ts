@@ -19,6 +19,7 @@
 import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
 import { assertNever } from '../sim/assert';
+import { hashString } from '../sim/rng';
 
 export type ReflectorEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject; old?: KObject };
 
@@ -29,6 +30,9 @@ export interface ReflectorRequest {
 
 /** What the next list request must be, decided by the last list answer. */
 type PendingList = { type: 'continue'; token: string } | { type: 'fullList' };
+
+/** The reflector's minWatchTimeout (reflector.go). */
+export const MIN_WATCH_TIMEOUT_S = 300;
 
 /** client-go's pager default (pager.go defaultPageSize). */
 export const DEFAULT_PAGE_SIZE = 500;
@@ -55,6 +59,8 @@ export class Reflector {
   remainingItemCount: number | undefined = undefined;
   /** The last completed list came in more than one page (client-go's paginatedResult). */
   paginatedResult = false;
+  /** Watches started (seeds each one's timeout). */
+  private watches = 0;
 
   constructor(
     /** Collection path: `/api/v1/namespaces`, `/api/v1/serviceaccounts`. */
@@ -103,7 +109,18 @@ export class Reflector {
   watchRequest(): { path: string; query: Record<string, string> } {
     this.phase = 'watching';
     this.partial = '';
-    return { path: this.path, query: { watch: 'true', resourceVersion: this.rv, allowWatchBookmarks: 'true', timeoutSeconds: String(300 + 0) } };
+    return { path: this.path, query: { watch: 'true', resourceVersion: this.rv, allowWatchBookmarks: 'true', timeoutSeconds: String(this.watchTimeoutSeconds()) } };
+  }
+
+  /**
+   * ListAndWatch: each watch asks the server to end it after
+   * minWatchTimeout × (1 + rand) (5 to 10 minutes), so watches are spread and
+   * renewed. The draw is a hash of the path and the watch's number: seeded
+   * and stable, without taking from the owner's random stream.
+   */
+  private watchTimeoutSeconds(): number {
+    const u = hashString(`${this.path}#${this.watches++}`) / 0x1_0000_0000;
+    return Math.floor(MIN_WATCH_TIMEOUT_S * (1 + u));
   }
 
   /**
@@ -124,7 +141,8 @@ export class Reflector {
       this.pageItems = [];
       return 'retry';
     }
-    const list = JSON.parse(body) as { metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number }; items: KObject[] };
+    const list = JSON.parse(body) as { apiVersion?: string; kind?: string; metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number }; items: KObject[] };
+    withItemKinds(list);
     this.listPages++;
     this.remainingItemCount = list.metadata.remainingItemCount;
     const cont = list.metadata.continue ?? '';
@@ -196,6 +214,22 @@ export class Reflector {
 
   list(): KObject[] {
     return [...this.store.values()];
+  }
+}
+
+/**
+ * A list's items come without apiVersion and kind (the server writes them on
+ * the list only); watch events carry them. The store holds both alike, with
+ * the list's group/version and kind, so an object reads the same whichever way
+ * it arrived (the owners' code takes an owner reference's kind from it).
+ */
+function withItemKinds(list: { apiVersion?: string; kind?: string; items: KObject[] }): void {
+  const kind = list.kind?.endsWith('List') ? list.kind.slice(0, -4) : undefined;
+  if (!kind || !list.apiVersion) return;
+  for (const o of list.items) {
+    if (o.kind && o.apiVersion) continue;
+    o.apiVersion ??= list.apiVersion;
+    o.kind ??= kind;
   }
 }
 

@@ -20,12 +20,20 @@ import { INFORMER_PATHS, type ApiCall, type Controller, type ControllerContext, 
 import { ManagerContext } from './framework/context';
 import { CoreEventRecorder } from './framework/events';
 import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
+import { Transport, TRANSPORT_TIMERS, type RateLimit } from '../client/transport';
 import { hashString } from '../sim/rng';
 import { ROOT_CA_CRT } from './framework/rootCA';
 import { PodOwnerIndex } from './framework/podOwnerIndex';
 import { NamespaceIndex } from './framework/namespaceIndex';
 
 const EMPTY: ReadonlyMap<string, KObject> = new Map();
+
+/**
+ * --kube-api-qps 20 and --kube-api-burst 30: the limits of every client the
+ * manager builds (the shared informers', leader election's, each controller's
+ * own through its ClientBuilder), each client with its own token bucket.
+ */
+export const CONTROLLER_MANAGER_RATE_LIMIT: RateLimit = { qps: 20, burst: 30 };
 
 export const CONTROLLER_MANAGER_KIND = 'kube-controller-manager';
 
@@ -58,6 +66,16 @@ const BUILT_IN = ['service-account-controller', 'root-ca-cert-publisher', 'names
 const BUILT_IN_INFORMERS: ReadonlySet<string> = new Set(['namespaces', 'serviceaccounts', 'configmaps']);
 type ControllerName = string;
 
+/** Which of the manager's clients (and so which rate limiter) a request goes through. */
+function clientOf(purpose: Purpose, as: ControllerName | undefined): string | undefined {
+  // client-go never rate-limits a watch (rest/request.go Watch).
+  if (purpose.kind === 'watch') return undefined;
+  if (purpose.kind === 'list') return 'shared-informers';
+  if (purpose.kind === 'lease') return 'leader-election';
+  if (purpose.kind === 'controller') return purpose.controller;
+  return as ?? 'kube-controller-manager';
+}
+
 export class ControllerManager implements Actor {
   readonly reflectors = new Map<string, Reflector>([
     ['namespaces', new Reflector('/api/v1/namespaces')],
@@ -65,6 +83,8 @@ export class ControllerManager implements Actor {
     ['configmaps', new Reflector('/api/v1/configmaps')],
   ]);
   private readonly requests = new Map<number, Purpose>();
+  /** The connection to kube-apiserver and the clients' rate limiters. */
+  readonly transport: Transport;
   /** Writes in flight, by a key naming what they create (avoids duplicates). */
   private readonly inFlight = new Set<string>();
   /** Namespaces being emptied, and the resources (index into NAMESPACED) reached. */
@@ -95,6 +115,7 @@ export class ControllerManager implements Actor {
     // The identity is hostname_uuid upstream; the id and a hash of it here (stable across runs).
     this.elector = new LeaderElector({ name: 'kube-controller-manager', namespace: 'kube-system', identity: `${id}_${hashString(id).toString(16)}`, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     this.controllers = CONTROLLER_FACTORIES.map((f) => f());
+    this.transport = new Transport(config.server, {}, 0, CONTROLLER_MANAGER_RATE_LIMIT);
     for (const c of this.controllers) for (const name of c.informers) if (!this.reflectors.has(name)) this.reflectors.set(name, new Reflector(INFORMER_PATHS[name]!));
   }
 
@@ -159,7 +180,9 @@ export class ControllerManager implements Actor {
       ...req,
       headers: { ...identity, accept: 'application/json', 'user-agent': `kube-controller-manager/v1.32.0${as ? ` ${as}` : ''}`, ...(req.body ? { 'content-type': 'application/json' } : {}), ...(req.headers ?? {}) },
     };
-    ctx.send(this.config.server, httpMsg.request(reqId, full));
+    this.transport.send(ctx, httpMsg.request(reqId, full), clientOf(purpose, as));
+    // The leader-election client's Timeout is the renew deadline (options.go).
+    if (purpose.kind === 'lease') ctx.setTimer(this.elector.config.renewDeadlineMs, 'requestTimeout', reqId);
     return reqId;
   }
 
@@ -175,7 +198,8 @@ export class ControllerManager implements Actor {
     r.reqId = this.send(ctx, { method: 'GET', path: q.path, query: q.query }, { kind: 'watch', reflector: name });
   }
 
-  receive(ctx: ActorContext, _from: ActorId, p: Payload): void {
+  receive(ctx: ActorContext, from: ActorId, p: Payload): void {
+    if (this.transport.receive(ctx, from, p)) return;
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     if (!purpose) return;
@@ -265,6 +289,17 @@ export class ControllerManager implements Actor {
   }
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
+    if (TRANSPORT_TIMERS.has(tag)) {
+      if (this.transport.timer(ctx, tag, data, this.requests.size > 0)) this.failInFlight(ctx);
+      return;
+    }
+    if (tag === 'requestTimeout') {
+      const purpose = this.requests.get(data as number);
+      if (!purpose) return;
+      this.requests.delete(data as number);
+      this.transport.cancel(ctx, data as number);
+      return this.failRequest(ctx, purpose);
+    }
     if (tag === 'relist') return this.list(ctx, data as string);
     if (tag === 'credentials') return this.ensureCredentials(ctx, data as ControllerName);
     if (tag === 'ready') {
@@ -291,13 +326,28 @@ export class ControllerManager implements Actor {
   persisted(): void {}
 
   refused(ctx: ActorContext, _to: ActorId, p: Payload): void {
+    if (this.transport.refused(ctx, p)) return this.failInFlight(ctx);
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     this.requests.delete(reqId);
-    if (purpose && (purpose.kind === 'list' || purpose.kind === 'watch')) ctx.setTimer(1000, 'relist', purpose.reflector);
-    if (purpose?.kind === 'write') this.inFlight.delete(purpose.key);
-    if (purpose?.kind === 'controller') this.controllerFailed(ctx, purpose.controller, purpose.tag);
-    if (purpose?.kind === 'lease') this.applyElection(ctx, this.elector.onResponse(ctx.now, purpose.seq, 0, ''));
+    if (purpose) this.failRequest(ctx, purpose);
+  }
+
+  /** A request failed without an answer (refused, timed out, its connection closed). */
+  private failRequest(ctx: ActorContext, purpose: Purpose): void {
+    if (purpose.kind === 'list' || purpose.kind === 'watch') ctx.setTimer(1000, 'relist', purpose.reflector);
+    if (purpose.kind === 'write') this.inFlight.delete(purpose.key);
+    if (purpose.kind === 'controller') this.controllerFailed(ctx, purpose.controller, purpose.tag);
+    if (purpose.kind === 'lease') this.applyElection(ctx, this.elector.onResponse(ctx.now, purpose.seq, 0, ''));
+  }
+
+  /** The connection closed: what was on it fails (requests waiting for a token go on the next one). */
+  private failInFlight(ctx: ActorContext): void {
+    for (const [reqId, purpose] of [...this.requests]) {
+      if (this.transport.isThrottled(reqId) || !this.requests.has(reqId)) continue;
+      this.requests.delete(reqId);
+      this.failRequest(ctx, purpose);
+    }
   }
 
   private controllerFailed(ctx: ActorContext, name: string, tag: unknown): void {
@@ -307,13 +357,8 @@ export class ControllerManager implements Actor {
 
   peerReset(ctx: ActorContext, peer: ActorId): void {
     if (peer !== this.config.server) return;
-    for (const [reqId, purpose] of [...this.requests]) {
-      this.requests.delete(reqId);
-      if (purpose.kind === 'list' || purpose.kind === 'watch') ctx.setTimer(1000, 'relist', purpose.reflector);
-      if (purpose.kind === 'write') this.inFlight.delete(purpose.key);
-      if (purpose.kind === 'controller') this.controllerFailed(ctx, purpose.controller, purpose.tag);
-      if (purpose.kind === 'lease') this.applyElection(ctx, this.elector.onResponse(ctx.now, purpose.seq, 0, ''));
-    }
+    this.transport.close(ctx);
+    this.failInFlight(ctx);
   }
 
   // ---- modular controllers ------------------------------------------------------------

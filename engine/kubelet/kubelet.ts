@@ -24,16 +24,17 @@ import { httpMsg, type HttpCancelMsg, type HttpChunkMsg, type HttpRequestMsg, ty
 import { Reflector } from '../client/reflector';
 import type { Node, Pod } from '../scheduler/framework/api';
 import { Backoff } from './backoff';
-import { apiRequest, type Purpose } from './client';
+import { apiRequest, KUBELET_RATE_LIMITS, type Purpose } from './client';
+import { Transport, TRANSPORT_TIMERS } from '../client/transport';
 import { KUBELET_KIND, LEASE_JITTER, LEASE_RENEW_MS, NODE_STATUS_UPDATE_MS, RETRY_MS, type KubeletConfig } from './config';
 import { flushEvents, type KubeletEvent } from './events';
 import { hex } from './ids';
-import { createLease, renewLease } from './nodestatus/lease';
+import { createLease, onLeaseNode, renewLease } from './nodestatus/lease';
 import { allocatableOf, initialNode, onRegistered, register, syncNodeStatus } from './nodestatus/nodeStatus';
 import { ObjectCache } from './pod/objects';
 import { dispatch } from './pod/podWorkers';
 import type { PodWorker } from './pod/worker';
-import { listNode, listPods, onNodeEvents, onPodEvents, podQuery, nodeQuery, watchNode, watchPods } from './podSource';
+import { listNode, listPods, listServices, onNodeEvents, onPodEvents, onServicesListed, podQuery, nodeQuery, watchNode, watchPods, watchServices } from './podSource';
 import { FakeRuntime } from './runtime/runtime';
 import { quantityNumber } from '../scheduler/framework/resources';
 import { KubeletServer } from './server/server';
@@ -41,6 +42,9 @@ import { EvictionManager } from './eviction/manager';
 import { maybeDelete, flushStatus } from './status/statusManager';
 
 export * from './config';
+
+/** nodeStatusUpdateRetry (kubelet.go) and the lease controller's maxUpdateRetries. */
+const HEARTBEAT_RETRIES = 5;
 
 /** What survives the kubelet process: the machine's container runtime. */
 export interface KubeletDurable {
@@ -50,12 +54,16 @@ export interface KubeletDurable {
 export class Kubelet implements Actor {
   readonly pods = new Reflector('/api/v1/pods');
   readonly node = new Reflector('/api/v1/nodes');
+  /** Every Service (the kubelet's service informer: containers' Service environment variables). */
+  readonly services = new Reflector('/api/v1/services');
   readonly workers = new Map<string, PodWorker>();
   readonly crashBackoff = new Backoff();
   readonly pullBackoff = new Backoff();
   readonly objects = new ObjectCache();
   readonly requests = new Map<number, Purpose>();
   nextReq = 1;
+  /** The kubelet's connection to kube-apiserver (health check, rate limits). */
+  readonly transport: Transport;
   registered = false;
   /** The start-up events (Starting kubelet., the condition events) were recorded. */
   announced = false;
@@ -99,6 +107,7 @@ export class Kubelet implements Actor {
     );
     this.runtime = durable.runtime;
     this.runtime.powerOn(now);
+    this.transport = new Transport(config.server, KUBELET_RATE_LIMITS, now);
     this.server = new KubeletServer();
     this.eviction = new EvictionManager();
   }
@@ -132,11 +141,14 @@ export class Kubelet implements Actor {
 
   start(ctx: ActorContext): void {
     register(this, ctx);
+    // NewMainKubelet starts the service informer at once, before registration completes.
+    listServices(this, ctx);
   }
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
     if (p.type === 'HttpRequest') return this.server.serve(this, ctx, from, p as unknown as HttpRequestMsg);
     if (p.type === 'HttpCancel') return this.server.cancel(this, from, (p as unknown as HttpCancelMsg).reqId);
+    if (this.transport.receive(ctx, from, p)) return;
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     if (!purpose) return;
@@ -145,6 +157,17 @@ export class Kubelet implements Actor {
       if (!m.streaming) this.requests.delete(reqId);
       this.onResponse(ctx, purpose, m.response.status, m.response.body);
       return;
+    }
+    if (p.type === 'HttpChunk' && purpose.kind === 'svcWatch') {
+      if (this.services.onChunk((p as unknown as HttpChunkMsg).chunk) === 'relist') {
+        this.requests.delete(reqId);
+        listServices(this, ctx);
+      }
+      return;
+    }
+    if (p.type === 'HttpEnd' && purpose.kind === 'svcWatch') {
+      this.requests.delete(reqId);
+      return watchServices(this, ctx);
     }
     const watching = purpose.kind === 'watch' || purpose.kind === 'nodeWatch';
     if (p.type === 'HttpChunk' && watching) {
@@ -165,6 +188,7 @@ export class Kubelet implements Actor {
   persisted(): void {}
 
   refused(ctx: ActorContext, _to: ActorId, p: Payload): void {
+    if (this.transport.refused(ctx, p)) return this.failInFlight(ctx);
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     this.requests.delete(reqId);
@@ -174,20 +198,49 @@ export class Kubelet implements Actor {
   peerReset(ctx: ActorContext, peer: ActorId): void {
     this.server.dropClient(peer);
     if (peer !== this.config.server) return;
+    this.transport.close(ctx);
+    this.failInFlight(ctx);
+  }
+
+  /** The connection closed: what was on it fails (requests still waiting for a token go on the next one). */
+  failInFlight(ctx: ActorContext): void {
     for (const [reqId, purpose] of [...this.requests]) {
+      // A failure handled below may itself close the connection and fail the rest first.
+      if (this.transport.isThrottled(reqId) || !this.requests.has(reqId)) continue;
       this.requests.delete(reqId);
       this.onResponse(ctx, purpose, 0, '');
     }
   }
 
+  /** closeAllConns: a heartbeat failed again, so the kubelet drops its connection and dials anew. */
+  closeAllConns(ctx: ActorContext): void {
+    this.transport.close(ctx);
+    this.failInFlight(ctx);
+  }
+
   timer(ctx: ActorContext, tag: string, data: unknown): void {
+    if (TRANSPORT_TIMERS.has(tag)) {
+      if (this.transport.timer(ctx, tag, data, this.requests.size > 0)) this.failInFlight(ctx);
+      return;
+    }
     switch (tag) {
+      case 'requestTimeout': {
+        // The heartbeat client's Timeout: the request is cancelled and fails.
+        const reqId = data as number;
+        const purpose = this.requests.get(reqId);
+        if (!purpose) return;
+        this.requests.delete(reqId);
+        this.transport.cancel(ctx, reqId);
+        return this.onResponse(ctx, purpose, 0, '');
+      }
       case 'register':
         return register(this, ctx);
       case 'relist':
         return listPods(this, ctx);
       case 'relistNode':
         return listNode(this, ctx);
+      case 'relistServices':
+        return listServices(this, ctx);
       case 'nodeStatus':
         ctx.setTimer(NODE_STATUS_UPDATE_MS, 'nodeStatus');
         return syncNodeStatus(this, ctx);
@@ -238,14 +291,34 @@ export class Kubelet implements Actor {
         watchNode(this, ctx);
         return onNodeEvents(this, ctx, out);
       }
+      case 'svcList': {
+        const wasSynced = this.services.synced;
+        const out = this.services.onList(status, body);
+        if (out === 'retry') {
+          ctx.setTimer(RETRY_MS, 'relistServices');
+          return;
+        }
+        const next = this.services.nextRequest();
+        if (next) {
+          this.services.reqId = apiRequest(this, ctx, { method: 'GET', path: next.path, query: next.query }, { kind: 'svcList' });
+          return;
+        }
+        watchServices(this, ctx);
+        return onServicesListed(this, ctx, !wasSynced);
+      }
       case 'watch':
       case 'nodeWatch':
-        if (!ok) ctx.setTimer(RETRY_MS, purpose.kind === 'watch' ? 'relist' : 'relistNode');
+      case 'svcWatch':
+        if (!ok) ctx.setTimer(RETRY_MS, purpose.kind === 'watch' ? 'relist' : purpose.kind === 'nodeWatch' ? 'relistNode' : 'relistServices');
         return;
       case 'nodeStatus':
         this.nodeStatusInFlight = false;
-        if (ok) this.lastNodeStatus = purpose.body;
-        return;
+        if (ok) {
+          this.lastNodeStatus = purpose.body;
+          this.lastNodeReportAt = ctx.now;
+          return;
+        }
+        return this.heartbeatFailed(ctx, purpose);
       case 'leaseGet':
         this.leaseInFlight = false;
         if (status === 404) return createLease(this, ctx);
@@ -254,12 +327,15 @@ export class Kubelet implements Actor {
           return renewLease(this, ctx);
         }
         return;
+      case 'leaseNode':
+        return onLeaseNode(this, ctx, purpose.then, purpose.attempt, ok ? (JSON.parse(body) as KObject) : null);
       case 'leaseWrite':
         this.leaseInFlight = false;
         if (ok) {
           this.lease = JSON.parse(body) as KObject;
           this.leaseRenewals.push(ctx.now);
         } else if (status === 409) this.lease = null; // refetched on the next renewal
+        else return this.heartbeatFailed(ctx, purpose);
         return;
       case 'podStatus': {
         const w = this.workers.get(purpose.uid);
@@ -290,6 +366,18 @@ export class Kubelet implements Actor {
       case 'event':
         return;
     }
+  }
+
+  /**
+   * updateNodeStatus and the lease controller's retryUpdateLease: up to 5
+   * tries in a row (nodeStatusUpdateRetry, maxUpdateRetries); each failure
+   * after the first closes the kubelet's connections (onRepeatedHeartbeatFailure).
+   */
+  private heartbeatFailed(ctx: ActorContext, purpose: Extract<Purpose, { kind: 'nodeStatus' | 'leaseWrite' }>): void {
+    if (purpose.attempt > 0) this.closeAllConns(ctx);
+    if (purpose.attempt + 1 >= HEARTBEAT_RETRIES) return;
+    if (purpose.kind === 'nodeStatus') return syncNodeStatus(this, ctx, purpose.attempt + 1);
+    renewLease(this, ctx, purpose.attempt + 1);
   }
 
   /** Sends what is queued (events recorded outside a pod sync). */

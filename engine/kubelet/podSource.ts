@@ -2,14 +2,15 @@
 // node informer): a reflector over pods with spec.nodeName=<node> feeding
 // additions (oldest first, HandlePodAdditions), updates and removals to the
 // pod workers, and one over the kubelet's own Node (its labels and taints are
-// what admission checks). After each full list, pods the runtime still runs
+// what admission checks), and one over every Service (the service lister the
+// containers' Service environment variables come from). After each full list, pods the runtime still runs
 // but the API no longer has are killed and removed (HandlePodCleanups).
 import type { ActorContext } from '../sim/kernel';
 import type { ReflectorEvent } from '../client/reflector';
 import type { Pod } from '../scheduler/framework/api';
 import { apiRequest } from './client';
 import type { Kubelet } from './kubelet';
-import { addPod, removePod, updatePod } from './pod/podWorkers';
+import { addPod, dispatch, removePod, updatePod } from './pod/podWorkers';
 import { recordNodeEvent } from './events';
 import { uuidOf } from './nodestatus/nodeStatus';
 
@@ -39,6 +40,22 @@ export function listNode(k: Kubelet, ctx: ActorContext): void {
 export function watchNode(k: Kubelet, ctx: ActorContext): void {
   const q = k.node.watchRequest();
   k.node.reqId = apiRequest(k, ctx, { method: 'GET', path: q.path, query: nodeQuery(k, q.query) }, { kind: 'nodeWatch' });
+}
+
+export function listServices(k: Kubelet, ctx: ActorContext): void {
+  const q = k.services.listRequest();
+  k.services.reqId = apiRequest(k, ctx, { method: 'GET', path: q.path, query: q.query }, { kind: 'svcList' });
+}
+
+export function watchServices(k: Kubelet, ctx: ActorContext): void {
+  const q = k.services.watchRequest();
+  k.services.reqId = apiRequest(k, ctx, { method: 'GET', path: q.path, query: q.query }, { kind: 'svcWatch' });
+}
+
+/** Pods waiting for the Services to be read once start their containers now. */
+export function onServicesListed(k: Kubelet, ctx: ActorContext, firstSync: boolean): void {
+  if (!firstSync) return;
+  for (const w of k.workers.values()) if (w.phase === 'sync') dispatch(k, ctx, w);
 }
 
 export function onPodEvents(k: Kubelet, ctx: ActorContext, events: ReflectorEvent[], afterList = false): void {

@@ -87,7 +87,10 @@ export class MetricsServer implements Actor {
   }
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
-    if (API_CONNECTION_TIMERS.has(tag)) return this.conn.timer(ctx, tag, data);
+    if (API_CONNECTION_TIMERS.has(tag)) {
+      for (const y of this.conn.timer(ctx, tag, data)) this.handle(ctx, y);
+      return;
+    }
     if (tag === 'addon:retry') return this.bootstrap.timer(ctx, this.conn, data as AddonTag);
     if (tag === 'tick') return this.tick(ctx);
     if (tag === 'scrapeNode') return this.scrapeNode(ctx, data as { node: string; round: number });

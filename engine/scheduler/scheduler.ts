@@ -15,6 +15,7 @@ import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
 import { rfc3339 } from '../apiserver/http/time';
 import { Reflector, type ReflectorEvent } from '../client/reflector';
 import { LeaderElector, type LeaderElectionEvent, type LeaderElectionPlan } from '../client/leaderElection';
+import { Transport, TRANSPORT_TIMERS } from '../client/transport';
 import { podKey, type Node, type Pod, DEFAULT_SCHEDULER_NAME } from './framework/api';
 import { CycleState } from './framework/cycleState';
 import type { ApiAction, ClusterEvent, ListedResource } from './framework/interface';
@@ -106,6 +107,8 @@ export class KubeScheduler implements Actor {
   readonly stats: SchedulerStats = { cycles: 0, scheduled: 0, unschedulable: 0, errors: 0, bindings: 0, bindFailures: 0 };
   private readonly recorders = new Map<string, EventRecorder>();
   private readonly requests = new Map<number, Purpose>();
+  /** The connection to kube-apiserver and the clients' rate limiters. */
+  transport!: Transport;
   private readonly binding = new Map<string, BindingJob>();
   private nextReq = 1;
   private cycle = 0;
@@ -150,6 +153,11 @@ export class KubeScheduler implements Actor {
     this.configText = built.setup.text;
     this.queue = this.newQueue();
     this.elector = this.newElector();
+    // createClients: the scheduler's client, the event client and the leader-election client,
+    // each with its own rate limiter at clientConnection's qps and burst.
+    const { qps, burst } = this.setup.config.raw.clientConnection;
+    const limit = { qps, burst };
+    this.transport = new Transport(this.config.server, { main: limit, events: limit, 'leader-election': limit });
     this.nextStartNodeIndex = { nextStartNodeIndex: 0 };
     this.loopArmed = false;
     this.loopTimer = -1;
@@ -209,7 +217,7 @@ export class KubeScheduler implements Actor {
     }
   }
 
-  private send(ctx: ActorContext, req: Omit<ApiRequest, 'headers'>, purpose: Purpose, contentType?: string): number {
+  private send(ctx: ActorContext, req: Omit<ApiRequest, 'headers'>, purpose: Purpose, contentType?: string, client = 'main'): number {
     const reqId = this.nextReq++;
     this.requests.set(reqId, purpose);
     const full: ApiRequest = {
@@ -221,12 +229,17 @@ export class KubeScheduler implements Actor {
         ...(req.body !== undefined ? { 'content-type': contentType ?? 'application/json' } : {}),
       },
     };
-    ctx.send(this.config.server, httpMsg.request(reqId, full));
+    // client-go never rate-limits a watch (rest/request.go Watch).
+    this.transport.send(ctx, httpMsg.request(reqId, full), purpose.kind === 'watch' ? undefined : purpose.kind === 'lease' ? 'leader-election' : client);
+    // The leader-election client's Timeout is the renew deadline.
+    if (purpose.kind === 'lease') ctx.setTimer(this.setup.config.leaderElection.renewDeadlineMs, 'requestTimeout', reqId);
     return reqId;
   }
 
   private sendAction(ctx: ActorContext, a: ApiAction, purpose: Purpose): number {
-    return this.send(ctx, { method: a.method, path: a.path, query: {}, ...(a.body !== undefined ? { body: JSON.stringify(a.body) } : {}) }, purpose, a.contentType);
+    // Events go through the event client (its own rate limiter).
+    const client = /\/events(\/|$)/.test(a.path) ? 'events' : 'main';
+    return this.send(ctx, { method: a.method, path: a.path, query: {}, ...(a.body !== undefined ? { body: JSON.stringify(a.body) } : {}) }, purpose, a.contentType, client);
   }
 
   private list(ctx: ActorContext, name: string): void {
@@ -246,8 +259,9 @@ export class KubeScheduler implements Actor {
     return name === 'pods' ? { ...q, fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' } : q;
   }
 
-  receive(ctx: ActorContext, _from: ActorId, p: Payload): void {
+  receive(ctx: ActorContext, from: ActorId, p: Payload): void {
     this.handle.nowMs = ctx.now;
+    if (this.transport.receive(ctx, from, p)) return;
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     if (!purpose) return;
@@ -307,7 +321,18 @@ export class KubeScheduler implements Actor {
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
     this.handle.nowMs = ctx.now;
+    if (TRANSPORT_TIMERS.has(tag)) {
+      if (this.transport.timer(ctx, tag, data, this.requests.size > 0)) this.failInFlight(ctx);
+      return;
+    }
     switch (tag) {
+      case 'requestTimeout': {
+        const purpose = this.requests.get(data as number);
+        if (!purpose) return;
+        this.requests.delete(data as number);
+        this.transport.cancel(ctx, data as number);
+        return this.failRequest(ctx, purpose);
+      }
       case 'relist':
         return this.list(ctx, data as string);
       case 'schedule':
@@ -338,6 +363,7 @@ export class KubeScheduler implements Actor {
   persisted(): void {}
 
   refused(ctx: ActorContext, _to: ActorId, p: Payload): void {
+    if (this.transport.refused(ctx, p)) return this.failInFlight(ctx);
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
     this.requests.delete(reqId);
@@ -346,7 +372,14 @@ export class KubeScheduler implements Actor {
 
   peerReset(ctx: ActorContext, peer: ActorId): void {
     if (peer !== this.config.server) return;
+    this.transport.close(ctx);
+    this.failInFlight(ctx);
+  }
+
+  /** The connection closed: what was on it fails (requests waiting for a token go on the next one). */
+  private failInFlight(ctx: ActorContext): void {
     for (const [reqId, purpose] of [...this.requests]) {
+      if (this.transport.isThrottled(reqId) || !this.requests.has(reqId)) continue;
       this.requests.delete(reqId);
       this.failRequest(ctx, purpose);
     }

@@ -31,7 +31,21 @@ export interface HttpCancelMsg {
   reqId: number;
 }
 
-export type HttpToServer = HttpRequestMsg | HttpCancelMsg;
+/**
+ * An HTTP/2 PING frame and its ACK (RFC 7540 §6.7): the server's transport
+ * answers it whatever its handlers are doing; clients use it to tell a dead
+ * connection from a quiet one (and, on a fresh connection, as its handshake).
+ */
+export interface HttpPingMsg {
+  type: 'HttpPing';
+  seq: number;
+}
+export interface HttpPongMsg {
+  type: 'HttpPong';
+  seq: number;
+}
+
+export type HttpToServer = HttpRequestMsg | HttpCancelMsg | HttpPingMsg;
 export type HttpToClient = HttpResponseMsg | HttpChunkMsg | HttpEndMsg;
 
 export function queryValue(q: ApiRequest['query'], name: string): string | undefined {
@@ -49,4 +63,6 @@ export const httpMsg = {
   chunk: (reqId: number, chunk: string): HttpChunkMsg => ({ type: 'HttpChunk', reqId, chunk }),
   end: (reqId: number): HttpEndMsg => ({ type: 'HttpEnd', reqId }),
   cancel: (reqId: number): HttpCancelMsg => ({ type: 'HttpCancel', reqId }),
+  ping: (seq: number): HttpPingMsg => ({ type: 'HttpPing', seq }),
+  pong: (seq: number): HttpPongMsg => ({ type: 'HttpPong', seq }),
 };

@@ -15,7 +15,7 @@ import type { KObject, Status } from '../../apimachinery/types';
 import { status } from '../../apimachinery/status';
 import { RESOURCES, resourceFor, resourceForVersion, type ResourceInfo } from '../registry/resources';
 import type { ApiRequest, ApiResponse, ClusterReader, UserInfo } from '../types';
-import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpRequestMsg } from '../http/messages';
+import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpPingMsg, type HttpRequestMsg } from '../http/messages';
 import { requestInfo, type ResourceRequestInfo } from '../http/requestInfo';
 import { WatchCache } from '../cache/watchCache';
 import { decodeObject, keyText, prefixRange } from '../storage/codec';
@@ -142,6 +142,8 @@ export class ApiServer implements Actor, AggregatorHost {
         return;
       }
     }
+    // The HTTP/2 server answers PINGs in its transport, before any handler.
+    if (p.type === 'HttpPing') return ctx.send(from, httpMsg.pong((p as HttpPingMsg).seq));
     if (p.type === 'HttpCancel') {
       this.kubeletProxy.cancel(ctx, from, (p as HttpCancelMsg).reqId);
       return this.watch.cancel(ctx, from, (p as HttpCancelMsg).reqId);

@@ -87,7 +87,10 @@ export class CsiHostpathDriver implements Actor {
   }
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
-    if (API_CONNECTION_TIMERS.has(tag)) return this.conn.timer(ctx, tag, data);
+    if (API_CONNECTION_TIMERS.has(tag)) {
+      for (const y of this.conn.timer(ctx, tag, data)) this.handle(ctx, y);
+      return;
+    }
     if (tag === 'addon:retry') return this.bootstrap.timer(ctx, this.conn, data as AddonTag);
     if (tag === 'retry') return this.considerClaim(ctx, data as string);
   }

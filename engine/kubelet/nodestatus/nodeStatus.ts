@@ -169,23 +169,33 @@ function statusEvents(k: Kubelet, status: { conditions: { type: string; status: 
 }
 
 /** syncNodeStatus: PATCH when the status changed, or every nodeStatusReportFrequency. */
-export function syncNodeStatus(k: Kubelet, ctx: ActorContext): void {
+export function syncNodeStatus(k: Kubelet, ctx: ActorContext, attempt = 0): void {
   if (!k.registered || k.nodeStatusInFlight) return;
   const before = new Map([...k.transitions].map(([t, s]) => [t, s.slice(t.length + 1).split('@')[0]!]));
   const status = nodeStatus(k, ctx.now);
   statusEvents(k, status as { conditions: { type: string; status: string }[] }, ctx.now, before);
   k.flush(ctx);
   const comparable = JSON.stringify(withoutHeartbeats(status));
-  if (comparable === k.lastNodeStatus && ctx.now - k.lastNodeReportAt < NODE_STATUS_REPORT_MS) return;
-  k.lastNodeReportAt = ctx.now;
+  // nodeStatusHasChanged compares with the Node as the API server has it: a condition the node
+  // controller set meanwhile (Ready=Unknown while the kubelet was cut off) is a change too.
+  const unchanged = comparable === k.lastNodeStatus && sameConditions(k.node.store.get(k.nodeName)?.status, status);
+  if (unchanged && ctx.now - k.lastNodeReportAt < NODE_STATUS_REPORT_MS) return;
   k.nodeStatusInFlight = true;
   apiRequest(
     k,
     ctx,
     { method: 'PATCH', path: `/api/v1/nodes/${k.nodeName}/status`, query: {}, body: JSON.stringify({ status }) },
-    { kind: 'nodeStatus', body: comparable },
+    { kind: 'nodeStatus', body: comparable, attempt },
     'application/strategic-merge-patch+json',
   );
+}
+
+/** The API's Node (when the informer has it) shows the same condition statuses as `status`. */
+function sameConditions(server: unknown, status: Record<string, unknown>): boolean {
+  const theirs = (server as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
+  if (!theirs) return true;
+  const ours = status.conditions as { type: string; status: string }[];
+  return ours.every((c) => theirs.some((t) => t.type === c.type && t.status === c.status));
 }
 
 /** Drops lastHeartbeatTime from conditions, to compare statuses. */

@@ -112,9 +112,13 @@ function resourceValue(c: ContainerEnvSpec, ref: { resource: string; divisor?: s
   return String((v + dv - 1n) / dv);
 }
 
-/** $(VAR) expansion (expansion.go): defined names expand, $$ escapes, anything else stays. */
-function expand(s: string, vars: Record<string, string>): string {
-  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => (m === '$$' ? '$' : name !== undefined && vars[name] !== undefined ? vars[name]! : m));
+/** $(VAR) expansion (expansion.go MappingFuncFor): names defined so far, then the service variables; $$ escapes, anything else stays. */
+function expand(s: string, vars: Record<string, string>, services: Record<string, string> = {}): string {
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
+    if (m === '$$') return '$';
+    if (name === undefined) return m;
+    return vars[name] ?? services[name] ?? m;
+  });
 }
 
 function data(obj: KObject, secret: boolean): Record<string, string> {
@@ -129,9 +133,15 @@ function decodeB64(v: string): string {
   return bytes ? (fromUtf8(bytes) ?? '') : '';
 }
 
-/** The container's environment, or why it cannot be built. */
-export function containerEnv(pod: Pod, c: ContainerEnvSpec, objects: ObjectCache, f: PodFacts): ConfigOutcome {
+/**
+ * The container's environment, or why it cannot be built. `services`: the
+ * Service variables of the pod (serviceEnv.ts); null while the kubelet has not
+ * read the Services yet. They are visible to $(VAR) and fill in every name the
+ * container does not set itself.
+ */
+export function containerEnv(pod: Pod, c: ContainerEnvSpec, objects: ObjectCache, f: PodFacts, services: Record<string, string> | null = {}): ConfigOutcome {
   const ns = pod.metadata.namespace ?? 'default';
+  if (services === null) return { type: 'pending' };
   const env: Record<string, string> = {};
   for (const from of c.envFrom ?? []) {
     const ref = from.configMapRef ?? from.secretRef;
@@ -148,7 +158,7 @@ export function containerEnv(pod: Pod, c: ContainerEnvSpec, objects: ObjectCache
   for (const e of c.env ?? []) {
     const vf = e.valueFrom;
     if (!vf) {
-      env[e.name] = expand(e.value ?? '', env);
+      env[e.name] = expand(e.value ?? '', env, services);
       continue;
     }
     if (vf.fieldRef) {
@@ -176,6 +186,7 @@ export function containerEnv(pod: Pod, c: ContainerEnvSpec, objects: ObjectCache
     }
     env[e.name] = v;
   }
+  for (const [k, v] of Object.entries(services)) if (!(k in env)) env[k] = v;
   return { type: 'ok', env, mounts: {} };
 }
 

@@ -24,6 +24,7 @@ import { newProbeWorker, tick, type ProbeWorker } from '../prober/prober';
 import { probeName, type ProbeKind, type ProbeSpec } from '../prober/probes';
 import { bytesLimit, type RtContainer, type Sandbox } from '../runtime/runtime';
 import { isSidecar, shouldRestart } from '../status/generate';
+import { serviceEnv } from './serviceEnv';
 import { containerEnv, containerMounts, podVolumes, referencedObjects, type ContainerEnvSpec, type PodFacts } from './config';
 import type { PodWorker } from './worker';
 import { requestObjects } from './objectRequests';
@@ -286,7 +287,8 @@ function startContainer(
     return 'error';
   }
   // The config: environment and mounts.
-  const env = containerEnv(pod, c, k.objects, facts(k, sb));
+  const services = k.services.synced ? serviceEnv(k.services.store.values(), pod.metadata.namespace ?? 'default', (pod.spec as { enableServiceLinks?: boolean }).enableServiceLinks ?? true) : null;
+  const env = containerEnv(pod, c, k.objects, facts(k, sb), services);
   if (env.type === 'pending') return 'blocked';
   if (env.type === 'error') {
     w.reasons[c.name] = { reason: 'CreateContainerConfigError', message: env.message };

@@ -1,0 +1,58 @@
+// Issue 5's partition timeline: a node's kubelet cut off from the API servers
+// for two minutes, then healed. A partition drops packets silently, so nothing
+// tells the kubelet its connection died; client-go's HTTP/2 health check
+// (PING after 30 s without a read, closed 15 s later), the heartbeat client's
+// 10 s timeout and closeAllConns on a repeated heartbeat failure do. The node
+// controller marks the node Unknown after the 50 s grace period; after the
+// heal the kubelet's next node status update gets through and the node is
+// Ready again within nodeStatusUpdateFrequency (10 s) plus one heartbeat
+// timeout (10 s, a status update lost in the partition's last moments), its
+// Lease renews within the same bound, and the status its pod reached while
+// cut off (the container exited) reaches the API.
+import { describe, expect, it } from 'vitest';
+import { call, controlPlane } from '../apiserver/testing/harness';
+import { runUntil } from '../scheduler/testing/cluster';
+import { HEARTBEAT_TIMEOUT_MS } from './client';
+import { NODE_STATUS_UPDATE_MS } from './config';
+import type { Kubelet } from './kubelet';
+
+describe('a node partitioned from the API servers, then healed', () => {
+  it('Unknown after the grace period; Ready, Lease renewed and pod status current within 20 s of the heal', { timeout: 120_000 }, () => {
+    const e = controlPlane(7, { nodes: 2 });
+    runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'two Ready nodes', 60_000, 500);
+    const victim = 'node-1';
+    // A pod on the victim whose container exits while the node is cut off.
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'short', namespace: 'default' }, spec: { nodeName: victim, restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'sleep 60'] }] } };
+    expect(call(e, 'POST', '/api/v1/namespaces/default/pods', pod).status).toBe(201);
+    const phase = () => call(e, 'GET', '/api/v1/namespaces/default/pods/short').body.status?.phase;
+    runUntil(e, () => phase() === 'Running', 'the pod Running', 60_000, 200);
+
+    const ready = () => call(e, 'GET', `/api/v1/nodes/${victim}`).body.status.conditions.find((c: any) => c.type === 'Ready');
+    const renewTime = () => Date.parse(call(e, 'GET', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${victim}`).body.spec.renewTime);
+    expect(e.exec({ type: 'fault', fault: { action: 'partition-node', target: victim } }).ok).toBe(true);
+    const cutAt = e.sim.now;
+    runUntil(e, () => ready().status === 'Unknown', 'Ready=Unknown', 90_000, 500);
+    // node-monitor-grace-period (50 s) after the last renewal, at a 5 s monitor tick.
+    expect(e.sim.now - cutAt).toBeGreaterThan(40_000);
+    expect(e.sim.now - cutAt).toBeLessThan(60_000);
+    e.advance(cutAt + 120_000 - e.sim.now);
+    // The kubelet's connection was found dead and closed while it was cut off.
+    const k = e.sim.actor<Kubelet>(victim)!;
+    expect(k.transport.closes).toBeGreaterThan(0);
+    expect(phase()).toBe('Running'); // what the API last heard
+
+    expect(e.exec({ type: 'fault', fault: { action: 'heal-all' } }).ok).toBe(true);
+    const healAt = e.sim.now;
+    const bound = NODE_STATUS_UPDATE_MS + HEARTBEAT_TIMEOUT_MS;
+    runUntil(e, () => ready().status === 'True', 'Ready again', bound + 1000, 100);
+    const readyAfter = e.sim.now - healAt;
+    expect(readyAfter).toBeLessThanOrEqual(bound);
+    runUntil(e, () => renewTime() >= Date.parse('2025-01-01T00:00:00Z') + healAt, 'the Lease renewed', bound + 1000, 100);
+    expect(e.sim.now - healAt).toBeLessThanOrEqual(bound);
+    runUntil(e, () => phase() === 'Succeeded', 'the pod status caught up', bound + 1000, 100);
+    // The pod watch works again: a pod bound to the node now is run.
+    const next = { ...pod, metadata: { name: 'after', namespace: 'default' } };
+    expect(call(e, 'POST', '/api/v1/namespaces/default/pods', next).status).toBe(201);
+    runUntil(e, () => call(e, 'GET', '/api/v1/namespaces/default/pods/after').body.status?.phase === 'Running', 'a new pod Running', 30_000, 200);
+  });
+});
