@@ -82,6 +82,15 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     return countIntolerableTaintsPreferNoSchedule(nodeInfo.node?.spec?.taints, s.tolerationsPreferNoSchedule);
   }
 
+  scoreNodes(state: CycleState, _pod: Pod, nodes: readonly NodeInfo[], out: Float64Array): Status | null {
+    if (nodes.length === 0) return null;
+    const s = state.read(PRE_SCORE_STATE_KEY);
+    if (s === undefined) return errorStatus(`failed to read "${PRE_SCORE_STATE_KEY.name}" from cycleState: not found`);
+    const tolerations = s.tolerationsPreferNoSchedule;
+    for (let n = 0; n < nodes.length; n++) out[n] = countIntolerableTaintsPreferNoSchedule(nodes[n]!.node?.spec?.taints, tolerations);
+    return null;
+  }
+
   /** The PreferNoSchedule taints the raw score counted (none: the raw 0 says it). */
   scoreInputs(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null {
     const taints = nodeInfo.node?.spec?.taints;
