@@ -31,7 +31,7 @@ import {
 } from './interface';
 import type { NodeInfo } from './nodeInfo';
 import type { PodInfo } from './podInfo';
-import type { RecordedInputs, ScoreInputs } from './scoreInputs';
+import type { RecordedInputs, ScoreInputs, ScoreInputsRecorder } from './scoreInputs';
 import { errorStatus, unresolvable, withPlugin, type MaybeStatus, type Status } from './status';
 
 export type ExtensionPoint = 'preEnqueue' | 'queueSort' | 'preFilter' | 'filter' | 'postFilter' | 'preScore' | 'score' | 'reserve' | 'permit' | 'preBind' | 'bind' | 'postBind';
@@ -274,8 +274,17 @@ export class Framework {
     const raw = buffer.subarray(0, N * P);
     const normalized = buffer.subarray(N * P, 2 * N * P);
     const totals = buffer.subarray(2 * N * P);
-    // One plugin's raw scores, node by node.
-    const col = new Float64Array(N);
+    // The dense input recorders (they read only PreScore's state), asked for
+    // first so that their numbers share one buffer too — a separate one, which
+    // the decision log drops with the inputs of older cycles.
+    const recorders: (ScoreInputsRecorder | null)[] | null = withInputs ? plugins.map((pl) => pl.scoreInputsRecorder?.(state, pod) ?? null) : null;
+    let denseSize = 0;
+    if (recorders) for (const r of recorders) if (r) denseSize += N * r.width;
+    const denseBuffer = denseSize > 0 ? new Float64Array(denseSize) : null;
+    let denseAt = 0;
+    // One plugin's raw scores, node by node (scratch, reused between cycles).
+    if (scratchColumn.length < N) scratchColumn = new Float64Array(Math.max(N, 2 * scratchColumn.length));
+    const col = scratchColumn.subarray(0, N);
     let column: NodeScore[] | null = null;
     const inputs: (RecordedInputs | null)[] | undefined = withInputs ? new Array<RecordedInputs | null>(P).fill(null) : undefined;
     for (let p = 0; p < P; p++) {
@@ -283,9 +292,20 @@ export class Framework {
       const failed = pl.scoreNodes ? pl.scoreNodes(state, pod, nodes, col) : scoreEach(pl, state, pod, nodes, col);
       if (failed) return withPlugin(errorStatus(`running Score plugin "${pl.name}": ${failed.reasons.join(', ')}`), pl.name);
       for (let n = 0; n < N; n++) raw[n * P + p] = col[n]!;
-      if (inputs) inputs[p] = recordInputs(pl, state, pod, nodes);
+      if (inputs) {
+        const recorder = recorders![p]!;
+        if (recorder) {
+          const dense = denseBuffer!.subarray(denseAt, denseAt + N * recorder.width);
+          denseAt += N * recorder.width;
+          for (let n = 0; n < N; n++) recorder.write(state, pod, nodes[n]!, dense, n * recorder.width);
+          inputs[p] = { recorder, dense };
+        } else if (!pl.scoreInputsRecorder) inputs[p] = sparseInputs(pl, state, pod, nodes);
+      }
       const ext = pl.scoreExtensions?.();
-      if (ext) {
+      if (ext && ext.normalizeScoreValues) {
+        const s = ext.normalizeScoreValues(state, pod, col);
+        if (s) return withPlugin(errorStatus(`running Normalize on Score plugins: plugin "${pl.name}" failed with: ${s.reasons.join(', ')}`), pl.name);
+      } else if (ext) {
         if (!column) {
           column = new Array<NodeScore>(N);
           for (let n = 0; n < N; n++) column[n] = { name: nodes[n]!.name, score: 0 };
@@ -370,20 +390,16 @@ function scoreEach(pl: ScorePlugin, state: CycleState, pod: Pod, nodes: readonly
   return null;
 }
 
+/** runScorePlugins' scratch column: one plugin's scores, only while it runs. */
+let scratchColumn = new Float64Array(0);
+
 /**
- * The decision record's inputs for one plugin: a dense recorder's numbers, or
- * sparse objects (the array only made once some node has inputs; an empty
- * one reads as null for every node).
+ * The decision record's inputs for a plugin without a dense recorder: sparse
+ * objects, the array only made once some node has inputs (an empty one reads
+ * as null for every node).
  */
-function recordInputs(pl: ScorePlugin, state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): RecordedInputs | null {
+function sparseInputs(pl: ScorePlugin, state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): RecordedInputs | null {
   const N = nodes.length;
-  if (pl.scoreInputsRecorder) {
-    const recorder = pl.scoreInputsRecorder(state, pod);
-    if (!recorder) return null;
-    const dense = new Float64Array(N * recorder.width);
-    for (let n = 0; n < N; n++) recorder.write(state, pod, nodes[n]!, dense, n * recorder.width);
-    return { recorder, dense };
-  }
   if (!pl.scoreInputs) return null;
   let sparse: (ScoreInputs | null)[] | null = null;
   for (let n = 0; n < N; n++) {

@@ -22,7 +22,7 @@ import {
 import type { NodeInfo } from '../framework/nodeInfo';
 import type { ScoreInputs } from '../framework/scoreInputs';
 import { errorStatus, unresolvable, type MaybeStatus, type Status } from '../framework/status';
-import { defaultNormalizeScore } from './helper/normalizeScore';
+import { defaultNormalizeScore, defaultNormalizeScoreValues } from './helper/normalizeScore';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint, tolerationsTolerateTaint } from './helper/taints';
 
 /** ErrReasonNotMatch: declared upstream (the Filter says which taint instead). */
@@ -110,6 +110,10 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
 
   normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
     return defaultNormalizeScore(MAX_NODE_SCORE, true, scores);
+  }
+
+  normalizeScoreValues(_state: CycleState, _pod: Pod, scores: Float64Array): MaybeStatus {
+    return defaultNormalizeScoreValues(MAX_NODE_SCORE, true, scores);
   }
 
   // Queueing hints on (v1.32 default): Node Add/UpdateNodeTaint, and the pod's own toleration updates.
