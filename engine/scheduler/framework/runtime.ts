@@ -168,6 +168,8 @@ export class Framework {
    * running there, and without them.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    // Nothing nominated to the node (the common case): the second pass alone.
+    if (this.nominated.nominatedPodsForNode(nodeInfo.name).length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
     let status: MaybeStatus = null;
     // First with nominated pods added (if any), then without.
     for (let i = 0; i < 2; i++) {
