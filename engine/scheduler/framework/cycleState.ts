@@ -1,6 +1,7 @@
 // framework.CycleState: what one scheduling cycle's plugins share. PreFilter
 // writes under a key named after the plugin; Filter and Score read it. It
 // lives only for the cycle, so it is never part of a snapshot.
+import type { FilterPlugin } from './interface';
 
 export interface StateKey<T> {
   readonly name: string;
@@ -17,6 +18,25 @@ export class CycleState {
   /** Plugins whose Filter/Score a PreFilter/PreScore Skip switched off. */
   readonly skipFilterPlugins = new Set<string>();
   readonly skipScorePlugins = new Set<string>();
+  /**
+   * The Filter plugins that run for this cycle (those not skipped), worked
+   * out once instead of a Set lookup per plugin and node. Keyed on the
+   * profile's list and on the skip set's size (PreFilter only ever adds to it).
+   */
+  private filtersFrom: readonly FilterPlugin[] | null = null;
+  private filtersSkipSize = 0;
+  private filters: readonly FilterPlugin[] = [];
+
+  filtersToRun(all: readonly FilterPlugin[]): readonly FilterPlugin[] {
+    const skip = this.skipFilterPlugins;
+    if (skip.size === 0) return all;
+    if (this.filtersFrom !== all || this.filtersSkipSize !== skip.size) {
+      this.filters = all.filter((pl) => !skip.has(pl.name));
+      this.filtersFrom = all;
+      this.filtersSkipSize = skip.size;
+    }
+    return this.filters;
+  }
 
   read<T>(key: StateKey<T>): T | undefined {
     return this.data.get(key.name) as T | undefined;

@@ -97,16 +97,27 @@ export interface NodeScore {
 export interface ScoreExtensions {
   /** Rewrites the scores in place into [MinNodeScore, MaxNodeScore]. */
   normalizeScore(state: CycleState, pod: Pod, scores: NodeScore[]): MaybeStatus;
+  /**
+   * Optional, for speed, when normalising needs no node names: the same
+   * rewrite over the scores alone (the framework then makes no NodeScore objects).
+   */
+  normalizeScoreValues?(state: CycleState, pod: Pod, scores: Float64Array): MaybeStatus;
 }
 
 export interface ScorePlugin extends Plugin {
   /** A raw score, or a Status on error. */
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status;
+  /**
+   * Optional, for speed: every node's raw score into out[n], exactly what
+   * `score` returns node by node (the first error stops it and is returned).
+   * The plugin reads its cycle state once and its own loop stays monomorphic.
+   */
+  scoreNodes?(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], out: Float64Array): Status | null;
   scoreExtensions?(): ScoreExtensions | null;
   /**
    * The inputs `score` used for this node, for the decision record (null when
-   * the raw score explains itself). Called right after `score`, with the same
-   * state. For plugins whose inputs are rarely empty, prefer scoreInputsRecorder.
+   * the raw score explains itself). Called after the plugin scored every node,
+   * with the same state. For plugins whose inputs are rarely empty, prefer scoreInputsRecorder.
    */
   scoreInputs?(state: CycleState, pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null;
   /** A dense recorder of this cycle's inputs (used instead of scoreInputs); null: nothing to record. */

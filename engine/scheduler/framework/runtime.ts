@@ -31,7 +31,7 @@ import {
 } from './interface';
 import type { NodeInfo } from './nodeInfo';
 import type { PodInfo } from './podInfo';
-import type { RecordedInputs, ScoreInputs } from './scoreInputs';
+import type { RecordedInputs, ScoreInputs, ScoreInputsRecorder } from './scoreInputs';
 import { errorStatus, unresolvable, withPlugin, type MaybeStatus, type Status } from './status';
 
 export type ExtensionPoint = 'preEnqueue' | 'queueSort' | 'preFilter' | 'filter' | 'postFilter' | 'preScore' | 'score' | 'reserve' | 'permit' | 'preBind' | 'bind' | 'postBind';
@@ -150,11 +150,9 @@ export class Framework {
 
   /** RunFilterPlugins: the first plugin that rejects the node decides. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const skip = state.skipFilterPlugins;
-    const filters = this.filter;
+    const filters = state.filtersToRun(this.filter);
     for (let i = 0; i < filters.length; i++) {
       const pl = filters[i]!;
-      if (skip.size !== 0 && skip.has(pl.name)) continue;
       const s = pl.filter(state, pod, nodeInfo);
       if (s !== null) {
         if (s.code === 'Error') return withPlugin(errorStatus(`running "${pl.name}" filter plugin: ${s.reasons.join(', ')}`), pl.name);
@@ -170,6 +168,8 @@ export class Framework {
    * running there, and without them.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    // Nothing nominated to the node (the common case): the second pass alone.
+    if (this.nominated.nominatedPodsForNode(nodeInfo.name).length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
     let status: MaybeStatus = null;
     // First with nominated pods added (if any), then without.
     for (let i = 0; i < 2; i++) {
@@ -265,41 +265,61 @@ export class Framework {
     const weights: number[] = [];
     for (let i = 0; i < this.score.length; i++) {
       const pl = this.score[i]!;
-      if (state.skipScorePlugins.has(pl.name)) continue;
+      if (state.skipScorePlugins.size !== 0 && state.skipScorePlugins.has(pl.name)) continue;
       plugins.push(pl);
       weights.push(this.scoreWeights[i]!);
     }
     const P = plugins.length;
     const N = nodes.length;
-    const raw = new Float64Array(N * P);
-    const normalized = new Float64Array(N * P);
-    const totals = new Float64Array(N);
-    const column: NodeScore[] = new Array<NodeScore>(N);
-    for (let n = 0; n < N; n++) column[n] = { name: nodes[n]!.name, score: 0 };
+    // raw, normalized and totals share one buffer (one allocation a cycle).
+    const buffer = new Float64Array(2 * N * P + N);
+    const raw = buffer.subarray(0, N * P);
+    const normalized = buffer.subarray(N * P, 2 * N * P);
+    const totals = buffer.subarray(2 * N * P);
+    // The dense input recorders (they read only PreScore's state), asked for
+    // first so that their numbers share one buffer too — a separate one, which
+    // the decision log drops with the inputs of older cycles.
+    const recorders: (ScoreInputsRecorder | null)[] | null = withInputs ? plugins.map((pl) => pl.scoreInputsRecorder?.(state, pod) ?? null) : null;
+    let denseSize = 0;
+    if (recorders) for (const r of recorders) if (r) denseSize += N * r.width;
+    const denseBuffer = denseSize > 0 ? new Float64Array(denseSize) : null;
+    let denseAt = 0;
+    // One plugin's raw scores, node by node (scratch, reused between cycles).
+    if (scratchColumn.length < N) scratchColumn = new Float64Array(Math.max(N, 2 * scratchColumn.length));
+    const col = scratchColumn.subarray(0, N);
+    let column: NodeScore[] | null = null;
     const inputs: (RecordedInputs | null)[] | undefined = withInputs ? new Array<RecordedInputs | null>(P).fill(null) : undefined;
     for (let p = 0; p < P; p++) {
       const pl = plugins[p]!;
-      // The decision record's inputs: a dense recorder's numbers, or sparse objects.
-      const recorder = inputs && pl.scoreInputsRecorder ? pl.scoreInputsRecorder(state, pod) : null;
-      const dense = recorder ? new Float64Array(N * recorder.width) : null;
-      const sparse = inputs && !pl.scoreInputsRecorder && pl.scoreInputs ? new Array<ScoreInputs | null>(N).fill(null) : null;
-      for (let n = 0; n < N; n++) {
-        const s = pl.score(state, pod, nodes[n]!);
-        if (typeof s !== 'number') return withPlugin(errorStatus(`running Score plugin "${pl.name}": ${s.reasons.join(', ')}`), pl.name);
-        raw[n * P + p] = s;
-        column[n]!.score = s;
-        if (dense) recorder!.write(state, pod, nodes[n]!, dense, n * recorder!.width);
-        else if (sparse) sparse[n] = pl.scoreInputs!(state, pod, nodes[n]!);
+      const failed = pl.scoreNodes ? pl.scoreNodes(state, pod, nodes, col) : scoreEach(pl, state, pod, nodes, col);
+      if (failed) return withPlugin(errorStatus(`running Score plugin "${pl.name}": ${failed.reasons.join(', ')}`), pl.name);
+      for (let n = 0; n < N; n++) raw[n * P + p] = col[n]!;
+      if (inputs) {
+        const recorder = recorders![p]!;
+        if (recorder) {
+          const dense = denseBuffer!.subarray(denseAt, denseAt + N * recorder.width);
+          denseAt += N * recorder.width;
+          for (let n = 0; n < N; n++) recorder.write(state, pod, nodes[n]!, dense, n * recorder.width);
+          inputs[p] = { recorder, dense };
+        } else if (!pl.scoreInputsRecorder) inputs[p] = sparseInputs(pl, state, pod, nodes);
       }
-      if (inputs) inputs[p] = dense ? { recorder: recorder!, dense } : sparse ? { sparse } : null;
       const ext = pl.scoreExtensions?.();
-      if (ext) {
+      if (ext && ext.normalizeScoreValues) {
+        const s = ext.normalizeScoreValues(state, pod, col);
+        if (s) return withPlugin(errorStatus(`running Normalize on Score plugins: plugin "${pl.name}" failed with: ${s.reasons.join(', ')}`), pl.name);
+      } else if (ext) {
+        if (!column) {
+          column = new Array<NodeScore>(N);
+          for (let n = 0; n < N; n++) column[n] = { name: nodes[n]!.name, score: 0 };
+        }
+        for (let n = 0; n < N; n++) column[n]!.score = col[n]!;
         const s = ext.normalizeScore(state, pod, column);
         if (s) return withPlugin(errorStatus(`running Normalize on Score plugins: plugin "${pl.name}" failed with: ${s.reasons.join(', ')}`), pl.name);
+        for (let n = 0; n < N; n++) col[n] = column[n]!.score;
       }
       const w = weights[p]!;
       for (let n = 0; n < N; n++) {
-        const v = column[n]!.score;
+        const v = col[n]!;
         if (v > MAX_NODE_SCORE || v < MIN_NODE_SCORE) return withPlugin(errorStatus(`applying score defaultWeights on Score plugins: plugin "${pl.name}" returns an invalid score ${v}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`), pl.name);
         normalized[n * P + p] = v;
         totals[n]! += v * w;
@@ -360,6 +380,37 @@ export class Framework {
   runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): void {
     for (const pl of this.postBind) pl.postBind(state, pod, nodeName);
   }
+}
+
+/** A plugin without scoreNodes, scored node by node. */
+function scoreEach(pl: ScorePlugin, state: CycleState, pod: Pod, nodes: readonly NodeInfo[], out: Float64Array): Status | null {
+  for (let n = 0; n < nodes.length; n++) {
+    const s = pl.score(state, pod, nodes[n]!);
+    if (typeof s !== 'number') return s;
+    out[n] = s;
+  }
+  return null;
+}
+
+/** runScorePlugins' scratch column: one plugin's scores, only while it runs. */
+let scratchColumn = new Float64Array(0);
+
+/**
+ * The decision record's inputs for a plugin without a dense recorder: sparse
+ * objects, the array only made once some node has inputs (an empty one reads
+ * as null for every node).
+ */
+function sparseInputs(pl: ScorePlugin, state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): RecordedInputs | null {
+  const N = nodes.length;
+  if (!pl.scoreInputs) return null;
+  let sparse: (ScoreInputs | null)[] | null = null;
+  for (let n = 0; n < N; n++) {
+    const x = pl.scoreInputs(state, pod, nodes[n]!);
+    if (x === null) continue;
+    if (!sparse) sparse = new Array<ScoreInputs | null>(N).fill(null);
+    sparse[n] = x;
+  }
+  return { sparse: sparse ?? [] };
 }
 
 function mergePreFilterResults(a: PreFilterResult | null, b: PreFilterResult): PreFilterResult {

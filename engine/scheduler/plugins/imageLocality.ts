@@ -52,9 +52,12 @@ function podImages(pod: Pod): string[] {
 
 /** sumImageScores over already-normalized image names. */
 export function sumImageScores(nodeInfo: NodeInfo, images: readonly string[], totalNumNodes: number): number {
+  const states = nodeInfo.imageStates;
+  // A node without images (a fresh or kwok node) has nothing to look up.
+  if (states.size === 0) return 0;
   let sum = 0;
   for (let i = 0; i < images.length; i++) {
-    const state = nodeInfo.imageStates.get(images[i]!);
+    const state = states.get(images[i]!);
     if (state !== undefined) sum += scaledImageScore(state, totalNumNodes);
   }
   return sum;
@@ -77,8 +80,21 @@ export class ImageLocality implements ScorePlugin {
     return calculatePriority(sumImageScores(nodeInfo, images, totalNumNodes), images.length);
   }
 
+  scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], out: Float64Array): Status | null {
+    if (nodes.length === 0) return null;
+    let images = state.read(IMAGES_KEY);
+    if (images === undefined) {
+      images = podImages(pod);
+      state.write(IMAGES_KEY, images);
+    }
+    const totalNumNodes = this.handle.nodes.list().length;
+    for (let n = 0; n < nodes.length; n++) out[n] = calculatePriority(sumImageScores(nodes[n]!, images, totalNumNodes), images.length);
+    return null;
+  }
+
   /** The pod's images already on the node, with their sizes and spread; null when none is. */
   scoreInputs(state: CycleState, pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null {
+    if (nodeInfo.imageStates.size === 0) return null;
     const images = state.read(IMAGES_KEY) ?? podImages(pod);
     let present: { name: string; size: number; nodes: number }[] | null = null;
     for (const name of images) {

@@ -37,7 +37,7 @@ import {
   type RequiredNodeAffinity,
   weightedTermText,
 } from './helper/nodeSelector';
-import { defaultNormalizeScore } from './helper/normalizeScore';
+import { defaultNormalizeScore, defaultNormalizeScoreValues } from './helper/normalizeScore';
 
 export type NodeAffinitySpec = NonNullable<Affinity['nodeAffinity']>;
 
@@ -197,6 +197,10 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
 
   normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
     return defaultNormalizeScore(MAX_NODE_SCORE, false, scores);
+  }
+
+  normalizeScoreValues(_state: CycleState, _pod: Pod, scores: Float64Array): MaybeStatus {
+    return defaultNormalizeScoreValues(MAX_NODE_SCORE, false, scores);
   }
 
   // --- EnqueueExtensions ---

@@ -397,6 +397,11 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
     return this.scorer.score(nodeInfo, podRequests);
   }
 
+  scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], out: Float64Array): Status | null {
+    const s = state.read(PRE_SCORE_STATE_KEY);
+    return this.scorer.scoreNodes(nodes, s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod), out);
+  }
+
   scoreInputsRecorder(state: CycleState, pod: Pod): ResourceInputsRecorder {
     const s = state.read(PRE_SCORE_STATE_KEY);
     return new ResourceInputsRecorder(this.scorer, s ? s.podRequests : this.scorer.calculatePodResourceRequestList(pod));

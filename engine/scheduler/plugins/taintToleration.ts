@@ -22,7 +22,7 @@ import {
 import type { NodeInfo } from '../framework/nodeInfo';
 import type { ScoreInputs } from '../framework/scoreInputs';
 import { errorStatus, unresolvable, type MaybeStatus, type Status } from '../framework/status';
-import { defaultNormalizeScore } from './helper/normalizeScore';
+import { defaultNormalizeScore, defaultNormalizeScoreValues } from './helper/normalizeScore';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint, tolerationsTolerateTaint } from './helper/taints';
 
 /** ErrReasonNotMatch: declared upstream (the Filter says which taint instead). */
@@ -82,6 +82,15 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     return countIntolerableTaintsPreferNoSchedule(nodeInfo.node?.spec?.taints, s.tolerationsPreferNoSchedule);
   }
 
+  scoreNodes(state: CycleState, _pod: Pod, nodes: readonly NodeInfo[], out: Float64Array): Status | null {
+    if (nodes.length === 0) return null;
+    const s = state.read(PRE_SCORE_STATE_KEY);
+    if (s === undefined) return errorStatus(`failed to read "${PRE_SCORE_STATE_KEY.name}" from cycleState: not found`);
+    const tolerations = s.tolerationsPreferNoSchedule;
+    for (let n = 0; n < nodes.length; n++) out[n] = countIntolerableTaintsPreferNoSchedule(nodes[n]!.node?.spec?.taints, tolerations);
+    return null;
+  }
+
   /** The PreferNoSchedule taints the raw score counted (none: the raw 0 says it). */
   scoreInputs(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): ScoreInputs | null {
     const taints = nodeInfo.node?.spec?.taints;
@@ -101,6 +110,10 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
 
   normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
     return defaultNormalizeScore(MAX_NODE_SCORE, true, scores);
+  }
+
+  normalizeScoreValues(_state: CycleState, _pod: Pod, scores: Float64Array): MaybeStatus {
+    return defaultNormalizeScoreValues(MAX_NODE_SCORE, true, scores);
   }
 
   // Queueing hints on (v1.32 default): Node Add/UpdateNodeTaint, and the pod's own toleration updates.

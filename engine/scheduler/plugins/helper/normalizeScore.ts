@@ -26,3 +26,18 @@ export function defaultNormalizeScore(maxPriority: number, reverse: boolean, sco
   }
   return null;
 }
+
+/** defaultNormalizeScore over bare scores (ScoreExtensions.normalizeScoreValues): the same arithmetic. */
+export function defaultNormalizeScoreValues(maxPriority: number, reverse: boolean, scores: Float64Array): MaybeStatus {
+  let maxCount = 0;
+  for (let i = 0; i < scores.length; i++) if (scores[i]! > maxCount) maxCount = scores[i]!;
+  if (maxCount === 0) {
+    if (reverse) scores.fill(maxPriority);
+    return null;
+  }
+  for (let i = 0; i < scores.length; i++) {
+    const score = Math.trunc((maxPriority * scores[i]!) / maxCount);
+    scores[i] = reverse ? maxPriority - score : score;
+  }
+  return null;
+}

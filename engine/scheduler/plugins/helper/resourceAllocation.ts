@@ -182,6 +182,28 @@ export class ResourceAllocationScorer {
     }
   }
 
+  /** score for every node into out[n] (the strategy chosen once, not per node). */
+  scoreNodes(nodes: readonly NodeInfo[], podRequests: readonly number[], out: Float64Array): Status | null {
+    const N = nodes.length;
+    if (N === 0) return null;
+    if (this.resources.length === 0) return errorStatus('resources not found');
+    switch (this.scorer) {
+      case 'LeastAllocated':
+        for (let n = 0; n < N; n++) out[n] = this.weightedScore(nodes[n]!, podRequests, true);
+        break;
+      case 'MostAllocated':
+        for (let n = 0; n < N; n++) out[n] = this.weightedScore(nodes[n]!, podRequests, false);
+        break;
+      case 'RequestedToCapacityRatio':
+        for (let n = 0; n < N; n++) out[n] = this.requestedToCapacityRatio(nodes[n]!, podRequests);
+        break;
+      case 'BalancedAllocation':
+        for (let n = 0; n < N; n++) out[n] = this.balanced(nodes[n]!, podRequests);
+        break;
+    }
+    return null;
+  }
+
   /** leastResourceScorer / mostResourceScorer: the weighted mean of per-resource scores, truncated. */
   private weightedScore(nodeInfo: NodeInfo, podRequests: readonly number[], least: boolean): number {
     let nodeScore = 0;
