@@ -106,7 +106,7 @@ export class Raft {
     this.id = c.id;
     this.maxMsgSize = c.maxSizePerMsg;
     const maxCommitted = c.maxCommittedSizePerReady ?? 0;
-    this.raftLog = new RaftLog(storage, maxCommitted === 0 ? c.maxSizePerMsg : maxCommitted, this.trace);
+    this.raftLog = new RaftLog(storage, maxCommitted === 0 ? c.maxSizePerMsg : maxCommitted, this.trace, c.traceCommits ?? true);
     const { hardState: hs, confState: cs } = storage.initialState();
     const maxUncommitted = c.maxUncommittedEntriesSize ?? 0;
     this.maxUncommittedSize = maxUncommitted === 0 ? noLimit : maxUncommitted;

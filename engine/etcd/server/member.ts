@@ -146,6 +146,8 @@ export class EtcdMember implements Actor {
         preVote: true,
         rng: env.rng,
         unsafeCommitPreviousTermEntries: config.unsafeCommitPreviousTermEntries,
+        // Only role changes are kept (observeRaft): skip an event per commit.
+        traceCommits: false,
       },
       storage,
     );
@@ -287,9 +289,22 @@ export class EtcdMember implements Actor {
     this.maybeSnapshot();
   }
 
+  /**
+   * Sends a Ready's messages. Only the last MsgAppResp of the batch goes out,
+   * as etcdserver's processMessages does (server/etcdserver/raft.go): it
+   * acknowledges everything the earlier ones did, so they are redundant.
+   */
   private sendRaft(ctx: ActorContext, msgs: Message[]): void {
+    let lastAppResp = -1;
+    for (let i = msgs.length - 1; i >= 0; i--) {
+      if (msgs[i]!.type === 'MsgAppResp') {
+        lastAppResp = i;
+        break;
+      }
+    }
     for (let i = 0; i < msgs.length; i++) {
       const m = msgs[i]!;
+      if (i < lastAppResp && m.type === 'MsgAppResp') continue;
       ctx.send(memberName(m.to), m as unknown as Payload);
     }
   }
