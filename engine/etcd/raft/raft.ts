@@ -191,10 +191,12 @@ export class Raft {
   maybeSendAppend(to: RaftId, sendIfEmpty: boolean): boolean {
     const pr = this.prs.progress.get(to);
     if (pr === undefined || pr.isPaused()) return false;
-    const m = newMessage('MsgApp', to);
+    // Nothing to send (the leader asks after every MsgAppResp): decide before building a message.
+    if (!sendIfEmpty && pr.next > this.raftLog.lastIndex()) return false;
     const term = this.raftLog.term(pr.next - 1);
     const ents = this.raftLog.entries(pr.next, this.maxMsgSize);
     if (Array.isArray(ents) && ents.length === 0 && !sendIfEmpty) return false;
+    const m = newMessage('MsgApp', to);
 
     if (typeof term !== 'number' || !Array.isArray(ents)) {
       // send a snapshot if we failed to get the term or entries
