@@ -240,10 +240,10 @@ export class Simulation {
   runUntil(t: number): void {
     const q = this.queue;
     for (;;) {
-      // step(), inlined: the loop already knows the next event's time.
-      const next = q.peekTime();
-      if (next === undefined || next > t) break;
-      const ev = q.popEvent()!;
+      // step(), inlined, with the queue's peek and pop in one call.
+      const ev = q.popDue(t);
+      if (ev === undefined) break;
+      const next = q.poppedTime;
       if (next > this.now) this.now = next;
       this.processed++;
       this.dispatch(ev);

@@ -72,7 +72,15 @@ export class Unstable {
   truncateAndAppend(ents: readonly Entry[]): void {
     const after = ents[0]!.index;
     if (after === this.offset + this.entries.length) {
-      // after is the next index in u.entries: append directly (to a copy if a Ready holds it)
+      // after is the next index in u.entries: append directly (to a copy if a Ready holds it).
+      // Nothing unstable yet (the usual case): adopt the caller's array, marked
+      // shared: the log's callers hand over fresh arrays they never change
+      // (a MsgApp's entries, a proposal's), so no copy is needed.
+      if (this.entries.length === 0) {
+        this.entries = ents as Entry[];
+        this.shared = true;
+        return;
+      }
       if (this.shared) {
         this.entries = this.entries.slice();
         this.shared = false;
@@ -80,10 +88,10 @@ export class Unstable {
       for (let i = 0; i < ents.length; i++) this.entries.push(ents[i]!);
     } else if (after <= this.offset) {
       // The log is being truncated to before our current offset portion, so
-      // set the offset and replace the entries (copied: we push into it later).
+      // set the offset and replace the entries (adopted, shared: copied before any push).
       this.offset = after;
-      this.entries = ents.slice();
-      this.shared = false;
+      this.entries = ents as Entry[];
+      this.shared = true;
     } else {
       // truncate to after, then append
       this.entries = this.entries.slice(0, after - this.offset);

@@ -56,6 +56,7 @@ export class RaftLog {
     return lastnewi;
   }
 
+  /** Appends ents; the log may keep the array itself: the caller must not change it afterwards. */
   append(ents: readonly Entry[]): number {
     if (ents.length === 0) return this.lastIndex();
     const after = ents[0]!.index - 1;
