@@ -82,8 +82,10 @@ export class Unstable {
         return;
       }
       if (this.shared) {
-        this.entries = this.entries.slice();
+        // One exact-size copy (the usual case under load: the last Ready's entries are still being written).
+        this.entries = this.entries.concat(ents);
         this.shared = false;
+        return;
       }
       for (let i = 0; i < ents.length; i++) this.entries.push(ents[i]!);
     } else if (after <= this.offset) {
