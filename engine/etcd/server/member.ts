@@ -14,6 +14,7 @@ import { hashString } from '../../sim/rng';
 import { registerClass } from '../../sim/serial';
 import * as errors from '../api/errors';
 import type { EtcdError } from '../api/errors';
+import { isEtcdError } from '../api/errors';
 import type { InternalRaftRequest, RangeRequest, TxnRequest, WatchCreateRequest } from '../api/rpc';
 import { MemoryStorage, RawNode, type ConfChange, type Entry, type Message, type Ready, type RaftTraceEvent, type Snapshot } from '../raft';
 import { decodeConfChange } from '../raft/confChange';
@@ -364,8 +365,8 @@ export class EtcdMember implements Actor {
     const w = this.proposals.get(req.header.id);
     if (w) {
       this.proposals.delete(req.header.id);
-      if ('error' in result) this.fail(ctx, w, result.error);
-      else this.reply(ctx, w, result.response);
+      if (isEtcdError(result)) this.fail(ctx, w, result);
+      else this.reply(ctx, w, result);
     }
   }
 
