@@ -82,8 +82,13 @@ export class Unstable {
         return;
       }
       if (this.shared) {
-        // One exact-size copy (the usual case under load: the last Ready's entries are still being written).
-        this.entries = this.entries.concat(ents);
+        // One exact-size copy, by hand (concat is slower) (the usual case under load: the last Ready's entries are still being written).
+        const old = this.entries;
+        const n = old.length;
+        const out = new Array<Entry>(n + ents.length);
+        for (let i = 0; i < n; i++) out[i] = old[i]!;
+        for (let i = 0; i < ents.length; i++) out[n + i] = ents[i]!;
+        this.entries = out;
         this.shared = false;
         return;
       }
