@@ -111,9 +111,45 @@ export class EventQueue<E> {
     return lt < ht || (lt === ht && this.laneSeqs[lh]! < this.seqs[0]!);
   }
 
+  /** Time of the event popDue() returned last. */
+  poppedTime = 0;
+
+  /**
+   * Removes and returns the earliest event if it is due at or before `limit`
+   * (its time is left in poppedTime), else undefined. peekTime + popEvent in
+   * one pass: the kernel's loop. Allocation-free.
+   */
+  popDue(limit: number): E | undefined {
+    const lh = this.laneHead;
+    const laneLen = this.laneTimes.length;
+    if (this.n === 0) {
+      if (lh === laneLen) return undefined;
+      const lt = this.laneTimes[lh]!;
+      if (lt > limit) return undefined;
+      this.poppedTime = lt;
+      return this.popLane();
+    }
+    const ht = this.times[0]!;
+    if (lh !== laneLen) {
+      const lt = this.laneTimes[lh]!;
+      if (lt < ht || (lt === ht && this.laneSeqs[lh]! < this.seqs[0]!)) {
+        if (lt > limit) return undefined;
+        this.poppedTime = lt;
+        return this.popLane();
+      }
+    }
+    if (ht > limit) return undefined;
+    this.poppedTime = ht;
+    return this.popHeap();
+  }
+
   /** Removes and returns the earliest event (read its time with peekTime first). Allocation-free. */
   popEvent(): E | undefined {
     if (this.laneFirst()) return this.popLane();
+    return this.popHeap();
+  }
+
+  private popHeap(): E | undefined {
     const n = this.n - 1;
     if (n < 0) return undefined;
     const times = this.times;

@@ -20,9 +20,12 @@ export type SimEvent =
       /** `from` and `payload.type` as trace string ids (interned at send, so delivery looks nothing up). */
       traceFrom: number;
       traceType: number;
+      /** `from` and `to` as network endpoints, which also index the kernel's slots (no map lookup per delivery). */
+      fromN: number;
+      toN: number;
     }
-  | { type: 'timer'; actor: ActorId; incarnation: number; timerId: number; tag: string; data: unknown }
-  | { type: 'fsync'; actor: ActorId; incarnation: number; tag: string; data: unknown }
+  | { type: 'timer'; actor: ActorId; slot: number; incarnation: number; timerId: number; tag: string; data: unknown }
+  | { type: 'fsync'; actor: ActorId; slot: number; incarnation: number; tag: string; data: unknown }
   | { type: 'refused'; from: ActorId; to: ActorId; msgId: number; payload: Payload }
   | { type: 'reset'; from: ActorId; to: ActorId };
 
@@ -81,6 +84,12 @@ export class Simulation {
   private readonly netRng: Rng;
   private readonly slots = new Map<ActorId, Slot>();
   /**
+   * The same slots by network endpoint number (stable per actor id, so an id
+   * removed and spawned again gets its old number back): events carry the
+   * number and are dispatched by array index.
+   */
+  private readonly slotsByNet: (Slot | undefined)[] = [];
+  /**
    * Timer bookkeeping by 32-id word (word w covers timer ids 32(timerWordBase + w)
    * .. +31): how many of its timers are still queued, and which were cancelled.
    * Cancelling and the check when a timer comes due are bit operations; a Set
@@ -124,6 +133,8 @@ export class Simulation {
     };
     slot.ctx = new ActorContext(this, slot);
     this.slots.set(id, slot);
+    while (this.slotsByNet.length <= slot.netId) this.slotsByNet.push(undefined);
+    this.slotsByNet[slot.netId] = slot;
     this.boot(slot);
   }
 
@@ -133,6 +144,7 @@ export class Simulation {
     slot.actor = null;
     slot.incarnation++;
     this.slots.delete(id);
+    this.slotsByNet[slot.netId] = undefined;
   }
 
   private boot(slot: Slot): void {
@@ -228,10 +240,10 @@ export class Simulation {
   runUntil(t: number): void {
     const q = this.queue;
     for (;;) {
-      // step(), inlined: the loop already knows the next event's time.
-      const next = q.peekTime();
-      if (next === undefined || next > t) break;
-      const ev = q.popEvent()!;
+      // step(), inlined, with the queue's peek and pop in one call.
+      const ev = q.popDue(t);
+      if (ev === undefined) break;
+      const next = q.poppedTime;
       if (next > this.now) this.now = next;
       this.processed++;
       this.dispatch(ev);
@@ -251,11 +263,11 @@ export class Simulation {
   private dispatch(ev: SimEvent): void {
     switch (ev.type) {
       case 'deliver': {
-        const slot = this.slots.get(ev.to);
+        const slot = this.slotsByNet[ev.toN];
         let reason: 'unknown-target' | 'target-down' | 'partitioned' | undefined;
         if (!slot) reason = 'unknown-target';
         else if (!slot.actor) reason = 'target-down';
-        else if (this.network.isBlocked(ev.from, ev.to)) reason = 'partitioned';
+        else if (this.network.isBlockedBetween(ev.fromN, ev.toN)) reason = 'partitioned';
         if (reason) {
           this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, reason);
           if (reason === 'target-down') this.refuse(ev.to, ev.from, ev.msgId, ev.payload);
@@ -268,7 +280,7 @@ export class Simulation {
       }
       case 'timer': {
         if (this.timerDue(ev.timerId)) return;
-        const slot = this.slots.get(ev.actor);
+        const slot = this.slotsByNet[ev.slot];
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return;
         this.trace.recordIds(TraceCode.timer, this.now, 0, slot.traceId, this.trace.intern(ev.tag), -1, 0);
         slot.actor.timer(slot.ctx, ev.tag, ev.data);
@@ -289,7 +301,7 @@ export class Simulation {
         return;
       }
       case 'fsync': {
-        const slot = this.slots.get(ev.actor);
+        const slot = this.slotsByNet[ev.slot];
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return; // lost in a crash
         this.trace.recordIds(TraceCode.persist, this.now, 0, slot.traceId, this.trace.intern(ev.tag), -1, 0);
         slot.actor.persisted(slot.ctx, ev.tag, ev.data);
@@ -313,20 +325,22 @@ export class Simulation {
     const from = slot.id;
     const trace = this.trace;
     const net = this.network;
-    const toSlot = this.slots.get(to);
+    const toN = net.endpoint(to);
+    const fromN = slot.netId;
+    const toSlot = this.slotsByNet[toN];
     const toTrace = toSlot ? toSlot.traceId : trace.intern(to);
     const traceType = trace.intern(payload.type);
     const traceFrom = slot.traceId;
     trace.recordIds(TraceCode.send, this.now, traceFrom, toTrace, traceType, msgId, 0);
-    const at = net.routeBetween(slot.netId, toSlot ? toSlot.netId : net.endpoint(to), this.now, this.netRng);
+    const at = net.routeBetween(fromN, toN, this.now, this.netRng);
     if (at < 0) {
       this.trace.recordEvent('drop', this.now, from, to, payload.type, msgId, at === DROP_PARTITIONED ? 'partitioned' : 'loss');
       return;
     }
-    this.queue.push(at, { type: 'deliver', msgId, from, to, payload, sentAt: this.now, traceFrom, traceType });
+    this.queue.push(at, { type: 'deliver', msgId, from, to, payload, sentAt: this.now, traceFrom, traceType, fromN, toN });
     if (net.duplicateAt >= 0) {
       this.trace.recordEvent('duplicate', this.now, from, to, payload.type, msgId);
-      this.queue.push(net.duplicateAt, { type: 'deliver', msgId, from, to, payload, sentAt: this.now, traceFrom, traceType });
+      this.queue.push(net.duplicateAt, { type: 'deliver', msgId, from, to, payload, sentAt: this.now, traceFrom, traceType, fromN, toN });
     }
   }
 
@@ -342,6 +356,7 @@ export class Simulation {
     this.queue.push(this.now + Math.max(0, delayMs), {
       type: 'timer',
       actor: slot.id,
+      slot: slot.netId,
       incarnation: slot.incarnation,
       timerId,
       tag,
@@ -388,7 +403,7 @@ export class Simulation {
     const start = Math.max(this.now, slot.diskBusyUntil);
     const done = start + slot.disk.fsyncMs;
     slot.diskBusyUntil = done;
-    this.queue.push(done, { type: 'fsync', actor: slot.id, incarnation: slot.incarnation, tag, data });
+    this.queue.push(done, { type: 'fsync', actor: slot.id, slot: slot.netId, incarnation: slot.incarnation, tag, data });
     return done;
   }
 

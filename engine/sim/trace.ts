@@ -99,7 +99,36 @@ export class TraceBuffer {
    * actor's id), kind as a TraceCode. Same record and hash as recordEvent.
    */
   recordIds(kind: number, t: number, from: number, to: number, type: number, msgId: number, reason: number): void {
-    this.write(kind, t, from, to, type, msgId, reason, null);
+    // write() inlined for the kernel's path (two records per message): same record, same hash.
+    this.count++;
+    const cap = this.capacity;
+    if (cap > 0) {
+      const i = this.head;
+      this.t[i] = t;
+      this.kind[i] = kind;
+      const ids = this.ids;
+      const j = 4 * i;
+      ids[j] = from;
+      ids[j + 1] = to;
+      ids[j + 2] = type;
+      ids[j + 3] = reason;
+      this.msgId[i] = msgId;
+      const detail = this.detail;
+      if (detail[i] !== null) detail[i] = null;
+      this.head = i + 1 === cap ? 0 : i + 1;
+    }
+    const sh = this.stringHashes;
+    let h = this.hash;
+    h = Math.imul(h ^ kind, 0x01000193);
+    const micros = Math.round(t * 1000);
+    h = Math.imul(h ^ (micros | 0), 0x01000193);
+    h = Math.imul(h ^ ((micros / 4294967296) | 0), 0x01000193);
+    h = Math.imul(h ^ sh[from]!, 0x01000193);
+    h = Math.imul(h ^ sh[to]!, 0x01000193);
+    h = Math.imul(h ^ sh[type]!, 0x01000193);
+    h = Math.imul(h ^ (msgId | 0), 0x01000193);
+    h = Math.imul(h ^ sh[reason]!, 0x01000193);
+    this.hash = h >>> 0;
   }
 
   record(r: Omit<TraceRecord, 'n'>): void {

@@ -30,6 +30,7 @@ export class EtcdBenchmark extends EtcdClient {
   readonly stats: BenchmarkStats;
   private loadTimer = -1;
   private readonly value: string;
+  private readonly keys: string[] = [];
 
   constructor(id: ActorId, readonly load: BenchmarkConfig) {
     super(id, load);
@@ -57,7 +58,10 @@ export class EtcdBenchmark extends EtcdClient {
   override timer(ctx: ActorContext, tag: string, data: unknown): void {
     if (tag !== 'load') return super.timer(ctx, tag, data);
     const n = this.stats.issued++;
-    const key = `/benchmark/${String(n % this.load.keySpace).padStart(8, '0')}`;
+    const i = n % this.load.keySpace;
+    // Each key's string is built once: the store then holds one copy per key, not one per put.
+    let key = this.keys[i];
+    if (key === undefined) this.keys[i] = key = `/benchmark/${String(i).padStart(8, '0')}`;
     this.call(ctx, 'PutRequest', { key, value: this.value });
     this.schedule(ctx);
   }

@@ -100,13 +100,16 @@ export class Raft {
   rng: Rng;
   unsafeCommitPreviousTermEntries: boolean;
   trace: RaftTraceEvent[] = [];
+  /** During bcastAppend: the next index whose entries were sliced last (0: none yet), and that slice; -1 otherwise. */
+  private bcastFrom = -1;
+  private bcastEnts: Entry[] | undefined = undefined;
 
   constructor(c: Config, storage: MemoryStorage) {
     validateConfig(c);
     this.id = c.id;
     this.maxMsgSize = c.maxSizePerMsg;
     const maxCommitted = c.maxCommittedSizePerReady ?? 0;
-    this.raftLog = new RaftLog(storage, maxCommitted === 0 ? c.maxSizePerMsg : maxCommitted, this.trace);
+    this.raftLog = new RaftLog(storage, maxCommitted === 0 ? c.maxSizePerMsg : maxCommitted, this.trace, c.traceCommits ?? true);
     const { hardState: hs, confState: cs } = storage.initialState();
     const maxUncommitted = c.maxUncommittedEntriesSize ?? 0;
     this.maxUncommittedSize = maxUncommitted === 0 ? noLimit : maxUncommitted;
@@ -191,10 +194,20 @@ export class Raft {
   maybeSendAppend(to: RaftId, sendIfEmpty: boolean): boolean {
     const pr = this.prs.progress.get(to);
     if (pr === undefined || pr.isPaused()) return false;
-    const m = newMessage('MsgApp', to);
+    // Nothing to send (the leader asks after every MsgAppResp): decide before building a message.
+    if (!sendIfEmpty && pr.next > this.raftLog.lastIndex()) return false;
     const term = this.raftLog.term(pr.next - 1);
-    const ents = this.raftLog.entries(pr.next, this.maxMsgSize);
+    let ents: Entry[] | RaftError;
+    if (this.bcastFrom === pr.next) ents = this.bcastEnts!;
+    else {
+      ents = this.raftLog.entries(pr.next, this.maxMsgSize);
+      if (this.bcastFrom >= 0 && Array.isArray(ents)) {
+        this.bcastFrom = pr.next;
+        this.bcastEnts = ents;
+      }
+    }
     if (Array.isArray(ents) && ents.length === 0 && !sendIfEmpty) return false;
+    const m = newMessage('MsgApp', to);
 
     if (typeof term !== 'number' || !Array.isArray(ents)) {
       // send a snapshot if we failed to get the term or entries
@@ -254,10 +267,16 @@ export class Raft {
   }
 
   bcastAppend(): void {
+    // Followers at the same next index get the same (read-only) entries
+    // array: one slice of the log per broadcast instead of one per follower.
+    // The log does not change while the appends are built.
+    this.bcastFrom = 0;
     for (const id of this.prs.ids) {
       if (id === this.id) continue;
       this.sendAppend(id);
     }
+    this.bcastFrom = -1;
+    this.bcastEnts = undefined;
   }
 
   bcastHeartbeat(): void {

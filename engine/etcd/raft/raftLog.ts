@@ -20,11 +20,14 @@ export class RaftLog {
   maxNextEntsSize: number;
   /** Shared with the owning Raft: receives a 'commit' event whenever committed advances. */
   trace: RaftTraceEvent[];
+  /** Whether commitTo records 'commit' events (Config.traceCommits). */
+  traceCommits: boolean;
 
-  constructor(storage: MemoryStorage, maxNextEntsSize: number, trace: RaftTraceEvent[]) {
+  constructor(storage: MemoryStorage, maxNextEntsSize: number, trace: RaftTraceEvent[], traceCommits = true) {
     this.storage = storage;
     this.maxNextEntsSize = maxNextEntsSize;
     this.trace = trace;
+    this.traceCommits = traceCommits;
     const firstIndex = storage.firstIndex();
     const lastIndex = storage.lastIndex();
     this.unstable = new Unstable(lastIndex + 1);
@@ -53,6 +56,7 @@ export class RaftLog {
     return lastnewi;
   }
 
+  /** Appends ents; the log may keep the array itself: the caller must not change it afterwards. */
   append(ents: readonly Entry[]): number {
     if (ents.length === 0) return this.lastIndex();
     const after = ents[0]!.index - 1;
@@ -94,9 +98,9 @@ export class RaftLog {
     return index;
   }
 
-  /** A copy of the unstable entries (Ready.entries). */
+  /** The unstable entries (Ready.entries): read-only, the log copies before changing them. */
   unstableEntries(): Entry[] {
-    return this.unstable.entries.length === 0 ? noEntries : this.unstable.entries.slice();
+    return this.unstable.entries.length === 0 ? noEntries : this.unstable.takeShared();
   }
 
   hasUnstableEntries(): boolean {
@@ -147,7 +151,7 @@ export class RaftLog {
         );
       }
       this.committed = tocommit;
-      pushTrace(this.trace, { type: 'commit', index: tocommit, term: this.zeroTermOnErrCompacted(this.term(tocommit)) });
+      if (this.traceCommits) pushTrace(this.trace, { type: 'commit', index: tocommit, term: this.zeroTermOnErrCompacted(this.term(tocommit)) });
     }
   }
 
@@ -231,7 +235,7 @@ export class RaftLog {
   restore(s: Snapshot): void {
     this.committed = s.metadata.index;
     this.unstable.restore(s);
-    pushTrace(this.trace, { type: 'commit', index: s.metadata.index, term: s.metadata.term });
+    if (this.traceCommits) pushTrace(this.trace, { type: 'commit', index: s.metadata.index, term: s.metadata.term });
   }
 
   /** Entries in [lo, hi), limited to maxSize (at least one entry when lo < hi). */

@@ -166,7 +166,11 @@ export class RawNode {
    */
   ready(): Ready {
     const r = this.raft;
-    const hs = r.hardState();
+    const prevHs = this.prevHardSt;
+    // A new HardState object only when it changed (most Readys of a follower
+    // under load carry one, many of a leader's do not).
+    const hsChanged = r.term !== prevHs.term || r.vote !== prevHs.vote || r.raftLog.committed !== prevHs.commit;
+    const hs = hsChanged ? r.hardState() : prevHs;
     const rd: Ready = {
       softState: undefined,
       hardState: undefined,
@@ -178,8 +182,8 @@ export class RawNode {
       mustSync: false,
     };
     if (r.lead !== this.prevSoftSt.lead || r.state !== this.prevSoftSt.raftState) rd.softState = r.softState();
-    if (!isHardStateEqual(hs, this.prevHardSt)) rd.hardState = hs;
-    rd.mustSync = mustSync(hs, this.prevHardSt, rd.entries.length);
+    if (hsChanged) rd.hardState = hs;
+    rd.mustSync = mustSync(hs, prevHs, rd.entries.length);
     // acceptReady
     if (rd.softState !== undefined) this.prevSoftSt = rd.softState;
     if (rd.readStates.length !== 0) r.readStates = [];

@@ -137,6 +137,12 @@ export interface Config {
    * regardless of the entry's term (the Raft paper's Figure 8 bug). Off by default.
    */
   unsafeCommitPreviousTermEntries?: boolean;
+  /**
+   * Whether each advance of the commit index is recorded as a 'commit' trace
+   * event (default true). etcd members turn it off: they keep only role
+   * changes, and views read commit and applied indexes from the node itself.
+   */
+  traceCommits?: boolean;
 }
 
 /** etcd v3.5 server defaults (etcdserver/raft.go + embed defaults). */

@@ -14,6 +14,7 @@ import { hashString } from '../../sim/rng';
 import { registerClass } from '../../sim/serial';
 import * as errors from '../api/errors';
 import type { EtcdError } from '../api/errors';
+import { isEtcdError } from '../api/errors';
 import type { InternalRaftRequest, RangeRequest, TxnRequest, WatchCreateRequest } from '../api/rpc';
 import { MemoryStorage, RawNode, type ConfChange, type Entry, type Message, type Ready, type RaftTraceEvent, type Snapshot } from '../raft';
 import { decodeConfChange } from '../raft/confChange';
@@ -146,6 +147,8 @@ export class EtcdMember implements Actor {
         preVote: true,
         rng: env.rng,
         unsafeCommitPreviousTermEntries: config.unsafeCommitPreviousTermEntries,
+        // Only role changes are kept (observeRaft): skip an event per commit.
+        traceCommits: false,
       },
       storage,
     );
@@ -287,9 +290,22 @@ export class EtcdMember implements Actor {
     this.maybeSnapshot();
   }
 
+  /**
+   * Sends a Ready's messages. Only the last MsgAppResp of the batch goes out,
+   * as etcdserver's processMessages does (server/etcdserver/raft.go): it
+   * acknowledges everything the earlier ones did, so they are redundant.
+   */
   private sendRaft(ctx: ActorContext, msgs: Message[]): void {
+    let lastAppResp = -1;
+    for (let i = msgs.length - 1; i >= 0; i--) {
+      if (msgs[i]!.type === 'MsgAppResp') {
+        lastAppResp = i;
+        break;
+      }
+    }
     for (let i = 0; i < msgs.length; i++) {
       const m = msgs[i]!;
+      if (i < lastAppResp && m.type === 'MsgAppResp') continue;
       ctx.send(memberName(m.to), m as unknown as Payload);
     }
   }
@@ -349,8 +365,8 @@ export class EtcdMember implements Actor {
     const w = this.proposals.get(req.header.id);
     if (w) {
       this.proposals.delete(req.header.id);
-      if ('error' in result) this.fail(ctx, w, result.error);
-      else this.reply(ctx, w, result.response);
+      if (isEtcdError(result)) this.fail(ctx, w, result);
+      else this.reply(ctx, w, result);
     }
   }
 

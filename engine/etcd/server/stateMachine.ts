@@ -4,7 +4,7 @@
 import * as errors from '../api/errors';
 import type { EtcdError } from '../api/errors';
 import { isEtcdError } from '../api/errors';
-import { isTxnReadonly, isTxnSerializable, type InternalRaftRequest, type KeyValue, type RangeRequest, type ResponseHeader, type TxnRequest, type WatchCreateRequest, type WatchResponse } from '../api/rpc';
+import { isTxnReadonly, isTxnSerializable, type InternalRaftRequest, type RaftResponse, type KeyValue, type RangeRequest, type ResponseHeader, type TxnRequest, type WatchCreateRequest, type WatchResponse } from '../api/rpc';
 import { checkProposal, checkRangeRequest } from '../api/validate';
 import { EtcdStateMachine } from '../mvcc/applier';
 import { registerClass } from '../../sim/serial';
@@ -68,10 +68,11 @@ export class KvStateMachine {
     this.appliedTerm = term;
   }
 
-  apply(req: InternalRaftRequest, e: Entry, nowMs: number): { response: unknown } | { error: EtcdError } {
+  /** The response, or the EtcdError the request failed with (tell them apart with isEtcdError). */
+  apply(req: InternalRaftRequest, e: Entry, nowMs: number): RaftResponse | EtcdError {
     const r = this.inner.applyRequest(req, e.term, nowMs);
     this.noteApplied(e.index, e.term);
-    return isEtcdError(r) ? { error: r } : { response: r };
+    return r;
   }
 
   /** v3rpc's checks on a request before it is proposed or served. */
