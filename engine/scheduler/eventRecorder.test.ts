@@ -3,7 +3,7 @@ import { EventRecorder } from './eventRecorder';
 import type { KObject } from '../apimachinery/types';
 
 const pod: KObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', uid: 'u1', resourceVersion: '7' } };
-const nameOf = (a: { body?: unknown }) => (a.body as { metadata: { name: string } }).metadata.name;
+const nameOf = (a: { body?: unknown } | undefined) => (a!.body as { metadata: { name: string } }).metadata.name;
 
 describe('scheduler event recorder', () => {
   it('names an event <object>.<unix nanos in hex>', () => {

@@ -73,7 +73,7 @@ describe('Deployment rolling update timeline', () => {
     // The old ReplicaSet's spec.replicas, as every committed state showed it, never grows.
     const oldSizes = rsWatch.read().filter((ev) => ev.object.metadata.name === oldRS).map((ev) => ev.object.spec.replicas as number);
     expect(oldSizes.length).toBeGreaterThan(3);
-    expect(oldSizes.filter((n, i) => i > 0 && n > oldSizes[i - 1])).toEqual([]);
+    expect(oldSizes.filter((n, i) => i > 0 && n > oldSizes[i - 1]!)).toEqual([]);
     expect(oldSizes.at(-1)).toBe(0);
     expect(deletedUnrun).toEqual([]);
     expect(deleted.size).toBe(10);
