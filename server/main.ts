@@ -7,11 +7,11 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!args.ok) {
     console.error(args.error);
-    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S] [--kubeconfig PATH] [--tls-port P] [--max-requests-inflight N] [--max-mutating-requests-inflight N] [--nodes N] [--no-control-plane]');
+    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S] [--kubeconfig PATH] [--tls-port P] [--max-requests-inflight N] [--max-mutating-requests-inflight N] [--nodes N] [--epoch UNIX_MS|RFC3339] [--no-control-plane]');
     process.exit(2);
   }
   const s = await startServer(args.value);
-  console.log(`serving on http://127.0.0.1:${s.port}`);
+  console.log(`serving on http://127.0.0.1:${s.port} (seed ${args.value.seed}, epoch ${new Date(s.host.engine.sim.epochMs).toISOString()}: --epoch ${s.host.engine.sim.epochMs} replays it)`);
   if (s.tls) {
     console.log(`Kubernetes API (TLS) on ${s.tls.url}`);
     const path = writeKubeconfig(args.value.kubeconfig ?? 'kubeconfig.kubeglass', s.tls.url, undefined, s.tls.caPem);

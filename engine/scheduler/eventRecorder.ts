@@ -4,7 +4,7 @@
 // series (count 2, patched at once); later repeats only count locally and the
 // series is refreshed every 30 minutes, as upstream's broadcaster does.
 import { registerClass } from '../sim/serial';
-import { rfc3339Micro, SIM_EPOCH_MS } from '../apiserver/http/time';
+import { rfc3339Micro, epochMs } from '../apiserver/http/time';
 import type { KObject } from '../apimachinery/types';
 import type { ApiAction } from './framework/interface';
 
@@ -61,7 +61,7 @@ export class EventRecorder {
     }
     this.sameNow = now === this.lastNow ? this.sameNow + 1 : 0;
     this.lastNow = now;
-    const nanos = (BigInt(SIM_EPOCH_MS) * 1_000_000n + BigInt(Math.round(now * 1_000_000)) + BigInt(this.sameNow)).toString(16);
+    const nanos = (BigInt(epochMs()) * 1_000_000n + BigInt(Math.round(now * 1_000_000)) + BigInt(this.sameNow)).toString(16);
     const name = `${r.metadata.name}.${nanos}`;
     this.cache.set(key, { name, namespace: ns, count: 1, lastObserved: now, written: 1 });
     const body = {
