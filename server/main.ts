@@ -11,12 +11,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const s = await startServer(args.value);
-  console.log(`serving on http://127.0.0.1:${s.port} (seed ${args.value.seed}, epoch ${new Date(s.host.engine.sim.epochMs).toISOString()}: --epoch ${s.host.engine.sim.epochMs} replays it)`);
+  console.log(`serving on http://127.0.0.1:${s.port}`);
   if (s.tls) {
     console.log(`Kubernetes API (TLS) on ${s.tls.url}`);
     const path = writeKubeconfig(args.value.kubeconfig ?? 'kubeconfig.kubeglass', s.tls.url, undefined, s.tls.caPem);
     console.log(`kubeconfig written to ${path} (KUBECONFIG=${path} kubectl get ns)`);
   }
+  // Virtual time 0 is this start; `--seed S --epoch MS` replays the run with the same timestamps.
+  console.log(`seed ${args.value.seed}, epoch ${new Date(s.host.engine.sim.epochMs).toISOString()} (--epoch ${s.host.engine.sim.epochMs})`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -1,8 +1,8 @@
-// (In engine/host: the kubectl host runs its promises between the frames it advances, as the worker does.)
 // kubectl rollout status over several objects and with --timeout, against the
 // simulated control plane through the worker's kubectl host (watches and
 // sleeps in virtual time). The expected texts, order and exit codes are what
-// kubectl v1.32 printed against `npm run serve` for the same objects.
+// kubectl v1.32 printed against `npm run serve` for the same objects. (In
+// engine/host: the host runs kubectl's promises between the frames it advances.)
 import { describe, expect, it } from 'vitest';
 import { call, controlPlane } from '../apiserver/testing/harness';
 import { runUntil } from '../scheduler/testing/cluster';
