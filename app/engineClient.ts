@@ -13,8 +13,12 @@ export interface StartOptions extends EngineOptions {
   paused: boolean;
 }
 
-/** Reads ?seed=&members=&speed=&paused=&controlPlane= from the page URL. */
-export function startOptionsFromUrl(search: string): StartOptions {
+/**
+ * Reads ?seed=&members=&speed=&paused=&controlPlane=&epoch= from the page URL.
+ * `epoch` (Unix ms) is the wall time virtual 0 stands for: the page's creation
+ * unless the URL (a shared scenario) says otherwise.
+ */
+export function startOptionsFromUrl(search: string, pageCreatedMs: number = Date.now()): StartOptions {
   const q = new URLSearchParams(search);
   const num = (k: string, d: number) => {
     const v = Number(q.get(k));
@@ -30,6 +34,7 @@ export function startOptionsFromUrl(search: string): StartOptions {
     controlPlane: q.get('controlPlane') !== '0',
     // Worker nodes (kubelets with a fake runtime): 3 unless ?nodes=N says otherwise.
     nodes: Math.max(0, Math.min(500, Math.trunc(num('nodes', 3)))),
+    epochMs: Math.trunc(num('epoch', pageCreatedMs)),
   };
 }
 
@@ -52,7 +57,7 @@ export function startEngine(opts: StartOptions): void {
           if (u.requests || u.full) receiveRequests(u.requests, u.full);
         }),
       );
-      const info = await r.init({ seed: opts.seed, etcdMembers: opts.etcdMembers, controlPlane: opts.controlPlane ?? true, nodes: opts.controlPlane === false ? 0 : (opts.nodes ?? 3) });
+      const info = await r.init({ seed: opts.seed, etcdMembers: opts.etcdMembers, controlPlane: opts.controlPlane ?? true, nodes: opts.controlPlane === false ? 0 : (opts.nodes ?? 3), ...(opts.epochMs !== undefined ? { epochMs: opts.epochMs } : {}) });
       useView.setState({ info });
       await r.setSpeed(opts.speed);
       if (!opts.paused) await r.play();

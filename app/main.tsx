@@ -4,7 +4,14 @@ import { installDebugHook } from './debugHook';
 import { startEngine, startOptionsFromUrl } from './engineClient';
 import './styles.css';
 
-startEngine(startOptionsFromUrl(window.location.search));
+const start = startOptionsFromUrl(window.location.search);
+// The epoch is part of the scenario: put it in the URL, so a copied link replays the same run.
+if (!new URLSearchParams(window.location.search).has('epoch')) {
+  const url = new URL(window.location.href);
+  url.searchParams.set('epoch', String(start.epochMs));
+  window.history.replaceState(null, '', url);
+}
+startEngine(start);
 installDebugHook();
 
 void import('./render').then((m) => m.render(document.getElementById('root')!));

@@ -60,6 +60,15 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
         out.controlPlane = false;
         r = 0;
         break;
+      case '--epoch': {
+        // Unix milliseconds or an RFC 3339 instant: the wall time virtual 0 stands for (a recorded run's).
+        const v = take();
+        const n = v === null ? NaN : /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+        if (!Number.isSafeInteger(n)) return { ok: false, error: `--epoch: Unix milliseconds or an RFC 3339 time (got ${v === null ? 'nothing' : JSON.stringify(v)})` };
+        out.epochMs = n;
+        r = 0;
+        break;
+      }
       case '--speed':
         r = number('a number between 0 and 10000', (n) => n >= 0 && n <= 10_000);
         if (typeof r === 'number') out.speed = r;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PLAYGROUND_CLIENT } from '../engine/facade/engine';
 import { EngineHost } from './host';
+import { call } from '../engine/apiserver/testing/harness';
+import { Engine } from '../engine/facade/engine';
+import { parseArgs } from './args';
 
 describe('EngineHost', () => {
   it('advances by hand, steps, and changes speed through recorded commands', async () => {
@@ -43,5 +46,26 @@ describe('EngineHost', () => {
     const all = seqs(h.engine);
     for (let i = 1; i < all.length; i++) expect(all[i]).toBe(all[i - 1]! + 1);
     expect(clone.state().traceDigest).toBe(h.engine.state().traceDigest);
+  });
+
+  it('stamps objects from its real start time (kubectl ages them by the real clock); a replay with its epoch repeats them', () => {
+    const before = Date.now();
+    const h = new EngineHost({ seed: 4, etcdMembers: 1, controlPlane: true, autoStart: false });
+    const after = Date.now();
+    const epoch = h.engine.sim.epochMs;
+    expect(epoch).toBeGreaterThanOrEqual(before);
+    expect(epoch).toBeLessThanOrEqual(after);
+    for (let i = 0; i < 200 && !h.engine.apiReady(); i++) h.engine.advance(100);
+    const cm = call(h.engine, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'now' } }).body;
+    // Virtual time since the start is a few seconds: the stamp is the real date, not 2025-01-01.
+    expect(Math.abs(Date.parse(cm.metadata.creationTimestamp) - Date.now())).toBeLessThan(h.engine.sim.now + 5_000);
+    expect(h.engine.state().epochMs).toBe(epoch);
+    // `--epoch` replays a recorded run.
+    const args = parseArgs(['--port', '0', '--epoch', String(epoch)]);
+    expect(args.ok && args.value.epochMs).toBe(epoch);
+    expect(parseArgs(['--port', '0', '--epoch', '2026-12-01T22:00:00Z'])).toMatchObject({ ok: true, value: { epochMs: Date.UTC(2026, 11, 1, 22) } });
+    expect(parseArgs(['--port', '0', '--epoch', 'soon']).ok).toBe(false);
+    const replayed = Engine.replay(h.engine.options, h.engine.commands(), h.engine.sim.now);
+    expect(call(replayed, 'GET', '/api/v1/namespaces/default/configmaps/now').body.metadata.creationTimestamp).toBe(cm.metadata.creationTimestamp);
   });
 });

@@ -13,6 +13,12 @@ import type { Command, EngineState } from '../engine/facade/types';
 
 export interface HostOptions {
   seed: number;
+  /**
+   * Wall ms that virtual time 0 stands for; default: now, when the host starts,
+   * so a real kubectl (which ages objects by its own clock) sees true ages. A
+   * recorded run is replayed with the epoch it had (`--epoch`).
+   */
+  epochMs?: number;
   etcdMembers: number;
   /** Run kube-apiserver on the cluster (default true). */
   controlPlane?: boolean;
@@ -53,6 +59,7 @@ export class EngineHost {
   constructor(opts: HostOptions) {
     this.engine = Engine.create({
       seed: opts.seed,
+      epochMs: opts.epochMs ?? Date.now(),
       etcdMembers: opts.etcdMembers,
       controlPlane: opts.controlPlane ?? true,
       ...(opts.nodes !== undefined && opts.controlPlane !== false ? { nodes: opts.nodes } : {}),

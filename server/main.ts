@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!args.ok) {
     console.error(args.error);
-    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S] [--kubeconfig PATH] [--tls-port P] [--max-requests-inflight N] [--max-mutating-requests-inflight N] [--nodes N] [--no-control-plane]');
+    console.error('usage: npm run serve -- --port P [--seed N] [--etcd-members 1|3|5] [--speed S] [--kubeconfig PATH] [--tls-port P] [--max-requests-inflight N] [--max-mutating-requests-inflight N] [--nodes N] [--epoch UNIX_MS|RFC3339] [--no-control-plane]');
     process.exit(2);
   }
   const s = await startServer(args.value);
@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     const path = writeKubeconfig(args.value.kubeconfig ?? 'kubeconfig.kubeglass', s.tls.url, undefined, s.tls.caPem);
     console.log(`kubeconfig written to ${path} (KUBECONFIG=${path} kubectl get ns)`);
   }
+  // Virtual time 0 is this start; `--seed S --epoch MS` replays the run with the same timestamps.
+  console.log(`seed ${args.value.seed}, epoch ${new Date(s.host.engine.sim.epochMs).toISOString()} (--epoch ${s.host.engine.sim.epochMs})`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -49,6 +49,7 @@ import { CSI_HOSTPATH_KIND, type CsiHostpathConfig } from '../csi/hostpath/drive
 import { METRICS_SERVER_KIND, type MetricsServerConfig } from '../metricsserver/server';
 import { METRICS_SERVICE } from '../metricsserver/manifests';
 import { registerClass } from '../sim/serial';
+import { DEFAULT_EPOCH_MS, enterEpoch } from '../sim/epoch';
 
 /** The playground's own etcd client (the client box, the JSON gateway). */
 export const PLAYGROUND_CLIENT = 'etcd-client-0';
@@ -124,9 +125,11 @@ export class Engine {
       nodes: 0,
       storageDriver: true,
       metricsServer: true,
+      epochMs: DEFAULT_EPOCH_MS,
       ...options,
     };
-    this.sim = new Simulation({ seed: options.seed });
+    if (!Number.isSafeInteger(this.options.epochMs)) throw new RangeError(`epochMs must be whole Unix milliseconds (got ${this.options.epochMs})`);
+    this.sim = new Simulation({ seed: options.seed, epochMs: this.options.epochMs });
     const peers = Array.from({ length: n }, (_, i) => i + 1);
     for (const raftId of peers) this.sim.spawn(memberName(raftId), ETCD_KIND, this.memberConfig(raftId, peers));
     this.sim.spawn(PLAYGROUND_CLIENT, 'etcd-client', { ...DEFAULT_CLIENT, endpoints: this.memberNames() });
@@ -269,6 +272,7 @@ export class Engine {
   // ---- commands ------------------------------------------------------------
 
   exec(command: Command): ExecResult {
+    enterEpoch(this.sim.epochMs);
     const problem = this.validate(command);
     if (problem) return { ok: false, error: problem };
     this.log.push({ t: this.sim.now, step: this.sim.processed, command: structuredCloneSafe(command) });
@@ -620,6 +624,7 @@ export class Engine {
     return {
       virtualTime: this.sim.now,
       seed: this.sim.seed,
+      epochMs: this.sim.epochMs,
       speed: this.speed,
       components: this.sim.actorIds().map((name) => ({ name, kind: this.sim.kindOf(name) ?? '?', up: this.sim.isUp(name) })),
       traceDigest: this.sim.trace.digest(),

@@ -8,6 +8,13 @@ export type VirtualMs = number;
 
 export interface EngineOptions {
   seed: number;
+  /**
+   * Wall ms (Unix) that virtual time 0 stands for: object timestamps read as
+   * that instant plus the virtual time. Hosts choose it when they create a
+   * simulation (the server: its start; the page: its creation) and it is part
+   * of the scenario a replay needs; 2025-01-01T00:00:00Z when absent.
+   */
+  epochMs?: number;
   /** 1, 3 or 5 etcd members. */
   etcdMembers: number;
   /** Raft snapshot every this many applied entries (etcd v3.5 default 100,000; small for demos). */
@@ -136,6 +143,8 @@ export interface ComponentView {
 export interface EngineState {
   virtualTime: VirtualMs;
   seed: number;
+  /** Wall ms of virtual time 0 (EngineOptions.epochMs). */
+  epochMs: number;
   speed: number;
   components: ComponentView[];
   /** `count:hash` over the whole trace so far; equal runs have equal digests. */

@@ -1,7 +1,7 @@
 // kubectl in a host: runs the kubectl module against the simulation through
 // the API bridge, keeps `kubectl edit` sessions waiting for the editor, and
 // applies a multi-document YAML buffer one document at a time.
-import { SIM_EPOCH_MS } from '../apiserver/http/time';
+import { epochMs } from '../apiserver/http/time';
 import { parseAllDocuments } from 'yaml';
 import { completeKubectl, runKubectl, type EditRequest, type KubectlEnv, type KubectlResult } from '../kubectl';
 import type { ApiBridge } from './apiBridge';
@@ -19,7 +19,7 @@ export class KubectlHost {
   ) {}
 
   private env(files: Record<string, string>): KubectlEnv {
-    return { transport: this.bridge, files, now: () => SIM_EPOCH_MS + this.now(), namespace: this.namespace, server: 'https://10.0.0.10:6443', sleep: (ms) => this.bridge.sleep(ms, this.now) };
+    return { transport: this.bridge, files, now: () => epochMs() + this.now(), namespace: this.namespace, server: 'https://10.0.0.10:6443', sleep: (ms) => this.bridge.sleep(ms, this.now) };
   }
 
   /** Ctrl-C for each running command (the terminal runs one at a time). */

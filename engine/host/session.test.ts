@@ -49,7 +49,7 @@ class ScriptedEngine implements PacedEngine {
     return r;
   }
   state(): EngineState {
-    return { virtualTime: this.t, seed: 1, speed: 1, components: [], traceDigest: `${this.records.length}:0`, events: this.events };
+    return { virtualTime: this.t, seed: 1, epochMs: Date.UTC(2025, 0, 1), speed: 1, components: [], traceDigest: `${this.records.length}:0`, events: this.events };
   }
   etcdView(): EtcdClusterView {
     return { members: [{ ...this.member }], inFlight: [], kv: { from: 'etcd-0', revision: 1, compactRevision: 0, keys: [], total: 0 }, partition: [], blocked: [] };

@@ -2,7 +2,7 @@
 // recordContainerEvent, with the container's fieldPath) and its node, source
 // component kubelet. Each is its own Event (no series aggregation).
 import type { ActorContext } from '../sim/kernel';
-import { rfc3339, SIM_EPOCH_MS } from '../apiserver/http/time';
+import { rfc3339, epochMs } from '../apiserver/http/time';
 import type { Pod } from '../scheduler/framework/api';
 import { apiRequest } from './client';
 import type { Kubelet } from './kubelet';
@@ -42,7 +42,7 @@ export function flushEvents(k: Kubelet, ctx: ActorContext): void {
   for (const ev of k.outbox.splice(0)) {
     const ns = ev.involved.namespace || 'default';
     const t = rfc3339(ev.at);
-    const nanos = (BigInt(Math.floor(SIM_EPOCH_MS + ev.at)) * 1_000_000n + BigInt(k.eventSeq++ % 1_000_000)).toString(16);
+    const nanos = (BigInt(Math.floor(epochMs() + ev.at)) * 1_000_000n + BigInt(k.eventSeq++ % 1_000_000)).toString(16);
     const { kind, name, namespace, uid, resourceVersion, fieldPath } = ev.involved;
     const body = {
       apiVersion: 'v1',

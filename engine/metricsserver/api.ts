@@ -10,7 +10,7 @@ import * as labels from '../apimachinery/selectors/labels';
 import { goDurationString } from '../apimachinery/duration';
 import type { ApiRequest, ApiResponse } from '../apiserver/types';
 import { jsonResponse, queryValue } from '../apiserver/http/messages';
-import { rfc3339, SIM_EPOCH_MS } from '../apiserver/http/time';
+import { rfc3339, epochMs } from '../apiserver/http/time';
 import { formatQuantity } from '../apiserver/validation/quantity';
 import type { MetricsStorage, TimeInfo, Usage } from './storage';
 
@@ -35,7 +35,7 @@ export interface MetricsApiSource {
   pods(): ReadonlyMap<string, KObject>;
 }
 
-const toTime = (epochMs: number) => rfc3339(epochMs - SIM_EPOCH_MS);
+const toTime = (wallMs: number) => rfc3339(wallMs - epochMs());
 
 /** uint64Quantity: nanocores as DecimalSI, bytes as BinarySI, canonical text. */
 function usageJson(u: Usage): Record<string, string> {

@@ -12,7 +12,7 @@ import { registerActorKind } from '../sim/kernel';
 import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
 import { httpMsg, type HttpRequestMsg, type HttpResponseMsg } from '../apiserver/http/messages';
-import { SIM_EPOCH_MS } from '../apiserver/http/time';
+import { epochMs } from '../apiserver/http/time';
 import type { ApiResponse } from '../apiserver/types';
 import { ApiConnection, API_CONNECTION_TIMERS, type ApiYield } from '../client/apiConnection';
 import { AddonBootstrap, type AddonTag } from '../client/addon';
@@ -159,7 +159,7 @@ export class MetricsServer implements Actor {
     if (!round || round.id !== s.round) return;
     round.pending.delete(s.node);
     if (res && res.status === 200) {
-      const batch = decodeBatch(res.body, SIM_EPOCH_MS + ctx.now, s.node);
+      const batch = decodeBatch(res.body, epochMs() + ctx.now, s.node);
       const pods = this.conn.store('pods');
       for (const [k, v] of batch.nodes) round.batch.nodes.set(k, v);
       for (const [k, v] of batch.pods) {

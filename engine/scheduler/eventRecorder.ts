@@ -4,7 +4,7 @@
 // series (count 2, patched at once); later repeats only count locally and the
 // series is refreshed every 30 minutes, as upstream's broadcaster does.
 import { registerClass } from '../sim/serial';
-import { rfc3339Micro, SIM_EPOCH_MS } from '../apiserver/http/time';
+import { rfc3339Micro, epochMs } from '../apiserver/http/time';
 import type { KObject } from '../apimachinery/types';
 import type { ApiAction } from './framework/interface';
 
@@ -32,6 +32,14 @@ export interface EventSpec {
 
 export class EventRecorder {
   private readonly cache = new Map<string, Tracked>();
+  /**
+   * The instant of the last new event and how many came at it. Upstream names
+   * an event `<object>.<UnixNano hex>` from a real clock, which has moved on
+   * between two calls; the virtual one may not have, so a second event at one
+   * instant takes the next nanosecond (else its POST is a 409 and it is lost).
+   */
+  private lastNow = -1;
+  private sameNow = 0;
 
   constructor(
     readonly reportingController: string,
@@ -51,7 +59,9 @@ export class EventRecorder {
       t.written = t.count;
       return [this.seriesPatch(t, now)];
     }
-    const nanos = (BigInt(SIM_EPOCH_MS) * 1_000_000n + BigInt(Math.round(now * 1_000_000))).toString(16);
+    this.sameNow = now === this.lastNow ? this.sameNow + 1 : 0;
+    this.lastNow = now;
+    const nanos = (BigInt(epochMs()) * 1_000_000n + BigInt(Math.round(now * 1_000_000)) + BigInt(this.sameNow)).toString(16);
     const name = `${r.metadata.name}.${nanos}`;
     this.cache.set(key, { name, namespace: ns, count: 1, lastObserved: now, written: 1 });
     const body = {

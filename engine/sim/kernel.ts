@@ -6,6 +6,7 @@ import type { Actor, ActorId, ActorKind, Payload } from './actor';
 import { EventQueue } from './eventQueue';
 import { DROP_PARTITIONED, Network } from './network';
 import { Rng } from './rng';
+import { DEFAULT_EPOCH_MS, enterEpoch } from './epoch';
 import { registerClass } from './serial';
 import { TraceBuffer, TraceCode } from './trace';
 
@@ -69,6 +70,8 @@ interface Slot {
 
 export interface KernelOptions {
   seed: number;
+  /** Wall ms virtual time 0 stands for (engine/sim/epoch.ts); the fixed default when absent. */
+  epochMs?: number;
   traceCapacity?: number;
 }
 
@@ -77,6 +80,8 @@ export class Simulation {
   /** Number of events processed: with `now`, the position of a command in the run. */
   processed = 0;
   readonly seed: number;
+  /** Wall ms virtual time 0 stands for: what timestamps in API objects are written from. */
+  readonly epochMs: number;
   readonly queue = new EventQueue<SimEvent>();
   readonly network = new Network();
   readonly trace: TraceBuffer;
@@ -107,6 +112,8 @@ export class Simulation {
 
   constructor(opts: KernelOptions) {
     this.seed = opts.seed;
+    this.epochMs = opts.epochMs ?? DEFAULT_EPOCH_MS;
+    enterEpoch(this.epochMs);
     this.rng = new Rng(opts.seed);
     this.netRng = this.rng.fork('network');
     this.trace = new TraceBuffer(opts.traceCapacity ?? 10_000);
@@ -116,6 +123,7 @@ export class Simulation {
 
   spawn<C>(id: ActorId, kind: string, config: C): void {
     if (this.slots.has(id)) throw new Error(`kernel: actor ${id} already exists`);
+    enterEpoch(this.epochMs);
     const k = kindOf(kind);
     const slot: Slot = {
       id,
@@ -226,6 +234,7 @@ export class Simulation {
 
   /** Processes the next event. Returns false when the queue is empty. */
   step(): boolean {
+    enterEpoch(this.epochMs);
     const q = this.queue;
     const time = q.peekTime();
     if (time === undefined) return false;
@@ -238,6 +247,7 @@ export class Simulation {
 
   /** Processes every event due at or before `t`, then sets the clock to `t`. */
   runUntil(t: number): void {
+    enterEpoch(this.epochMs);
     const q = this.queue;
     for (;;) {
       // step(), inlined, with the queue's peek and pop in one call.

@@ -1,7 +1,6 @@
 // POST /playground/v1/kubectl {"args": ["get", "pods", "-o", "wide"], "files"?: {...}}
 // → {stdout, stderr, exitCode}: the in-page kubectl, run against this server's
 // cluster as kubernetes-admin (through kubectl-0 inside the simulation).
-import { SIM_EPOCH_MS } from '../../engine/apiserver/http/time';
 import { runKubectl, type KubectlTransport } from '../../engine/kubectl';
 import type { ApiRequest, ApiResponse } from '../../engine/apiserver/types';
 import { CLIENT_CERT_HEADER } from '../../engine/apiserver/auth/authn';
@@ -64,6 +63,6 @@ export async function kubectlEndpoint(host: EngineHost, calls: ApiCalls, body: u
       check();
     });
   };
-  const r = await runKubectl(args, { transport: transport(calls), files, now: () => SIM_EPOCH_MS + host.engine.sim.now, namespace: typeof b.namespace === 'string' ? b.namespace : 'default', interrupt, sleep });
+  const r = await runKubectl(args, { transport: transport(calls), files, now: () => host.engine.sim.epochMs + host.engine.sim.now, namespace: typeof b.namespace === 'string' ? b.namespace : 'default', interrupt, sleep });
   return { status: 200, body: { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode } };
 }

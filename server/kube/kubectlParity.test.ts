@@ -1,7 +1,6 @@
 // Our kubectl (engine/kubectl, what the in-page terminal runs) and the real
 // kubectl v1.32, on the same cluster state, print the same bytes. Ages are the
 // only thing normalised: both read the virtual clock at slightly different moments.
-import { SIM_EPOCH_MS } from '../../engine/apiserver/http/time';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,7 +78,7 @@ function real(args: string[]): Promise<string> {
 }
 
 async function ours(args: string[], files: Record<string, string> = {}): Promise<string> {
-  const r = await runKubectl(args, { transport: httpTransport(server.url), files, now: () => SIM_EPOCH_MS + server.host.engine.sim.now, namespace: 'default' });
+  const r = await runKubectl(args, { transport: httpTransport(server.url), files, now: () => server.host.engine.sim.epochMs + server.host.engine.sim.now, namespace: 'default' });
   return r.stdout + (r.stderr ? `\n[stderr]\n${r.stderr}` : '') + `\n[exit ${r.exitCode}]`;
 }
 

@@ -3,7 +3,7 @@
 // validation (pkg/serviceaccount/jwt.go, claims.go, legacy.go). Tokens are JWTs
 // signed with HS256 under a per-cluster key derived from the scenario seed.
 import type { KObject } from '../../apimachinery/types';
-import { SIM_EPOCH_MS } from '../http/time';
+import { epochMs } from '../http/time';
 import type { ClusterReader, UserInfo } from '../types';
 import { base64Decode } from '../../sim/base64';
 import { parseJwt, signJwt, verifyJwtSignature } from './jwt';
@@ -55,7 +55,7 @@ function keyBytes(config: ServiceAccountTokenConfig): Uint8Array {
 
 /** Virtual ms → JWT NumericDate (Unix seconds). */
 export function unixSeconds(virtualMs: number): number {
-  return Math.floor((SIM_EPOCH_MS + virtualMs) / 1000);
+  return Math.floor((epochMs() + virtualMs) / 1000);
 }
 
 function ref(obj: KObject): { name: string; uid: string } {

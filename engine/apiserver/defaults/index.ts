@@ -5,6 +5,7 @@ import type { KObject } from '../../apimachinery/types';
 import * as core from './core';
 import * as others from './others';
 import { isObj, type Loose } from './util';
+import { applyGoShapes } from './goShapes';
 import * as wl from './workloads';
 
 export interface Gvk {
@@ -57,6 +58,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
 export function applyDefaults(gvk: Gvk, obj: KObject): void {
   const f = DEFAULTERS[`${gvk.group}/${gvk.kind}`];
   if (f) f(obj as unknown as Record<string, Loose>);
+  applyGoShapes(`${gvk.group}/${gvk.kind}`, obj as unknown as Record<string, Loose>);
 }
 
 export { allocateServiceFields, type ServiceAllocators, type AllocateResult } from './service';

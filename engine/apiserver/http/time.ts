@@ -1,15 +1,18 @@
 // Wall-clock timestamps in API objects come from the virtual clock: virtual
-// time 0 is SIM_EPOCH. metav1.Time marshals as RFC 3339 with second precision;
-// MicroTime (events.k8s.io, leases) with microseconds.
+// time 0 is the simulation's epoch (engine/sim/epoch.ts). metav1.Time
+// marshals as RFC 3339 with second precision; MicroTime (events.k8s.io,
+// leases) with microseconds.
+import { DEFAULT_EPOCH_MS, epochMs } from '../../sim/epoch';
 
-/** The instant virtual time 0 stands for: 2025-01-01T00:00:00Z. */
-export const SIM_EPOCH_MS = Date.UTC(2025, 0, 1);
+/** The default epoch (2025-01-01T00:00:00Z); the running simulation's is `epochMs()`. */
+export const SIM_EPOCH_MS = DEFAULT_EPOCH_MS;
+export { epochMs };
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** metav1.Time: `2025-01-01T00:00:05Z`. */
 export function rfc3339(virtualMs: number): string {
-  const d = new Date(SIM_EPOCH_MS + Math.floor(virtualMs / 1000) * 1000);
+  const d = new Date(epochMs() + Math.floor(virtualMs / 1000) * 1000);
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z`;
 }
 
@@ -22,5 +25,5 @@ export function rfc3339Micro(virtualMs: number): string {
 
 /** Parses an RFC 3339 timestamp back to virtual ms (NaN when malformed). */
 export function parseRfc3339(s: string): number {
-  return Date.parse(s) - SIM_EPOCH_MS;
+  return Date.parse(s) - epochMs();
 }

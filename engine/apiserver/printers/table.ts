@@ -7,7 +7,7 @@
 import { storedShape } from '../registry/conversion';
 import type { JsonObject, KObject } from '../../apimachinery/types';
 import type { ResourceInfo } from '../registry/resources';
-import { SIM_EPOCH_MS } from '../http/time';
+import { epochMs } from '../http/time';
 import { DOC } from './descriptions';
 import { printerFor } from './registry';
 import type { Cell, PrintedRow, TableColumnDefinition } from './types';
@@ -16,7 +16,7 @@ import { parseTime } from './age';
 export type IncludeObject = 'None' | 'Object' | 'Metadata';
 
 export interface TableOptions {
-  /** Virtual time now, in ms (the clock whose 0 is SIM_EPOCH_MS, as object timestamps are written). */
+  /** Virtual time now, in ms (the clock whose 0 is epochMs(), as object timestamps are written). */
   now: number;
   /** metav1.TableOptions.IncludeObject; the server's default is Metadata, kubectl asks for Object. */
   includeObject: IncludeObject;
@@ -66,7 +66,7 @@ function listMetaJson(meta: TableOptions['listMeta'], objects: readonly KObject[
  * list (even an empty one), omit it for a single object.
  */
 export function toTable(resource: ResourceInfo, objects: readonly KObject[], opts: TableOptions): JsonObject {
-  const wallNow = SIM_EPOCH_MS + opts.now;
+  const wallNow = epochMs() + opts.now;
   const printer = printerFor(resource.group, resource.resource);
   const printed: PrintedRow[] = printer
     ? objects.map((o) => printer.print(storedShape(resource, o), wallNow))

@@ -23,7 +23,8 @@ import type { RequestRecord, StageRecord } from '../records/types';
 import { ApiEtcdClient, ETCD_CLIENT_TIMER_TAGS } from './etcdLink';
 import { handleNonResource } from './nonResource';
 import * as chain from './chain';
-import { RestOp, startRest, onRestEtcd } from './rest';
+import { RestOp, startRest, onRestEtcd, onLeaseGranted } from './rest';
+import { LeaseManager } from './leaseManager';
 import { WatchHub } from './watchHub';
 import { KubeletProxy } from './kubeletProxy';
 import { bootstrapObjects } from './bootstrap';
@@ -75,7 +76,9 @@ export class ApiServer implements Actor, AggregatorHost {
   private readonly feeds = new Map<string, string>();
   readonly ops = new Map<number, RestOp>();
   /** etcd call id → the op (or internal purpose) waiting on it. */
-  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator'; key?: string }>();
+  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator' | 'lease'; key?: string }>();
+  /** The lease shared by the writes of objects with a TTL (events). */
+  readonly leases = new LeaseManager();
   /** The aggregation layer: proxies to extension API servers, their availability, their discovery. */
   readonly aggregator: Aggregator;
   readonly watch: WatchHub;
@@ -363,6 +366,12 @@ export class ApiServer implements Actor, AggregatorHost {
     return id;
   }
 
+  /** A lease for objects with a TTL; the writes waiting on it are in `leases.waiters`. */
+  grantLease(ctx: ActorContext, ttlSeconds: number): void {
+    const id = this.etcd.call(ctx, 'LeaseGrantRequest', { TTL: ttlSeconds });
+    this.etcdWaiters.set(id, { purpose: 'lease' });
+  }
+
   private retryOp(ctx: ActorContext, opId: number): void {
     const op = this.ops.get(opId);
     if (op) startRest(this, ctx, op);
@@ -405,6 +414,8 @@ export class ApiServer implements Actor, AggregatorHost {
         return;
       case 'compactTxn':
         return this.onCompactTxn(ctx, call);
+      case 'lease':
+        return onLeaseGranted(this, ctx, call);
       case 'compact':
       case 'aggregator':
         return;

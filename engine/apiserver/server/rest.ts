@@ -7,7 +7,7 @@ import type { ActorId } from '../../sim/actor';
 import type { ActorContext } from '../../sim/kernel';
 import { registerClass } from '../../sim/serial';
 import type { CallRecord } from '../../etcd/client/client';
-import type { KeyValue, RangeRequest, RangeResponse, TxnResponse } from '../../etcd/api/rpc';
+import type { KeyValue, LeaseGrantResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from '../../etcd/api/rpc';
 import { prefixEnd } from '../../etcd/api/rpc';
 import type { EtcdError } from '../../etcd/api/errors';
 import type { KObject, Status } from '../../apimachinery/types';
@@ -26,9 +26,10 @@ import * as chain from './chain';
 import { createTxn, deleteTxn, getRequest, updateTxn, type SideWrite } from './storageOps';
 import { computeEviction, onEvictionEtcd, type EvictionState } from './eviction';
 import { KubeletProxy } from './kubeletProxy';
+import { EVENT_TTL_SECONDS, LeaseManager } from './leaseManager';
 import { jsonRoundTrip } from '../../sim/jsonClone';
 
-type Phase = 'start' | 'read' | 'write' | 'list' | 'collectionList' | 'collectionDelete' | 'evict';
+type Phase = 'start' | 'read' | 'lease' | 'write' | 'list' | 'collectionList' | 'collectionDelete' | 'evict';
 
 /** One in-flight REST request. */
 export class RestOp {
@@ -67,6 +68,8 @@ export class RestOp {
   /** A failure computed on the cached copy, answered if etcd still holds that revision. */
   staleFailure: Status | null = null;
   staleRev = 0;
+  /** The write waiting for its object's etcd lease (objects with a TTL: events). */
+  leaseTxn: TxnRequest | null = null;
 
   constructor(
     readonly id: number,
@@ -144,6 +147,7 @@ export function onRestEtcd(s: ApiServer, ctx: ActorContext, op: RestOp, call: Ca
     case 'evict':
       return onEvictionEtcd(s, ctx, op, outcome.body as TxnResponse);
     case 'start':
+    case 'lease':
       return;
   }
 }
@@ -403,8 +407,7 @@ function admitAndCreate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (!encoded.ok) return fail(encoded.status);
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(201, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'create';
-  op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', createTxn(r, obj, sideWrites(op), encoded.value));
+  writeObject(s, ctx, op, createTxn(r, obj, sideWrites(op), encoded.value));
 }
 
 /** The charged quotas as etcd writes. */
@@ -497,8 +500,65 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   op.next = obj;
   if (op.dryRun) return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [withTypeMeta(r, obj)], ctx.now, null), warningHeader(op.warnings)));
   op.writeKind = 'put';
+  writeObject(s, ctx, op, updateTxn(op.key, obj, op.currentRev, sideWrites(op), encoded.value));
+}
+
+// ---- objects with a TTL --------------------------------------------------------------
+
+/** TTLFunc of the registries that have one: events live --event-ttl after their last write. */
+function ttlSeconds(r: ResourceInfo): number | null {
+  return (r.sharesStorageWith?.resource ?? r.resource) === 'events' && (r.sharesStorageWith?.group ?? r.group) === '' ? EVENT_TTL_SECONDS : null;
+}
+
+/**
+ * The create or update transaction of an object; one with a TTL is put with
+ * an etcd lease (store.go ttlOpts → leaseManager.GetLease), reused when the
+ * last one fits, else granted first (the writes that come meanwhile wait on
+ * the same grant, as upstream's GetLease holds its mutex over the Grant).
+ */
+function writeObject(s: ApiServer, ctx: ActorContext, op: RestOp, txn: TxnRequest): void {
   op.phase = 'write';
-  etcdCall(s, ctx, op, 'TxnRequest', updateTxn(op.key, obj, op.currentRev, sideWrites(op), encoded.value));
+  const ttl = ttlSeconds(op.r);
+  if (ttl === null) return etcdCall(s, ctx, op, 'TxnRequest', txn);
+  const lease = s.leases.reuse(ctx.now, ttl);
+  if (lease !== null) return etcdCall(s, ctx, op, 'TxnRequest', withLease(txn, lease));
+  op.phase = 'lease';
+  op.leaseTxn = txn;
+  s.leases.waiters.push(op.id);
+  if (s.leases.granting) return;
+  s.leases.granting = true;
+  s.leases.grantStartedAt = ctx.now;
+  s.grantLease(ctx, LeaseManager.grantTtl(ttl));
+}
+
+function withLease(txn: TxnRequest, lease: number): TxnRequest {
+  const put = txn.success?.[0]?.requestPut;
+  if (put) put.lease = lease;
+  return txn;
+}
+
+/** The lease grant answered: the writes waiting on it go on with it (or fail with it). */
+export function onLeaseGranted(s: ApiServer, ctx: ActorContext, call: CallRecord): void {
+  const m = s.leases;
+  const waiting = m.waiters.splice(0);
+  m.granting = false;
+  const outcome = call.outcome!;
+  const res = outcome.status === 'ok' ? (outcome.body as LeaseGrantResponse) : null;
+  const error = outcome.status !== 'ok' ? outcome.error : res?.error ? { code: 'Unknown', message: res.error } : null;
+  if (!error && res) m.onGranted(res.ID, res.TTL, m.grantStartedAt, waiting.length);
+  for (const id of waiting) {
+    const op = s.ops.get(id);
+    if (!op || op.phase !== 'lease' || !op.leaseTxn) continue;
+    const txn = op.leaseTxn;
+    op.leaseTxn = null;
+    if (error || !res) {
+      stage(s.record(op.recordId), 'storage', 'etcd', 'error', op.etcdStartedAt, ctx.now, error?.message ?? 'lease grant failed', {});
+      s.complete(ctx, op, statusResponse(etcdErrorStatus(op, error as EtcdError)));
+      continue;
+    }
+    op.phase = 'write';
+    etcdCall(s, ctx, op, 'TxnRequest', withLease(txn, res.ID));
+  }
 }
 
 /** ResourceQuota admission's retries when the quotas it charged were written meanwhile (numEvaluatorRetries). */

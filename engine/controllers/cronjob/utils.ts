@@ -6,7 +6,7 @@
 import type { KObject } from '../../apimachinery/types';
 import { next as nextUnix, parseStandard, type Schedule } from '../../apimachinery/cron/cron';
 import { formatRFC3339, loadLocation } from '../../apimachinery/cron/tz';
-import { parseRfc3339, rfc3339, SIM_EPOCH_MS } from '../../apiserver/http/time';
+import { parseRfc3339, rfc3339, epochMs } from '../../apiserver/http/time';
 import { newControllerRef } from '../replicaset/podUtil';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -21,12 +21,12 @@ export type Missed = 'none' | 'few' | 'many';
 // Times below are virtual ms (0 = SIM_EPOCH); schedules run on Unix time.
 /** Schedule.Next on virtual time. */
 export function next(s: Schedule, virtualMs: number): number | null {
-  const t = nextUnix(s, virtualMs + SIM_EPOCH_MS);
-  return t === null ? null : t - SIM_EPOCH_MS;
+  const t = nextUnix(s, virtualMs + epochMs());
+  return t === null ? null : t - epochMs();
 }
 
 /** Unix seconds of a virtual time. */
-export const unixSeconds = (virtualMs: number): number => Math.floor((virtualMs + SIM_EPOCH_MS) / 1000);
+export const unixSeconds = (virtualMs: number): number => Math.floor((virtualMs + epochMs()) / 1000);
 
 export interface CronJobSpec {
   schedule: string;
@@ -116,7 +116,7 @@ export function nextScheduleTimeDuration(cj: KObject, now: number, sched: Schedu
 
 /** getJobName: `<cronjob>-<scheduled time in minutes since the epoch>`. */
 export function jobName(cj: KObject, scheduledTime: number): string {
-  return `${cj.metadata.name}-${Math.floor((scheduledTime + SIM_EPOCH_MS) / 60_000)}`;
+  return `${cj.metadata.name}-${Math.floor((scheduledTime + epochMs()) / 60_000)}`;
 }
 
 /** getJobFromTemplate2: the template's labels, annotations (plus the scheduled timestamp in the zone) and spec; owned by the CronJob. */

@@ -75,4 +75,38 @@ describe('daemon-set-controller with kubelets', () => {
     expect(msgs.some((m) => /^SuccessfulCreate: Created pod: agent-[a-z0-9]{5}$/.test(m))).toBe(true);
     expect(msgs.some((m) => /^SuccessfulDelete: Deleted pod: agent-[a-z0-9]{5}$/.test(m))).toBe(true);
   });
+
+  it('updateStrategy OnDelete: a template change replaces a pod only when it is deleted', { timeout: 60_000 }, () => {
+    const e = controlPlane(24, { nodes: 2, etcdMembers: 1 });
+    runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'two Ready nodes', 60_000, 500);
+    const body = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { updateStrategy: { type: 'OnDelete' }, selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'nginx:1.27' }] } } } };
+    const created = call(e, 'POST', DS, body).body;
+    // OnDelete has no rollingUpdate parameters (SetDefaults_DaemonSet fills them only for RollingUpdate).
+    expect(created.spec.updateStrategy).toEqual({ type: 'OnDelete' });
+    runUntil(e, () => ds(e).status?.numberAvailable === 2, 'two available pods', 60_000, 200);
+    const before = pods(e).map((p) => p.metadata.name).sort();
+    const image = (p: any) => p.spec.containers[0].image;
+    expect(call(e, 'PATCH', `${DS}/agent`, { spec: { template: { spec: { containers: [{ name: 'agent', image: 'nginx:1.28' }] } } } }, { headers: { 'content-type': 'application/strategic-merge-patch+json' } }).status).toBe(200);
+    runUntil(e, () => ds(e).status?.observedGeneration === 2, 'generation 2 observed', 60_000, 200);
+    e.advance(30_000);
+    // Nothing is replaced: same pods, old image, none counted as updated.
+    expect(pods(e).map((p) => p.metadata.name).sort()).toEqual(before);
+    expect(pods(e).map(image)).toEqual(['nginx:1.27', 'nginx:1.27']);
+    expect(ds(e).status).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 2, numberAvailable: 2 });
+    expect(ds(e).status).not.toHaveProperty('updatedNumberScheduled'); // 0, omitempty
+    // Deleting one: its replacement has the new template, the other stays as it was.
+    const victim = pods(e).find((p) => p.spec.nodeName === 'node-1');
+    expect(call(e, 'DELETE', `/api/v1/namespaces/default/pods/${victim.metadata.name}`).status).toBe(200);
+    runUntil(e, () => {
+      const live = pods(e).filter((p) => !p.metadata.deletionTimestamp);
+      return live.length === 2 && live.some((p) => p.spec.nodeName === 'node-1' && image(p) === 'nginx:1.28' && available(p)) && ds(e).status?.updatedNumberScheduled === 1;
+    }, 'node-1 replaced with the new template', 60_000, 200);
+    e.advance(30_000);
+    const onNode2 = pods(e).filter((p) => p.spec.nodeName === 'node-2');
+    expect(onNode2.map((p) => [p.metadata.name, image(p)])).toEqual([[before.find((n) => onNode2[0].metadata.name === n), 'nginx:1.27']]);
+    expect(ds(e).status).toMatchObject({ updatedNumberScheduled: 1, numberAvailable: 2 });
+    expect(onNode2[0].metadata.labels['pod-template-generation']).toBe('1');
+    expect(pods(e).find((p) => p.spec.nodeName === 'node-1').metadata.labels['pod-template-generation']).toBe('2');
+  });
 });
+

@@ -268,6 +268,10 @@ export class DeploymentController implements Controller {
     const maxScaledDown = allPods - minAvailable - newRSUnavailable;
     if (maxScaledDown <= 0) return false;
     // cleanupUnhealthyReplicas: scale down old replicas that are not available first.
+    // An old RS whose status still counts more available pods than its spec
+    // asks for (the RS controller has not caught up with the last scale-down)
+    // would give a negative count, i.e. a scale *up*: upstream refuses it
+    // ("got invalid request to scale down") and the whole step does nothing.
     const olds = [...oldRSs].sort(byCreation);
     let cleaned = 0;
     for (const rs of olds) {
@@ -275,6 +279,7 @@ export class DeploymentController implements Controller {
       const available = rsStatus(rs).availableReplicas ?? 0;
       if (rsReplicas(rs) === 0 || rsReplicas(rs) === available) continue;
       const n = Math.min(maxScaledDown - cleaned, rsReplicas(rs) - available);
+      if (n < 0) return cleaned > 0;
       this.scaleAndRecord(p, rs, rsReplicas(rs) - n);
       cleaned += n;
     }

@@ -1,7 +1,11 @@
 // Issue 5's rolling-update timeline with real kubelets: 10 replicas at the
 // default 25%/25% (surge rounds up to 3, unavailable down to 2). Replayed
 // from the pod watch, every state the API server committed has at most 13
-// pods that are not terminating and at least 8 of them available.
+// pods that are not terminating and at least 8 of them available. And no
+// churn: the old ReplicaSet only ever shrinks (upstream's rolling.go refuses a
+// "scale down" to more replicas when an RS status lags its spec), no pod is
+// created only to be deleted before it ran, and the scheduler reports no
+// FailedScheduling for a pod that is gone.
 import { describe, expect, it } from 'vitest';
 import { call, controlPlane, watch } from '../../apiserver/testing/harness';
 import { runUntil } from '../../scheduler/testing/cluster';
@@ -11,8 +15,9 @@ const D = '/apis/apps/v1/namespaces/default/deployments/web';
 const ready = (p: any) => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
 
 describe('Deployment rolling update timeline', () => {
-  it('10 replicas, 25%/25%: never more than 13 pods, never fewer than 8 available', { timeout: 60_000 }, () => {
-    const e: Engine = controlPlane(51, { nodes: 3, etcdMembers: 1 });
+  // Seed 52 used to scale the old ReplicaSet back up from 1 to 2 at the end.
+  it.each([51, 52])('seed %i: 10 replicas at maxSurge/maxUnavailable 25 percent, never more than 13 pods, never fewer than 8 available, no churn', { timeout: 60_000 }, (seed) => {
+    const e: Engine = controlPlane(seed, { nodes: 3, etcdMembers: 1 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 3, 'three Ready nodes', 60_000, 500);
     const labels = { app: 'web' };
     const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 10, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } };
@@ -23,12 +28,21 @@ describe('Deployment rolling update timeline', () => {
     };
     runUntil(e, complete, 'ten available replicas', 60_000, 500);
     const w = watch(e, '/api/v1/namespaces/default/pods', { labelSelector: 'app=web' });
+    const rsWatch = watch(e, '/apis/apps/v1/namespaces/default/replicasets');
+    const eventWatch = watch(e, '/apis/events.k8s.io/v1/namespaces/default/events');
+    const ran = new Set<string>();
+    const deletedUnrun: string[] = [];
+    const deleted = new Set<string>();
     const live = new Map<string, any>((call(e, 'GET', '/api/v1/namespaces/default/pods', undefined, { query: { labelSelector: 'app=web' } }).body.items as any[]).map((p) => [p.metadata.name, p]));
     let maxPods = 0;
     let minAvailable = Infinity;
     let states = 0;
     const replay = () => {
       for (const ev of w.read().splice(0)) {
+        const name = ev.object.metadata.name;
+        if (ev.object.status?.phase === 'Running') ran.add(name);
+        if ((ev.type === 'DELETED' || ev.object.metadata.deletionTimestamp) && !ran.has(name) && !deleted.has(name)) deletedUnrun.push(name);
+        if (ev.type === 'DELETED' || ev.object.metadata.deletionTimestamp) deleted.add(name);
         if (ev.type === 'DELETED') live.delete(ev.object.metadata.name);
         else live.set(ev.object.metadata.name, ev.object);
         const pods = [...live.values()].filter((p) => !p.metadata.deletionTimestamp);
@@ -55,5 +69,15 @@ describe('Deployment rolling update timeline', () => {
     const oldRS = rs.find((r) => r.spec.replicas === 0).metadata.name;
     expect(msgs).toContain(`Scaled up replica set ${newRS} from 0 to 3`);
     expect(msgs).toContain(`Scaled down replica set ${oldRS} from 10 to 8`);
+    expect(msgs.filter((m) => m.startsWith(`Scaled up replica set ${oldRS}`))).toEqual([`Scaled up replica set ${oldRS} from 0 to 10`]);
+    // The old ReplicaSet's spec.replicas, as every committed state showed it, never grows.
+    const oldSizes = rsWatch.read().filter((ev) => ev.object.metadata.name === oldRS).map((ev) => ev.object.spec.replicas as number);
+    expect(oldSizes.length).toBeGreaterThan(3);
+    expect(oldSizes.filter((n, i) => i > 0 && n > oldSizes[i - 1]!)).toEqual([]);
+    expect(oldSizes.at(-1)).toBe(0);
+    expect(deletedUnrun).toEqual([]);
+    expect(deleted.size).toBe(10);
+    const failed = eventWatch.read().map((ev) => ev.object).filter((x) => x.reason === 'FailedScheduling');
+    expect(failed.filter((x) => deleted.has(x.regarding.name)).map((x) => x.note)).toEqual([]);
   });
 });

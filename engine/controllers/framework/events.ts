@@ -3,7 +3,7 @@
 // created; an identical one later increments count and lastTimestamp (the
 // correlator's aggregation, simplified to exact repeats).
 import { registerClass } from '../../sim/serial';
-import { rfc3339, SIM_EPOCH_MS } from '../../apiserver/http/time';
+import { rfc3339, epochMs } from '../../apiserver/http/time';
 import type { EventSpec } from './types';
 
 interface Tracked {
@@ -48,7 +48,7 @@ export class CoreEventRecorder {
     if (this.seen.size >= MAX_TRACKED) this.seen.delete(this.seen.keys().next().value!);
     this.sameNow = now === this.lastNow ? this.sameNow + 1 : 0;
     this.lastNow = now;
-    const nanos = (BigInt(SIM_EPOCH_MS) * 1_000_000n + BigInt(Math.round(now * 1_000_000)) + BigInt(this.sameNow)).toString(16);
+    const nanos = (BigInt(epochMs()) * 1_000_000n + BigInt(Math.round(now * 1_000_000)) + BigInt(this.sameNow)).toString(16);
     const name = `${r.metadata.name}.${nanos}`;
     this.seen.set(key, { name, namespace: ns, count: 1, first: ts });
     return {

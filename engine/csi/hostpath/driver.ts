@@ -13,7 +13,7 @@ import type { ActorContext } from '../../sim/kernel';
 import { registerActorKind } from '../../sim/kernel';
 import { registerClass } from '../../sim/serial';
 import type { KObject } from '../../apimachinery/types';
-import { SIM_EPOCH_MS } from '../../apiserver/http/time';
+import { epochMs } from '../../apiserver/http/time';
 import { newUid } from '../../apiserver/server/ids';
 import { ApiConnection, API_CONNECTION_TIMERS, type ApiYield } from '../../client/apiConnection';
 import { AddonBootstrap, type AddonTag } from '../../client/addon';
@@ -78,7 +78,7 @@ export class CsiHostpathDriver implements Actor {
 
   start(ctx: ActorContext): void {
     this.identity = `${HOSTPATH_DRIVER}_${this.id}_${newUid(ctx.rng)}`;
-    this.provisionerIdentity = `${SIM_EPOCH_MS + ctx.now}-${ctx.rng.int(0, 10_000)}-${HOSTPATH_DRIVER}`;
+    this.provisionerIdentity = `${epochMs() + ctx.now}-${ctx.rng.int(0, 10_000)}-${HOSTPATH_DRIVER}`;
     this.bootstrap.start(ctx, this.conn);
   }
 

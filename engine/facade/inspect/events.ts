@@ -7,7 +7,7 @@
 import type { KObject } from '../../apimachinery/types';
 import { toCoreEvent } from '../../apiserver/registry/eventConversion';
 import { eventPrinter } from '../../apiserver/printers/cluster';
-import { SIM_EPOCH_MS } from '../../apiserver/http/time';
+import { epochMs } from '../../apiserver/http/time';
 import { eventRow, eventSortTime } from '../../kubectl/describe/writer';
 import { refForKind, type ObjectRef } from './objects';
 
@@ -175,7 +175,7 @@ export class EventsIndex {
       // Keep the candidates bounded: trim to the newest `limit` now and then.
       if (best.length >= 4 * limit) best = newest(best, limit);
     }
-    const now = SIM_EPOCH_MS + nowMs;
+    const now = epochMs() + nowMs;
     return {
       rows: newest(best, limit).map(([key, e]) => streamRow(key, e, now)),
       matched,
@@ -196,7 +196,7 @@ export class EventsIndex {
         if (i.kind === o.kind && i.name === o.name && i.namespace === (o.namespace ?? '')) found.push(kv);
       }
     }
-    const now = SIM_EPOCH_MS + nowMs;
+    const now = epochMs() + nowMs;
     found.sort((a, b) => a[1].sortTime - b[1].sortTime || (a[0] < b[0] ? -1 : 1));
     return found.slice(-limit).map(([key, e]) => ({ key, ...eventRow(e.core, now) }));
   }
@@ -225,7 +225,7 @@ function streamRow(key: string, e: Entry, now: number): EventStreamRow {
     firstSeen: str(7),
     count: Number(cells[8] ?? 1),
     name: str(9),
-    at: e.sortTime - SIM_EPOCH_MS,
+    at: e.sortTime - epochMs(),
   };
 }
 

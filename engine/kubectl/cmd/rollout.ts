@@ -6,13 +6,13 @@
 // ControllerRevisions.
 import type { Ctx } from '../cli/context';
 import type { CommandSpec } from '../cli/root';
-import { getBool, getInt, getString } from '../cli/flags';
-import { errs, fail, type KubectlErr } from '../client/errors';
+import { getBool, getInt, getString, parseGoDuration } from '../cli/flags';
+import { errs, fail, KubectlFailure, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
 import { goJsonCompact } from '../printers/goJson';
 import { nameLine } from '../printers/output';
 import { DESCRIBE_TABWRITER, TabWriter } from '../printers/tabWriter';
-import { resourcePath, resourceString } from '../resource/builder';
+import { aggregate, resolveArgs, resourcePath, resourceString } from '../resource/builder';
 import { rfc3339 } from '../util/duration';
 import { describePodTemplateRaw, selectorString } from '../describe/describers';
 import { rawData, revisionTemplate, templatePatch } from '../../controllers/history/history';
@@ -107,41 +107,78 @@ function statusMessage(m: Mapping, o: Obj, revision: number): { msg: string; don
 
 const STATUS_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'] as const;
 
+/**
+ * RolloutStatusOptions.Run: the builder's objects in argument order, each
+ * watched until its rollout is done (or --timeout passes: "timed out waiting
+ * for the condition"); errors do not stop the others (ContinueOnError) and are
+ * reported together at the end, in order; nothing found is said on stderr.
+ */
 async function rolloutStatus(ctx: Ctx, args: string[]): Promise<void> {
   if (args.length === 0) fail(errs.plain('required resource not specified'));
   const revision = getInt(ctx.flags, 'revision');
   if (revision < 0) fail(errs.plain(`revision must be a positive integer: ${revision}`));
   const watch = getBool(ctx.flags, 'watch');
-  for (const { ref, ns, obj } of await fetchTargets(ctx, args)) {
-    if (!STATUS_KINDS.some((k) => isKind(ref.mapping, k))) fail(errs.plain(`no status viewer has been implemented for ${groupKind(ref.mapping)}`));
-    let first = statusMessage(ref.mapping, obj, revision);
-    ctx.io.out(first.msg);
-    if (first.done || !watch) continue;
-    let finish!: () => void;
-    const done = new Promise<void>((r) => (finish = r));
-    let failure: unknown = null;
-    const w = ctx.client.watch(resourcePath(ref.mapping, ns), { query: { fieldSelector: `metadata.name=${obj.metadata.name}`, resourceVersion: String(obj.metadata.resourceVersion ?? '0'), watch: 'true' } }, (line) => {
+  const timeoutMs = parseGoDuration(getString(ctx.flags, 'timeout')) ?? 0;
+  const selector = getString(ctx.flags, 'selector');
+  const errors: KubectlErr[] = [];
+  let found = 0;
+  for (const ref of (await resolveArgs(ctx, args)).refs) {
+    const ns = ref.mapping.namespaced ? ctx.namespace : undefined;
+    const g = await ctx.client.tryJson<Obj>('GET', resourcePath(ref.mapping, ns, ref.name), { query: ref.name === undefined && selector ? { labelSelector: selector } : {} });
+    if (!g.ok) {
+      errors.push(errs.status(g.status));
+      continue;
+    }
+    const objs = ref.name === undefined ? ((g.value.items as Obj[]) ?? []).map((i) => ({ apiVersion: g.value.apiVersion, kind: ref.mapping.kind, ...i })) : [g.value];
+    for (const obj of objs) {
+      found++;
       try {
-        const ev = JSON.parse(line) as Obj;
-        if (ev.type === 'DELETED') {
-          failure = errs.plain('object has been deleted');
-          finish();
-          return;
-        }
-        if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') return;
-        first = statusMessage(ref.mapping, ev.object as Obj, revision);
-        ctx.io.out(first.msg);
-        if (first.done) finish();
+        await watchRollout(ctx, ref.mapping, ns, obj, revision, watch, timeoutMs);
       } catch (e) {
-        failure = (e as { err?: unknown }).err ?? errs.plain(String(e));
-        finish();
+        if (!(e instanceof KubectlFailure)) throw e;
+        errors.push(e.err);
       }
-    });
-    const stop = ctx.env.interrupt ? ctx.env.interrupt : new Promise<void>(() => undefined);
-    await Promise.race([done, w.done.then(() => undefined), stop]);
-    w.cancel();
-    if (failure) fail(failure as KubectlErr);
+    }
   }
+  if (found === 0 && errors.length === 0) ctx.io.err(`No resources found in ${ctx.namespace} namespace.\n`);
+  const e = aggregate(errors);
+  if (e) fail(e);
+}
+
+/** One object: its status now, then from a watch until done, deleted, interrupted or timed out. */
+async function watchRollout(ctx: Ctx, m: Mapping, ns: string | undefined, obj: Obj, revision: number, watch: boolean, timeoutMs: number): Promise<void> {
+  if (!STATUS_KINDS.some((k) => isKind(m, k))) fail(errs.plain(`no status viewer has been implemented for ${groupKind(m)}`));
+  let first = statusMessage(m, obj, revision);
+  ctx.io.out(first.msg);
+  if (first.done || !watch) return;
+  let finish!: () => void;
+  const done = new Promise<void>((r) => (finish = r));
+  let failure: unknown = null;
+  const w = ctx.client.watch(resourcePath(m, ns), { query: { fieldSelector: `metadata.name=${obj.metadata.name}`, resourceVersion: String(obj.metadata.resourceVersion ?? '0'), watch: 'true' } }, (line) => {
+    try {
+      const ev = JSON.parse(line) as Obj;
+      if (ev.type === 'DELETED') {
+        failure = errs.plain('object has been deleted');
+        finish();
+        return;
+      }
+      if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') return;
+      first = statusMessage(m, ev.object as Obj, revision);
+      ctx.io.out(first.msg);
+      if (first.done) finish();
+    } catch (e) {
+      failure = (e as { err?: unknown }).err ?? errs.plain(String(e));
+      finish();
+    }
+  });
+  const stop = ctx.env.interrupt ? ctx.env.interrupt : new Promise<void>(() => undefined);
+  // watchtools.ContextWithOptionalTimeout: 0 waits for ever.
+  let timedOut = false;
+  const timeout = timeoutMs > 0 && ctx.env.sleep ? ctx.env.sleep(timeoutMs).then(() => void (timedOut = true)) : new Promise<void>(() => undefined);
+  await Promise.race([done, w.done.then(() => undefined), stop, timeout]);
+  w.cancel();
+  if (failure) fail(failure as KubectlErr);
+  if (timedOut && !first.done) fail(errs.plain('timed out waiting for the condition'));
 }
 
 // ---------- history

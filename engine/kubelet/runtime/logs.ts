@@ -3,7 +3,7 @@
 // kubelet reads it back for `kubectl logs` (pkg/kubelet/kuberuntime/logs:
 // sinceTime, tailLines, limitBytes, timestamps). Bounded like the kubelet's
 // log rotation keeps files bounded: the oldest lines go first.
-import { SIM_EPOCH_MS } from '../../apiserver/http/time';
+import { epochMs } from '../../apiserver/http/time';
 import { utf8Length } from '../../sim/utf8';
 
 export interface LogLine {
@@ -67,7 +67,7 @@ export class ContainerLog {
 /** time.RFC3339Nano: fractional seconds with trailing zeros dropped. */
 export function rfc3339Nano(virtualMs: number, ns = 0): string {
   const whole = Math.floor(virtualMs);
-  const d = new Date(SIM_EPOCH_MS + whole);
+  const d = new Date(epochMs() + whole);
   const base = d.toISOString().slice(0, 19);
   const nanos = String((whole % 1000) * 1_000_000 + ns)
     .padStart(9, '0')

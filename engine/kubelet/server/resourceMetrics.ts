@@ -7,11 +7,11 @@
 // (shouldHide: deprecated before the current minor); `resource_scrape_error`
 // replaces it. Swap metrics appear only where cAdvisor reports swap, which
 // these nodes do not.
-import { SIM_EPOCH_MS } from '../../apiserver/http/time';
+import { epochMs } from '../../apiserver/http/time';
 import type { UsageMeter } from '../runtime/meter';
 import { renderPrometheusText, type MetricFamily, type PromSample } from './prometheus';
 
-const wall = (virtualMs: number) => SIM_EPOCH_MS + virtualMs;
+const wall = (virtualMs: number) => epochMs() + virtualMs;
 
 export function resourceMetricsText(meter: UsageMeter, now: number): string {
   meter.advance(now);

@@ -43,13 +43,38 @@ export function flushStatus(k: Kubelet, ctx: ActorContext, w: PodWorker): void {
   const body = JSON.stringify(status);
   if (body === w.lastSent) return maybeDelete(k, ctx, w);
   w.patchInFlight = true;
+  const patch = { status: withRemovedConditionFields(status, w.lastSent) };
   apiRequest(
     k,
     ctx,
-    { method: 'PATCH', path: `/api/v1/namespaces/${w.pod.metadata.namespace}/pods/${w.pod.metadata.name}/status`, query: {}, body: JSON.stringify({ status }) },
+    { method: 'PATCH', path: `/api/v1/namespaces/${w.pod.metadata.namespace}/pods/${w.pod.metadata.name}/status`, query: {}, body: JSON.stringify(patch) },
     { kind: 'podStatus', uid: w.uid, body },
     'application/strategic-merge-patch+json',
   );
+}
+
+/**
+ * Upstream's status manager sends a two-way strategic merge patch from the old
+ * status to the new: a condition field that went away (Ready turning True
+ * drops its reason and message) is sent as null, else the merge would keep it.
+ */
+function withRemovedConditionFields<T extends { conditions?: { type: string }[] }>(status: T, lastSent: string | undefined): T {
+  if (!lastSent || lastSent === 'terminal' || !status.conditions) return status;
+  let prev: { conditions?: Record<string, unknown>[] };
+  try {
+    prev = JSON.parse(lastSent) as typeof prev;
+  } catch {
+    return status;
+  }
+  const before = new Map((prev.conditions ?? []).map((c) => [c.type as string, c]));
+  const conditions = status.conditions.map((c) => {
+    const old = before.get(c.type);
+    if (!old) return c;
+    const out: Record<string, unknown> = { ...c };
+    for (const key of Object.keys(old)) if (!(key in out)) out[key] = null;
+    return out as typeof c;
+  });
+  return { ...status, conditions };
 }
 
 /** canBeDeleted: a deleted pod whose containers are gone and whose final status is written goes with grace 0. */

@@ -7,7 +7,7 @@
 // to the node loses its nomination.
 import type { JsonObject } from '../../apimachinery/types';
 import { createTwoWayMergePatch, patchMetaFor } from '../../apimachinery/patch';
-import { rfc3339, rfc3339Micro, SIM_EPOCH_MS } from '../../apiserver/http/time';
+import { rfc3339, rfc3339Micro, epochMs } from '../../apiserver/http/time';
 import { DEFAULT_SCHEDULER_NAME, type Pod, type PodCondition, type PodStatus } from '../framework/api';
 import type { ApiAction } from '../framework/interface';
 
@@ -74,7 +74,7 @@ export function eventBody(regarding: Pod, related: Pod, type: 'Normal' | 'Warnin
     return r;
   };
   // Name: "<regarding name>.<wall clock UnixNano in hex>".
-  const unixNano = BigInt(Math.round((SIM_EPOCH_MS + now) * 1000)) * 1000n;
+  const unixNano = BigInt(Math.round((epochMs() + now) * 1000)) * 1000n;
   return {
     apiVersion: 'events.k8s.io/v1',
     kind: 'Event',

@@ -3,7 +3,7 @@
 // ones), and the programs images ship (programs.ts: nginx, stress, agnhost…).
 // Quick commands return their output at once; long-running ones return what
 // the interpreter should wait on (a sleep, forever, or a daemon).
-import { SIM_EPOCH_MS } from '../../../apiserver/http/time';
+import { epochMs } from '../../../apiserver/http/time';
 import type { FileSystem } from './fs';
 import { normalise } from './fs';
 import { programFor, type Daemon } from './programs';
@@ -59,7 +59,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 /** `date` at virtual time `at`: its default format (`Wed Jan  1 00:00:05 UTC 2025`) or a +FORMAT. */
 export function dateText(at: number, format?: string): string {
-  const d = new Date(SIM_EPOCH_MS + Math.floor(at));
+  const d = new Date(epochMs() + Math.floor(at));
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   const fields: Record<string, string> = {
     a: DAYS[d.getUTCDay()]!,
@@ -71,11 +71,11 @@ export function dateText(at: number, format?: string): string {
     S: p(d.getUTCSeconds()),
     Y: String(d.getUTCFullYear()),
     m: p(d.getUTCMonth() + 1),
-    s: String(Math.floor((SIM_EPOCH_MS + at) / 1000)),
+    s: String(Math.floor((epochMs() + at) / 1000)),
     Z: 'UTC',
     T: `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`,
     F: `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}`,
-    N: p((SIM_EPOCH_MS + at) % 1000, 3) + '000000',
+    N: p((epochMs() + at) % 1000, 3) + '000000',
     '%': '%',
   };
   const fmt = format ?? '%a %b %e %H:%M:%S %Z %Y';
