@@ -7,7 +7,7 @@ import type { KObject } from '../../apimachinery/types';
 import { next as nextUnix, parseStandard, type Schedule } from '../../apimachinery/cron/cron';
 import { formatRFC3339, loadLocation } from '../../apimachinery/cron/tz';
 import { parseRfc3339, rfc3339, epochMs } from '../../apiserver/http/time';
-import { newControllerRef } from '../replicaset/podUtil';
+import { newControllerRef, KIND } from '../replicaset/podUtil';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Loose = any;
@@ -135,7 +135,7 @@ export function jobFromTemplate(cj: KObject, scheduledTime: number): KObject {
       ...(Object.keys(labels).length ? { labels } : {}),
       annotations,
       creationTimestamp: rfc3339(scheduledTime),
-      ownerReferences: [newControllerRef(cj)],
+      ownerReferences: [newControllerRef(cj, KIND.CronJob)],
     },
     spec: JSON.parse(JSON.stringify(jt.spec ?? {})) as unknown,
   };

@@ -15,7 +15,7 @@ import { registerClass } from '../../sim/serial';
 import type { Controller, ControllerContext, EventSpec, SyncResult } from '../framework/types';
 import { WriteChains, type PlannedStep, type PlannedWrite, type WriteTag } from '../framework/writes';
 import { UIDTrackingControllerExpectations } from '../replicaset/expectations';
-import { controllerOf, inNamespace, isPodAvailable, isPodReady, newControllerRef, refObject } from '../replicaset/podUtil';
+import { controllerOf, inNamespace, isPodAvailable, isPodReady, newControllerRef, KIND, refObject } from '../replicaset/podUtil';
 import { keyOfObject, pushRecent } from '../endpoint/podutil';
 import { listControllerRevisions } from '../history/history';
 import { constructHistory, historyToDelete, rollingUpdate } from './update';
@@ -227,7 +227,7 @@ export class DaemonSetsController implements Controller {
         continue;
       }
       if (!match || pod.metadata.deletionTimestamp) continue;
-      writes.push({ call: { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(ds)], uid: pod.metadata.uid } } }, observe: 'pods' });
+      writes.push({ call: { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(ds, KIND.DaemonSet)], uid: pod.metadata.uid } } }, observe: 'pods' });
       pods.push(pod);
     }
     return { pods, writes };
@@ -238,7 +238,7 @@ export class DaemonSetsController implements Controller {
     const revisions = listControllerRevisions(ctx.store('controllerrevisions'), ds, dsSpec(ds).selector);
     const writes: PlannedWrite[] = revisions
       .filter((r) => !controllerOf(r))
-      .map((r) => ({ call: { method: 'PATCH', path: `${revisionsPath(ds.metadata.namespace!)}/${r.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(ds)], uid: r.metadata.uid } } }, observe: 'controllerrevisions' }));
+      .map((r) => ({ call: { method: 'PATCH', path: `${revisionsPath(ds.metadata.namespace!)}/${r.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(ds, KIND.DaemonSet)], uid: r.metadata.uid } } }, observe: 'controllerrevisions' }));
     return { revisions, writes };
   }
 
@@ -350,7 +350,7 @@ export class DaemonSetsController implements Controller {
       for (let i = pos; i < pos + batch; i++) {
         const spec = JSON.parse(JSON.stringify(template.spec)) as Record<string, unknown>;
         pinToNode(spec, nodesNeeding[i]!);
-        const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { ...JSON.parse(JSON.stringify(template.metadata)), generateName: `${ds.metadata.name}-`, namespace: ns, ownerReferences: [newControllerRef(ds)] }, spec };
+        const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { ...JSON.parse(JSON.stringify(template.metadata)), generateName: `${ds.metadata.name}-`, namespace: ns, ownerReferences: [newControllerRef(ds, KIND.DaemonSet)] }, spec };
         delete pod.metadata.creationTimestamp;
         writes.push({
           call: { method: 'POST', path: `/api/v1/namespaces/${ns}/pods`, body: pod },

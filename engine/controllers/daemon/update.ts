@@ -10,7 +10,7 @@ import type { KObject } from '../../apimachinery/types';
 import { isPodAvailable } from '../replicaset/podUtil';
 import { computeHash } from '../deployment/hash';
 import { rawData, revisionNumber, sortControllerRevisions, templatePatch } from '../history/history';
-import { newControllerRef } from '../replicaset/podUtil';
+import { newControllerRef, KIND } from '../replicaset/podUtil';
 import { dsSpec, dsStatus, HASH_LABEL, isPodUpdated, nodeShouldRunDaemonPod, surgeCount, templateGeneration, unavailableCount } from './util';
 
 /** Match: the revision restores exactly the DaemonSet's current template. */
@@ -27,7 +27,7 @@ export function snapshot(ds: KObject, revision: number): KObject {
       namespace: ds.metadata.namespace,
       labels: { ...(dsSpec(ds).template?.metadata?.labels ?? {}), [HASH_LABEL]: hash },
       ...(ds.metadata.annotations ? { annotations: { ...ds.metadata.annotations } } : {}),
-      ownerReferences: [newControllerRef(ds)],
+      ownerReferences: [newControllerRef(ds, KIND.DaemonSet)],
     },
     data: JSON.parse(templatePatch(ds)) as unknown,
     revision,

@@ -15,7 +15,7 @@ import { isEmpty, labelSelectorAsSelector, matches } from '../../apimachinery/se
 import { registerClass } from '../../sim/serial';
 import type { ApiCall, Controller, ControllerContext, EventSpec, SyncResult } from '../framework/types';
 import { keyOf, rsReplicas, rsSpec, rsStatus } from '../replicaset/controller';
-import { controllerOf, errorMessage, newControllerRef, refObject, timeOf } from '../replicaset/podUtil';
+import { controllerOf, errorMessage, newControllerRef, KIND, refObject, timeOf } from '../replicaset/podUtil';
 import { computeHash } from './hash';
 import {
   activeRSs, actualReplicasSum, availableReplicasSum, byCreation, byRevision, bySizeNewer, bySizeOlder, deepEqual, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY,
@@ -145,7 +145,7 @@ export class DeploymentController implements Controller {
         continue;
       }
       if (d.metadata.deletionTimestamp || !match || rs.metadata.deletionTimestamp) continue;
-      this.write(p, { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(d)], uid: rs.metadata.uid } } });
+      this.write(p, { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(d, KIND.Deployment)], uid: rs.metadata.uid } } });
       out.push(rs);
     }
     return out;
@@ -213,7 +213,7 @@ export class DeploymentController implements Controller {
     const rs: KObject = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name, namespace: d.metadata.namespace, ownerReferences: [newControllerRef(d)], labels: { ...template.metadata.labels } },
+      metadata: { name, namespace: d.metadata.namespace, ownerReferences: [newControllerRef(d, KIND.Deployment)], labels: { ...template.metadata.labels } },
       spec: { replicas: 0, minReadySeconds: dSpec(d).minReadySeconds ?? 0, selector, template },
     };
     const replicas = newRSNewReplicas(d, [...oldRSs, rs], 0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KObject } from '../../apimachinery/types';
 import { controllerRevisionName, equalRevision, fnv32, hashControllerRevision, listControllerRevisions, newControllerRevision, revisionTemplate, sortControllerRevisions, templatePatch } from './history';
+import { KIND } from '../replicaset/podUtil';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const owner: KObject = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web', namespace: 'default', uid: 'u1' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'a<b>&' }] } } } };
@@ -19,7 +20,7 @@ describe('ControllerRevision history', () => {
 
   it('names `<parent>-<hash>`, the hash over the data and the collision count', () => {
     const raw = templatePatch(owner);
-    const a = newControllerRevision(owner, { app: 'web' }, raw, 1, 0);
+    const a = newControllerRevision(owner, KIND.StatefulSet, { app: 'web' }, raw, 1, 0);
     expect(a.metadata.name).toBe(`web-${hashControllerRevision(raw, 0)}`);
     expect(a.metadata.labels).toEqual({ app: 'web', 'controller.kubernetes.io/hash': hashControllerRevision(raw, 0) });
     expect(a.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'u1', controller: true, blockOwnerDeletion: true }]);
@@ -30,8 +31,8 @@ describe('ControllerRevision history', () => {
 
   it('equality by data, order by revision, listing owned and orphaned ones', () => {
     const raw = templatePatch(owner);
-    const r1 = { ...newControllerRevision(owner, {}, raw, 1, 0), metadata: { ...newControllerRevision(owner, {}, raw, 1, 0).metadata, name: 'web-1' } };
-    const r2 = { ...newControllerRevision(owner, {}, raw, 2, 0), metadata: { ...r1.metadata, name: 'web-2' } };
+    const r1 = { ...newControllerRevision(owner, KIND.StatefulSet, {}, raw, 1, 0), metadata: { ...newControllerRevision(owner, KIND.StatefulSet, {}, raw, 1, 0).metadata, name: 'web-1' } };
+    const r2 = { ...newControllerRevision(owner, KIND.StatefulSet, {}, raw, 2, 0), metadata: { ...r1.metadata, name: 'web-2' } };
     expect(equalRevision(r1, r2)).toBe(true);
     expect(sortControllerRevisions([r2, r1]).map((r) => r.metadata.name)).toEqual(['web-1', 'web-2']);
     const other = { ...r1, metadata: { ...r1.metadata, name: 'x', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'x', uid: 'u2', controller: true }] } };

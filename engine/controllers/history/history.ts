@@ -9,7 +9,7 @@ import { labelSelectorAsSelector, matches, type LabelSelector } from '../../apim
 import { goJsonCompact } from '../../kubectl/printers/goJson';
 import { safeEncodeString } from '../deployment/hash';
 import { byCreation } from '../deployment/util';
-import { controllerOf, inNamespace, newControllerRef } from '../replicaset/podUtil';
+import { controllerOf, inNamespace, newControllerRef, type ControllerKind } from '../replicaset/podUtil';
 
 /** ControllerRevisionHashLabel: the hash of a revision's data. */
 export const CONTROLLER_REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
@@ -53,7 +53,7 @@ export function controllerRevisionName(prefix: string, hash: string): string {
 }
 
 /** NewControllerRevision: labels from the template plus the hash label, owned by the parent. */
-export function newControllerRevision(parent: KObject, templateLabels: Record<string, string> | undefined, raw: string, revision: number, collisionCount: number | null): ControllerRevision {
+export function newControllerRevision(parent: KObject, parentKind: ControllerKind, templateLabels: Record<string, string> | undefined, raw: string, revision: number, collisionCount: number | null): ControllerRevision {
   const hash = hashControllerRevision(raw, collisionCount);
   return {
     apiVersion: 'apps/v1',
@@ -62,7 +62,7 @@ export function newControllerRevision(parent: KObject, templateLabels: Record<st
       name: controllerRevisionName(parent.metadata.name!, hash),
       namespace: parent.metadata.namespace,
       labels: { ...(templateLabels ?? {}), [CONTROLLER_REVISION_HASH_LABEL]: hash },
-      ownerReferences: [newControllerRef(parent)],
+      ownerReferences: [newControllerRef(parent, parentKind)],
     },
     data: JSON.parse(raw) as unknown,
     revision,
@@ -98,8 +98,8 @@ export function listControllerRevisions(store: ReadonlyMap<string, KObject>, par
 }
 
 /** The strategic merge patch AdoptControllerRevision sends. */
-export function adoptRevisionPatch(parent: KObject, cr: KObject): unknown {
-  return { metadata: { ownerReferences: [newControllerRef(parent)], uid: cr.metadata.uid } };
+export function adoptRevisionPatch(parent: KObject, parentKind: ControllerKind, cr: KObject): unknown {
+  return { metadata: { ownerReferences: [newControllerRef(parent, parentKind)], uid: cr.metadata.uid } };
 }
 
 /** The template a revision restores (ApplyRevision, whose patch replaces spec.template whole). */

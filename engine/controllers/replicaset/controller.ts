@@ -17,7 +17,7 @@ import { rfc3339 } from '../../apiserver/http/time';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
 import { UIDTrackingControllerExpectations } from './expectations';
 import { getPodsToDelete } from './ranking';
-import { controllerOf, errorMessage, isPodActive, isPodAvailable, isPodReady, newControllerRef, refObject } from './podUtil';
+import { controllerOf, errorMessage, isPodActive, isPodAvailable, isPodReady, newControllerRef, KIND, refObject } from './podUtil';
 
 /** BurstReplicas: at most this many creates/deletes per sync. */
 export const BURST_REPLICAS = 500;
@@ -234,7 +234,7 @@ export class ReplicaSetController implements Controller {
     const id = `${type}/${podKey}`;
     if (this.inflight.has(id)) return;
     this.inflight.add(id);
-    const ownerReferences = type === 'adopt' ? [newControllerRef(rs)] : [{ $patch: 'delete', uid: rs.metadata.uid }];
+    const ownerReferences = type === 'adopt' ? [newControllerRef(rs, KIND.ReplicaSet)] : [{ $patch: 'delete', uid: rs.metadata.uid }];
     ctx.request(
       {
         method: 'PATCH',
@@ -405,7 +405,7 @@ export function keyOf(o: KObject): string {
 export function podFromTemplate(rs: KObject): KObject {
   const t = rsSpec(rs).template ?? {};
   const m = t.metadata ?? {};
-  const metadata: KObject['metadata'] = { generateName: `${rs.metadata.name}-`, namespace: rs.metadata.namespace, ownerReferences: [newControllerRef(rs)] };
+  const metadata: KObject['metadata'] = { generateName: `${rs.metadata.name}-`, namespace: rs.metadata.namespace, ownerReferences: [newControllerRef(rs, KIND.ReplicaSet)] };
   if (m.labels) metadata.labels = { ...m.labels };
   if (m.annotations) metadata.annotations = { ...m.annotations };
   if (m.finalizers) metadata.finalizers = [...m.finalizers];

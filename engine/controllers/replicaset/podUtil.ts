@@ -68,9 +68,25 @@ export function controllerOf(o: KObject): OwnerReference | undefined {
   return o.metadata.ownerReferences?.find((r) => r.controller === true);
 }
 
-/** metav1.NewControllerRef. */
-export function newControllerRef(owner: KObject): OwnerReference {
-  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+/** The group-version-kind a controller owns by (upstream's package-level controllerKind). */
+export interface ControllerKind {
+  apiVersion: string;
+  kind: string;
+}
+export const KIND = {
+  ReplicaSet: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  Deployment: { apiVersion: 'apps/v1', kind: 'Deployment' },
+  StatefulSet: { apiVersion: 'apps/v1', kind: 'StatefulSet' },
+  DaemonSet: { apiVersion: 'apps/v1', kind: 'DaemonSet' },
+  CronJob: { apiVersion: 'batch/v1', kind: 'CronJob' },
+} as const satisfies Record<string, ControllerKind>;
+
+/**
+ * metav1.NewControllerRef(owner, controllerKind): the kind is the controller's
+ * constant, never read off the object (a listed item may carry none).
+ */
+export function newControllerRef(owner: KObject, gvk: ControllerKind): OwnerReference {
+  return { apiVersion: gvk.apiVersion, kind: gvk.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
 }
 
 /** The objects of one namespace in a store, in store order. */

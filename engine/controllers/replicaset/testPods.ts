@@ -8,7 +8,7 @@ export function replicaSet(name: string, replicas: number, extra: { labels?: Rec
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name, namespace: 'default', uid: extra.uid ?? `uid-${name}`, resourceVersion: '1', generation: 1, ...(extra.owner ? { ownerReferences: [newControllerRef(extra.owner)] } : {}) },
+    metadata: { name, namespace: 'default', uid: extra.uid ?? `uid-${name}`, resourceVersion: '1', generation: 1, ...(extra.owner ? { ownerReferences: [newControllerRef(extra.owner, { apiVersion: extra.owner.apiVersion, kind: extra.owner.kind })] } : {}) },
     spec: { replicas, minReadySeconds: extra.minReadySeconds ?? 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
     status: { replicas: 0 },
   };
@@ -39,7 +39,7 @@ export function pod(name: string, o: PodOpts = {}): KObject {
       resourceVersion: o.rv ?? '1',
       creationTimestamp: rfc3339(o.created ?? 0),
       labels: o.labels ?? { app: o.owner?.metadata.name ?? 'web' },
-      ...(o.owner ? { ownerReferences: [newControllerRef(o.owner)] } : {}),
+      ...(o.owner ? { ownerReferences: [newControllerRef(o.owner, { apiVersion: o.owner.apiVersion, kind: o.owner.kind })] } : {}),
       ...(o.cost !== undefined ? { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(o.cost) } } : {}),
     },
     spec: { nodeName: o.node ?? '', containers: [{ name: 'app', image: 'nginx' }] },

@@ -3,6 +3,7 @@ import type { KObject } from '../../apimachinery/types';
 import { rfc3339 } from '../../apiserver/http/time';
 import type { PlannedStep } from '../framework/writes';
 import { controllerRevisionName, hashControllerRevision, newControllerRevision, templatePatch } from '../history/history';
+import { KIND } from '../replicaset/podUtil';
 import { planStatefulSet } from './control';
 import { claimOwnerMatchesSetAndPod, newStatefulSetPod, parentAndOrdinal } from './utils';
 
@@ -29,7 +30,7 @@ function sts(spec: Record<string, unknown> = {}, status: Record<string, unknown>
 }
 
 function revisionOf(set: KObject, revision: number): KObject {
-  const cr = newControllerRevision(set, { app: 'web' }, templatePatch(set), revision, 0);
+  const cr = newControllerRevision(set, KIND.StatefulSet, { app: 'web' }, templatePatch(set), revision, 0);
   cr.metadata.uid = `uid-${cr.metadata.name}`;
   cr.metadata.creationTimestamp = rfc3339(revision * 1000);
   return cr;

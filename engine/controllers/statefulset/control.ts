@@ -10,7 +10,7 @@ import type { KObject } from '../../apimachinery/types';
 import type { EventSpec } from '../framework/types';
 import type { PlannedStep, PlannedWrite } from '../framework/writes';
 import { adoptRevisionPatch, equalRevision, findEqualRevisions, hashControllerRevision, controllerRevisionName, newControllerRevision, rawData, revisionNumber, sortControllerRevisions, templatePatch } from '../history/history';
-import { controllerOf, refObject } from '../replicaset/podUtil';
+import { controllerOf, KIND, refObject } from '../replicaset/podUtil';
 import {
   allowsBurst, applyRevision, claimOwnerMatchesSetAndPod, completeRollingUpdate, getOrdinal, getPodRevision, getStartOrdinal, identityMatches, inconsistentStatus, isCreated,
   isFailed, isPending, isRunningAndAvailable, isRunningAndReady, isSucceeded, isTerminating, isUnavailable, newVersionedPod, podClaimIsStale, podClaims, podInOrdinalRange,
@@ -130,7 +130,7 @@ class Pass {
   }
 
   private newRevision(raw: string, revision: number, collisionCount: number): KObject {
-    const cr = newControllerRevision(this.set, setSpec(this.set).template?.metadata?.labels, raw, revision, collisionCount);
+    const cr = newControllerRevision(this.set, KIND.StatefulSet, setSpec(this.set).template?.metadata?.labels, raw, revision, collisionCount);
     // newRevision copies the set's annotations onto the revision.
     if (this.set.metadata.annotations) cr.metadata.annotations = { ...this.set.metadata.annotations };
     return cr;
@@ -384,7 +384,7 @@ function computeStatus(status: StatefulSetStatus, lists: KObject[][], minReady: 
 export function adoptOrphanRevisions(set: KObject, revisions: KObject[]): PlannedWrite[] {
   return revisions
     .filter((r) => !controllerOf(r))
-    .map((r) => ({ call: { method: 'PATCH', path: `${revisionsPath(set.metadata.namespace!)}/${r.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: adoptRevisionPatch(set, r) }, observe: 'controllerrevisions' }));
+    .map((r) => ({ call: { method: 'PATCH', path: `${revisionsPath(set.metadata.namespace!)}/${r.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: adoptRevisionPatch(set, KIND.StatefulSet, r) }, observe: 'controllerrevisions' }));
 }
 
 export type { Loose };

@@ -11,7 +11,7 @@ import { isEmpty, labelSelectorAsSelector, matches } from '../../apimachinery/se
 import { registerClass } from '../../sim/serial';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
 import { WriteChains, type PlannedStep, type PlannedWrite, type WriteTag } from '../framework/writes';
-import { controllerOf, inNamespace, isPodReady, newControllerRef } from '../replicaset/podUtil';
+import { controllerOf, inNamespace, isPodReady, newControllerRef, KIND } from '../replicaset/podUtil';
 import { keyOfObject, pushRecent } from '../endpoint/podutil';
 import { listControllerRevisions } from '../history/history';
 import { adoptOrphanRevisions, planStatefulSet } from './control';
@@ -128,7 +128,7 @@ export class StatefulSetController implements Controller {
         continue;
       }
       if (!match || set.metadata.deletionTimestamp || pod.metadata.deletionTimestamp) continue;
-      writes.push({ call: { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(set)], uid: pod.metadata.uid } } }, observe: 'pods' });
+      writes.push({ call: { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(set, KIND.StatefulSet)], uid: pod.metadata.uid } } }, observe: 'pods' });
       pods.push(pod);
     }
     return { pods, writes };

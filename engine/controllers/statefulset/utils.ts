@@ -5,7 +5,7 @@
 // template patches, the PVC retention policy's owner references, status.
 import type { KObject, OwnerReference } from '../../apimachinery/types';
 import type { LabelSelector } from '../../apimachinery/selectors/labels';
-import { newControllerRef, isPodAvailable, isPodReady } from '../replicaset/podUtil';
+import { newControllerRef, KIND, isPodAvailable, isPodReady } from '../replicaset/podUtil';
 import { revisionTemplate } from '../history/history';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -132,7 +132,7 @@ export function newStatefulSetPod(set: KObject, ordinal: number): KObject {
       ...(m.labels ? { labels: { ...m.labels } } : {}),
       ...(m.annotations ? { annotations: { ...m.annotations } } : {}),
       ...(m.finalizers ? { finalizers: [...m.finalizers] } : {}),
-      ownerReferences: [newControllerRef(set)],
+      ownerReferences: [newControllerRef(set, KIND.StatefulSet)],
     },
     spec: JSON.parse(JSON.stringify(t.spec ?? {})) as unknown,
   };
@@ -240,7 +240,7 @@ export function updateClaimOwnerRefs(claim: KObject, set: KObject, pod: KObject)
     const p = retention(set);
     const scaledDown = !podInOrdinalRange(pod, set);
     const add = (owner: RefTarget) => {
-      if (!refs.some((r) => r.uid === owner.metadata.uid)) refs = [...refs, newControllerRef(owner as KObject)];
+      if (!refs.some((r) => r.uid === owner.metadata.uid)) refs = [...refs, newControllerRef(owner as KObject, KIND.StatefulSet)];
     };
     if (p.whenScaled === 'Retain' && p.whenDeleted === 'Delete') add(set);
     else if (p.whenScaled === 'Delete' && p.whenDeleted === 'Retain' && scaledDown) add(podRef(pod));
