@@ -361,17 +361,19 @@ function managerFromUserAgent(ua: string | undefined): string {
 }
 
 function fieldSet(obj: KObject): Record<string, JsonValue> {
-  const walk = (v: unknown): Record<string, JsonValue> => {
-    const out: Record<string, JsonValue> = {};
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return out;
-    for (const [k, x] of Object.entries(v)) {
-      if (k === 'managedFields' || k === 'resourceVersion' || k === 'uid' || k === 'creationTimestamp' || k === 'generation') continue;
-      out[`f:${k}`] = x && typeof x === 'object' && !Array.isArray(x) ? walk(x) : {};
-    }
-    return out;
-  };
-  const { apiVersion: _a, kind: _k, status: _s, ...rest } = obj;
-  return walk(rest);
+  return fieldsOf(obj, true);
+}
+
+/** `f:<key>` for every key, nested through objects (lists and scalars are leaves); system fields aside. */
+function fieldsOf(v: Record<string, unknown>, top: boolean): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const k of Object.keys(v)) {
+    if (top && (k === 'apiVersion' || k === 'kind' || k === 'status')) continue;
+    if (k === 'managedFields' || k === 'resourceVersion' || k === 'uid' || k === 'creationTimestamp' || k === 'generation') continue;
+    const x = v[k];
+    out[`f:${k}`] = x && typeof x === 'object' && !Array.isArray(x) ? fieldsOf(x as Record<string, unknown>, false) : {};
+  }
+  return out;
 }
 
 // ---- Service IP and node port allocation (pkg/registry/core/service/ipallocator, portallocator) ----
