@@ -30,7 +30,7 @@ import type { ApiServer } from './apiserver';
 import { stage } from './apiserver';
 import type { RestOp } from './rest';
 import { generateName as genName, newUid as genUid } from './ids';
-import { parseBody, parseJson } from './decode';
+import { parseBody, parseJsonValue } from './decode';
 import { base64Encode } from '../../sim/base64';
 import { jsonRoundTrip } from '../../sim/jsonClone';
 
@@ -217,7 +217,7 @@ export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
   const text = req.body ?? '';
   if (ct === 'application/apply-patch+yaml') return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage()) };
-  const parsed = parseJson(text);
+  const parsed = parseJsonValue(text);
   if (!parsed.ok) return { ok: false, status: status.badRequest(parsed.status.message!.replace("couldn't get version/kind; json parse error: ", 'error decoding patch: ')) };
   const patch = parsed.value;
   if (ct !== 'application/json-patch+json' && ct !== 'application/merge-patch+json' && ct !== 'application/strategic-merge-patch+json') {
