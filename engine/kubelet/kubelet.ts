@@ -41,6 +41,9 @@ import { KubeletServer } from './server/server';
 import { EvictionManager } from './eviction/manager';
 import { maybeDelete, flushStatus } from './status/statusManager';
 
+/** Boot ids by seed (see Kubelet.bootId). */
+const bootIds = new Map<number, string>();
+
 export * from './config';
 
 /** nodeStatusUpdateRetry (kubelet.go) and the lease controller's maxUpdateRetries. */
@@ -118,7 +121,11 @@ export class Kubelet implements Actor {
 
   /** The boot id changes with every boot of the machine. */
   get bootId(): string {
-    return hex(this.seed + this.runtime.boots * 7919, 'boot');
+    // Read on every status sync: the hex of a boot is kept (a pure function of the seed and boot count).
+    const seed = this.seed + this.runtime.boots * 7919;
+    let id = bootIds.get(seed);
+    if (id === undefined) bootIds.set(seed, (id = hex(seed, 'boot')));
+    return id;
   }
 
   /** The node's allocatable resources (capacity less the eviction thresholds). */

@@ -15,7 +15,7 @@ export interface AdmissionRecord {
   status?: Status;
   warnings: string[];
   auditAnnotations?: Record<string, string>;
-  /** Copies of attrs.object around the step (the same copy twice when the step changed nothing). */
+  /** Copies of attrs.object around a mutating step (the same copy twice when the step changed nothing); attrs.object itself for a validating step. */
   before: KObject | null;
   after: KObject | null;
 }
@@ -36,7 +36,10 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
   const warnings: string[] = [];
   const auditAnnotations: Record<string, string> = {};
   const storageWrites: KObject[] = [];
-  let current = attrs.object ? clone(attrs.object) : null;
+  // Mutating steps are recorded with copies of the object around them. Validating
+  // steps cannot change it and no patch is computed for them: their records
+  // share the object itself.
+  let current = attrs.object ? (phase === 'mutating' ? clone(attrs.object) : attrs.object) : null;
   // The JSON text of `current` (mutating phase): a step that leaves the same text
   // changed nothing, keeps the same copy and needs no patch.
   // Taken before the first step that may change the object.

@@ -71,6 +71,9 @@ type Pending =
   | { kind: 'proxy'; client: ActorId; clientReqId: number; recordId: number; timer: number }
   | { kind: 'check'; apiService: string; step: 'readyz' | 'discovery'; url: string; timer: number };
 
+/** The APIServices with a service, by the (shared, unchanging) list they were taken from. */
+const withService = new WeakMap<readonly KObject[], KObject[]>();
+
 const specOf = (o: KObject): APIServiceSpec => (o.spec ?? {}) as APIServiceSpec;
 
 export function availableCondition(o: KObject): AvailableCondition | undefined {
@@ -97,7 +100,11 @@ export class Aggregator {
   }
 
   private apiServices(host: AggregatorHost): KObject[] {
-    return host.cluster.list('apiregistration.k8s.io', 'apiservices').filter((a) => !!specOf(a).service);
+    // Every request is routed: the filtered list is kept while the cache's list is the same array.
+    const all = host.cluster.list('apiregistration.k8s.io', 'apiservices');
+    let remote = withService.get(all);
+    if (!remote) withService.set(all, (remote = all.filter((a) => !!specOf(a).service)));
+    return remote;
   }
 
   /** The APIService (with a service) that serves this request's group/version, if any. */

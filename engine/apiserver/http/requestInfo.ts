@@ -40,33 +40,34 @@ const METHOD_VERB: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 
 
 export function requestInfo(req: ApiRequest): RequestInfo {
   const path = req.path;
-  const nonResource = (): NonResourceRequestInfo => ({ isResourceRequest: false, path, verb: (METHOD_VERB[req.method] ?? req.method.toLowerCase()) });
-  let parts = path.replace(/^\/+|\/+$/g, '').split('/').filter((p) => p !== '').map(safeDecode);
-  if (parts.length < 2 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource();
-  const apiPrefix = parts[0] as 'api' | 'apis';
-  parts = parts.slice(1);
+  // The path's non-empty segments, each %-decoded; read through an offset rather than sliced.
+  const all: string[] = [];
+  for (const seg of path.split('/')) if (seg !== '') all.push(seg.includes('%') ? safeDecode(seg) : seg);
+  const methodVerb = METHOD_VERB[req.method] ?? req.method.toLowerCase();
+  if (all.length < 2 || (all[0] !== 'api' && all[0] !== 'apis')) return { isResourceRequest: false, path, verb: methodVerb };
+  const apiPrefix = all[0] as 'api' | 'apis';
+  let at = 1;
   let apiGroup = '';
   if (apiPrefix === 'apis') {
-    if (parts.length < 2) return nonResource(); // /apis/apps: group discovery
-    apiGroup = parts[0]!;
-    parts = parts.slice(1);
+    if (all.length - at < 2) return { isResourceRequest: false, path, verb: methodVerb }; // /apis/apps: group discovery
+    apiGroup = all[at++]!;
   }
-  const apiVersion = parts[0]!;
-  parts = parts.slice(1);
-  if (parts.length === 0) return nonResource(); // /api/v1: resource discovery
-  let verb = METHOD_VERB[req.method] ?? req.method.toLowerCase();
+  const apiVersion = all[at++]!;
+  if (all.length === at) return { isResourceRequest: false, path, verb: methodVerb }; // /api/v1: resource discovery
+  let verb = methodVerb;
   // The deprecated /watch/ prefix.
-  if (parts[0] === 'watch') {
+  if (all[at] === 'watch') {
     verb = 'watch';
-    parts = parts.slice(1);
+    at++;
   }
   let namespace = '';
-  if (parts[0] === 'namespaces') {
-    if (parts.length > 1) {
-      namespace = parts[1]!;
-      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
+  if (all[at] === 'namespaces') {
+    if (all.length - at > 1) {
+      namespace = all[at + 1]!;
+      if (all.length - at > 2 && !NAMESPACE_SUBRESOURCES.has(all[at + 2]!)) at += 2;
     }
   }
+  const parts = at === 0 ? all : all.slice(at);
   const resource = parts[0] ?? '';
   const name = parts.length >= 2 ? parts[1]! : '';
   const subresource = parts.length >= 3 ? parts[2]! : '';
@@ -75,7 +76,9 @@ export function requestInfo(req: ApiRequest): RequestInfo {
   if (parts[0] === 'namespaces' && parts.length >= 2) namespace = parts[1]!;
   if (verb === 'get' && name === '') verb = 'list';
   if (verb === 'delete' && name === '') verb = 'deletecollection';
-  const w = queryValue(req.query, 'watch');
-  if ((verb === 'list' || verb === 'get') && (w === 'true' || w === '1')) verb = 'watch';
+  if (verb === 'list' || verb === 'get') {
+    const w = queryValue(req.query, 'watch');
+    if (w === 'true' || w === '1') verb = 'watch';
+  }
   return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts };
 }

@@ -184,6 +184,12 @@ function intOk(raw: string, goType: 'int32' | 'int64'): boolean {
   return n >= lo && n <= hi;
 }
 
+/** intOk of a JavaScript number's literal (String(v)), without the text for the usual safe integer. */
+function intValueOk(v: number, goType: 'int32' | 'int64'): boolean {
+  if (Number.isSafeInteger(v)) return goType === 'int64' || (v >= -2147483648 && v <= 2147483647);
+  return intOk(String(v), goType);
+}
+
 /** Thrown to stop decoding, as a self-decoding type's error does in Go. */
 class Abort {
   constructor(readonly message: string) {}
@@ -329,6 +335,181 @@ class Decoder {
   }
 }
 
+/**
+ * The same decoding over a plain value (a parsed body or a patched object):
+ * what decode(treeOf(v)) gives, without building the tree. Objects cannot
+ * repeat a key; a number's literal is how JavaScript prints it; undefined
+ * members are absent, other non-JSON values read as null.
+ */
+class PlainDecoder {
+  private fieldStack: string[] = [];
+  private structName = '';
+  saved: string | undefined;
+  readonly strict: string[] = [];
+  private readonly seen = new Set<string>();
+
+  private typeError(value: string, goType: string): string {
+    if (this.structName === '' && this.fieldStack.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
+    return `json: cannot unmarshal ${value} into Go struct field ${this.structName}.${this.fieldStack.join('.')} of type ${goType}`;
+  }
+
+  private save(err: string): void {
+    this.saved ??= err;
+  }
+
+  private unknownField(path: string): void {
+    const msg = `unknown field ${JSON.stringify(path)}`;
+    if (this.strict.length >= MAX_STRICT_ERRORS || this.seen.has(msg)) return;
+    this.seen.add(msg);
+    this.strict.push(msg);
+  }
+
+  decode(s: OpenApiSchema, v: unknown, owner: string, path: string): JsonValue {
+    const t = targetOf(s, owner);
+    const kind = plainKind(v);
+    if (kind === 'null') return null;
+    switch (t.type) {
+      case 'any':
+        return plainValue(v);
+      case 'quantity': {
+        const text = kind === 'string' ? (v as string) : kind === 'number' ? String(v) : JSON.stringify(plainValue(v));
+        const err = quantityError(text);
+        if (err) throw new Abort(err);
+        return plainValue(v);
+      }
+      case 'intstr':
+        if (kind === 'string') return v as string;
+        if (kind === 'number' && intValueOk(v as number, 'int32')) return v as number;
+        throw new Abort(this.typeError(kind === 'number' ? `number ${String(v)}` : kind, 'int32'));
+      case 'time': {
+        if (kind !== 'string') throw new Abort(this.typeError(kind, 'string'));
+        const err = timeError(v as string, t.layout);
+        if (err) throw new Abort(err);
+        return v as string;
+      }
+      case 'bytes':
+        if (kind === 'string') {
+          const err = base64Error(v as string);
+          if (err) this.save(err);
+          return v as string;
+        }
+        this.save(this.typeError(kind, '[]uint8'));
+        return null;
+      case 'string':
+        if (kind === 'string') return v as string;
+        this.save(this.typeError(kind, 'string'));
+        return null;
+      case 'int':
+        if (kind === 'number') {
+          if (intValueOk(v as number, t.goType)) return v as number;
+          this.save(this.typeError(`number ${String(v)}`, t.goType));
+          return null;
+        }
+        this.save(this.typeError(kind, t.goType));
+        return null;
+      case 'float':
+        if (kind === 'number') {
+          if (Number.isFinite(v)) return v as number;
+          this.save(this.typeError(`number ${String(v)}`, 'float64'));
+          return null;
+        }
+        this.save(this.typeError(kind, 'float64'));
+        return null;
+      case 'bool':
+        if (kind === 'bool') return v as boolean;
+        this.save(this.typeError(kind, 'bool'));
+        return null;
+      case 'slice': {
+        if (kind !== 'array') {
+          this.save(this.typeError(kind, t.goType));
+          return null;
+        }
+        return (v as unknown[]).map((item, i) => this.decode(t.elem, item, t.owner, `${path}[${i}]`));
+      }
+      case 'map': {
+        if (kind !== 'object') {
+          this.save(this.typeError(kind, t.goType));
+          return null;
+        }
+        const o = v as Record<string, unknown>;
+        const out: { [k: string]: JsonValue } = {};
+        for (const k of Object.keys(o)) {
+          const x = o[k];
+          if (x === undefined) continue;
+          setOwn(out, k, this.decode(t.elem, x, t.owner, path === '' ? k : `${path}.${k}`));
+        }
+        return out;
+      }
+      case 'struct': {
+        if (kind !== 'object') {
+          this.save(this.typeError(kind, goTypeOfDefinition(t.def)));
+          return null;
+        }
+        const o = v as Record<string, unknown>;
+        const out: { [k: string]: JsonValue } = {};
+        for (const k of Object.keys(o)) {
+          const x = o[k];
+          if (x === undefined) continue;
+          const prop = Object.hasOwn(t.props, k) ? t.props[k] : undefined;
+          if (!prop) {
+            this.unknownField(path === '' ? k : `${path}.${k}`);
+            continue;
+          }
+          const outer = this.structName;
+          this.fieldStack.push(k);
+          this.structName = t.goName;
+          try {
+            setOwn(out, k, this.decode(prop, x, t.def, path === '' ? k : `${path}.${k}`));
+          } finally {
+            this.fieldStack.pop();
+            this.structName = outer;
+          }
+        }
+        return out;
+      }
+    }
+  }
+}
+
+/** The JSON kind treeOf gives a plain value (jsonWord's words). */
+function plainKind(v: unknown): 'object' | 'array' | 'string' | 'number' | 'bool' | 'null' {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'array';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'bool';
+    case 'object':
+      return 'object';
+    default:
+      return 'null';
+  }
+}
+
+/** valueOf(treeOf(v)): a copy with undefined members gone and other non-JSON values as null. */
+function plainValue(v: unknown): JsonValue {
+  switch (plainKind(v)) {
+    case 'array':
+      return (v as unknown[]).map(plainValue);
+    case 'object': {
+      const o = v as Record<string, unknown>;
+      const out: { [k: string]: JsonValue } = {};
+      for (const k of Object.keys(o)) {
+        const x = o[k];
+        if (x !== undefined) setOwn(out, k, plainValue(x));
+      }
+      return out;
+    }
+    case 'null':
+      return null;
+    default:
+      return v as JsonValue;
+  }
+}
+
 function setOwn(o: { [k: string]: JsonValue }, k: string, v: JsonValue): void {
   if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
@@ -347,6 +528,20 @@ export function decodeAs(definition: string, body: JsonNode, keysUnique = false)
     return d.saved ? { value, error: d.saved, strict: d.strict } : { value, strict: d.strict };
   } catch (e) {
     if (e instanceof Abort) return { value: valueOf(body), error: e.message, strict: d.strict };
+    throw e;
+  }
+}
+
+/** decodeAs over a plain value (what decodeAs(definition, treeOf(value), true) reports). */
+export function decodePlainAs(definition: string, value: unknown): DecodeReport {
+  const d = new PlainDecoder();
+  let root = rootRefs.get(definition);
+  if (!root) rootRefs.set(definition, (root = { $ref: `#/components/schemas/${definition}` }));
+  try {
+    const out = d.decode(root, value, definition, '');
+    return d.saved ? { value: out, error: d.saved, strict: d.strict } : { value: out, strict: d.strict };
+  } catch (e) {
+    if (e instanceof Abort) return { value: plainValue(value), error: e.message, strict: d.strict };
     throw e;
   }
 }
@@ -372,12 +567,12 @@ export function checkFields(gvk: GroupVersionKind, body: unknown, mode: FieldVal
   const def = definitionForKind(gvk.group, gvk.version, gvk.kind);
   if (!def) return { ok: true, obj: body as KObject, warnings: [] };
   const tree = options.text !== undefined ? parseJsonTree(options.text) : undefined;
-  const report = tree ? decodeAs(def, tree) : decodeAs(def, treeOf(body), true);
+  const report = tree ? decodeAs(def, tree) : decodePlainAs(def, body);
   const strict = tree ? report.strict : [...report.strict, ...duplicates.map((p) => `duplicate field ${JSON.stringify(p)}`)];
   const context = options.context ?? 'create';
   if (report.error !== undefined) {
     if (context === 'patch') {
-      const patched = JSON.stringify(valueOf(tree ?? treeOf(body)));
+      const patched = JSON.stringify(tree ? valueOf(tree) : plainValue(body));
       return { ok: false, status: status.invalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', badValue: patched, detail: report.error }]) };
     }
     return { ok: false, status: status.badRequest(cannotBeHandled(gvk, report.error)) };

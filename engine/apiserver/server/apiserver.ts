@@ -64,6 +64,13 @@ const AGGREGATOR_TICK_MS = 5_000;
 /** How many request records the server keeps (oldest dropped first). */
 export const RECORD_LIMIT = 2000;
 
+const LONG_RUNNING_SUBRESOURCES = new Set(['log', 'exec', 'attach', 'portforward', 'proxy']);
+
+function hasSubresource(r: ResourceInfo, name: string): boolean {
+  for (const s of r.subresources) if (s.name === name) return true;
+  return false;
+}
+
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 type CacheWatchState = { state: 'listing'; callId: number } | { state: 'starting'; callId: number; member?: ActorId } | { state: 'watching'; member: ActorId; watchId: number } | { state: 'idle' };
@@ -236,15 +243,14 @@ export class ApiServer implements Actor, AggregatorHost {
     };
     this.records.push(rec);
     if (this.records.length > RECORD_LIMIT) this.records.splice(0, this.records.length - RECORD_LIMIT);
-    const reply = (res: ApiResponse) => this.finish(ctx, from, msg.reqId, rec, res);
-    const fail = (st: Status) => reply(statusResponse(st));
+    // reply(res) is this.finish(ctx, from, msg.reqId, rec, res), written out: no closures per request.
 
     // Authentication.
     const t0 = ctx.now;
     const authn = chain.authenticate(req, this.config.authn, this.cluster, ctx.now, this.tokens);
     if (!authn.ok) {
       stage(rec, 'authentication', authn.authenticator, 'denied', t0, ctx.now, authn.reason || authn.status.message);
-      return fail(authn.status);
+      return this.finish(ctx, from, msg.reqId, rec, statusResponse(authn.status));
     }
     stage(rec, 'authentication', authn.authenticator, 'allowed', t0, ctx.now, `as ${authn.user.username}`);
     // Impersonation (kubectl --as / --as-group).
@@ -253,7 +259,7 @@ export class ApiServer implements Actor, AggregatorHost {
       stage(rec, 'impersonation', 'Impersonation', 'denied', ctx.now, ctx.now, imp.status.message);
       rec.user = authn.user.username;
       rec.groups = authn.user.groups;
-      return fail(imp.status);
+      return this.finish(ctx, from, msg.reqId, rec, statusResponse(imp.status));
     }
     const user: UserInfo = imp.type === 'impersonated' ? imp.user : authn.user;
     if (imp.type === 'impersonated') stage(rec, 'impersonation', 'Impersonation', 'allowed', ctx.now, ctx.now, `${authn.user.username} as ${user.username}`);
@@ -261,13 +267,13 @@ export class ApiServer implements Actor, AggregatorHost {
     rec.groups = user.groups;
 
     // Max in-flight (watches and other long-running requests are exempt).
-    const longRunning = info.verb === 'watch' || (info.isResourceRequest && ['log', 'exec', 'attach', 'portforward', 'proxy'].includes(info.subresource));
+    const longRunning = info.verb === 'watch' || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
     const mutating = MUTATING.has(info.verb);
     if (!longRunning) {
       const full = mutating ? this.inflight.mutating >= this.config.maxMutatingRequestsInflight : this.inflight.readOnly >= this.config.maxRequestsInflight;
       if (full) {
         stage(rec, 'limit', mutating ? 'max-mutating-requests-inflight' : 'max-requests-inflight', 'denied', ctx.now, ctx.now, 'Too many requests, please try again later.');
-        return reply({ ...statusResponse(status.tooManyRequests('Too many requests, please try again later.', 1)), headers: { 'content-type': 'application/json', 'retry-after': '1' } });
+        return this.finish(ctx, from, msg.reqId, rec, { ...statusResponse(status.tooManyRequests('Too many requests, please try again later.', 1)), headers: { 'content-type': 'application/json', 'retry-after': '1' } });
       }
     }
 
@@ -276,7 +282,7 @@ export class ApiServer implements Actor, AggregatorHost {
     const authz = chain.authorize(attrs, this.cluster);
     if (authz.decision !== 'Allow') {
       stage(rec, 'authorization', 'Node,RBAC', 'denied', ctx.now, ctx.now, authz.reason || 'no RBAC policy matched');
-      return fail(chain.forbiddenStatus(attrs, authz));
+      return this.finish(ctx, from, msg.reqId, rec, statusResponse(chain.forbiddenStatus(attrs, authz)));
     }
     stage(rec, 'authorization', 'Node,RBAC', 'allowed', ctx.now, ctx.now, authz.reason);
 
@@ -288,13 +294,13 @@ export class ApiServer implements Actor, AggregatorHost {
     }
 
     if (!info.isResourceRequest) {
-      return reply(handleNonResource(req, this));
+      return this.finish(ctx, from, msg.reqId, rec, handleNonResource(req, this));
     }
     const r = resourceForVersion(info.apiGroup, info.apiVersion, info.resource);
-    if (!r) return reply(notFoundPage());
-    if (info.subresource && !r.subresources.some((s) => s.name === info.subresource)) return reply(notFoundPage());
+    if (!r) return this.finish(ctx, from, msg.reqId, rec, notFoundPage());
+    if (info.subresource && !hasSubresource(r, info.subresource)) return this.finish(ctx, from, msg.reqId, rec, notFoundPage());
     if (!info.subresource && !r.verbs.includes(info.verb as never) && !(info.verb === 'watch' && r.verbs.includes('watch'))) {
-      return fail(status.methodNotSupported({ group: r.group, resource: r.resource }, info.verb));
+      return this.finish(ctx, from, msg.reqId, rec, statusResponse(status.methodNotSupported({ group: r.group, resource: r.resource }, info.verb)));
     }
     if (!longRunning) {
       if (mutating) this.inflight.mutating++;

@@ -30,7 +30,7 @@ import type { ApiServer } from './apiserver';
 import { stage } from './apiserver';
 import type { RestOp } from './rest';
 import { generateName as genName, newUid as genUid } from './ids';
-import { parseBody, parseJson } from './decode';
+import { parseBody, parseJsonValue } from './decode';
 import { base64Encode } from '../../sim/base64';
 import { jsonRoundTrip } from '../../sim/jsonClone';
 
@@ -217,7 +217,7 @@ export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
   const text = req.body ?? '';
   if (ct === 'application/apply-patch+yaml') return { ok: false, status: status.unsupportedMediaType(unsupportedPatchMessage()) };
-  const parsed = parseJson(text);
+  const parsed = parseJsonValue(text);
   if (!parsed.ok) return { ok: false, status: status.badRequest(parsed.status.message!.replace("couldn't get version/kind; json parse error: ", 'error decoding patch: ')) };
   const patch = parsed.value;
   if (ct !== 'application/json-patch+json' && ct !== 'application/merge-patch+json' && ct !== 'application/strategic-merge-patch+json') {
@@ -361,17 +361,19 @@ function managerFromUserAgent(ua: string | undefined): string {
 }
 
 function fieldSet(obj: KObject): Record<string, JsonValue> {
-  const walk = (v: unknown): Record<string, JsonValue> => {
-    const out: Record<string, JsonValue> = {};
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return out;
-    for (const [k, x] of Object.entries(v)) {
-      if (k === 'managedFields' || k === 'resourceVersion' || k === 'uid' || k === 'creationTimestamp' || k === 'generation') continue;
-      out[`f:${k}`] = x && typeof x === 'object' && !Array.isArray(x) ? walk(x) : {};
-    }
-    return out;
-  };
-  const { apiVersion: _a, kind: _k, status: _s, ...rest } = obj;
-  return walk(rest);
+  return fieldsOf(obj, true);
+}
+
+/** `f:<key>` for every key, nested through objects (lists and scalars are leaves); system fields aside. */
+function fieldsOf(v: Record<string, unknown>, top: boolean): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const k of Object.keys(v)) {
+    if (top && (k === 'apiVersion' || k === 'kind' || k === 'status')) continue;
+    if (k === 'managedFields' || k === 'resourceVersion' || k === 'uid' || k === 'creationTimestamp' || k === 'generation') continue;
+    const x = v[k];
+    out[`f:${k}`] = x && typeof x === 'object' && !Array.isArray(x) ? fieldsOf(x as Record<string, unknown>, false) : {};
+  }
+  return out;
 }
 
 // ---- Service IP and node port allocation (pkg/registry/core/service/ipallocator, portallocator) ----

@@ -2,7 +2,7 @@
 // random JSON texts with repeated and escaped keys.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseJson } from './decode';
+import { MAX_DEPTH, parseJson, parseJsonValue } from './decode';
 
 function reference(text: string): string[] {
   const stack: { keys: Set<string> | null; path: string; key: string }[] = [];
@@ -65,6 +65,27 @@ describe('parseJson duplicates', () => {
         expect(p.duplicates).toEqual(reference(text));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('parseJsonValue', () => {
+  it('gives parseJson\'s verdict and value, without the duplicates', () => {
+    const texts = fc.oneof(
+      json,
+      json.map((t) => t.slice(0, Math.max(0, t.length - 1))),
+      fc.integer({ min: MAX_DEPTH - 2, max: MAX_DEPTH + 2 }).map((d) => `${'['.repeat(d)}${']'.repeat(d)}`),
+      fc.integer({ min: MAX_DEPTH - 2, max: MAX_DEPTH + 2 }).map((d) => `]]"[[["${'{"a":'.repeat(d)}1${'}'.repeat(d)}`),
+    );
+    fc.assert(
+      fc.property(texts, (text) => {
+        const a = parseJson(text);
+        const b = parseJsonValue(text);
+        expect(b.ok).toBe(a.ok);
+        if (a.ok && b.ok) expect(b.value).toEqual(a.value);
+        if (!a.ok && !b.ok) expect(b.status).toEqual(a.status);
+      }),
+      { numRuns: 600 },
     );
   });
 });

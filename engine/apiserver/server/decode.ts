@@ -59,6 +59,38 @@ export function parseJson(text: string): Parsed {
   }
 }
 
+/**
+ * A JSON body whose duplicate keys nobody reads (a patch: the patched object is
+ * what gets field-checked): only the nesting limit is checked before parsing.
+ */
+export function parseJsonValue(text: string): Parsed {
+  if (tooDeep(text)) return { ok: false, status: versionKindError('exceeded max depth') };
+  try {
+    return { ok: true, value: JSON.parse(text), text, duplicates: [] };
+  } catch (e) {
+    return { ok: false, status: versionKindError(goJsonError(text, e as Error)) };
+  }
+}
+
+/** scanJson's depth verdict alone: brackets outside strings. */
+function tooDeep(text: string): boolean {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x22) break;
+        if (d === 0x5c /* \ */) i++;
+      }
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if ((c === 0x7d /* } */ || c === 0x5d /* ] */) && depth > 0) depth--;
+  }
+  return false;
+}
+
 /** Go's encoding/json wording for the first syntax error. */
 function goJsonError(text: string, e: Error): string {
   if (text.trim() === '' || /end of (JSON )?input/i.test(e.message)) return 'unexpected end of JSON input';

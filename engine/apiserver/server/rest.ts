@@ -28,6 +28,7 @@ import { computeEviction, onEvictionEtcd, type EvictionState } from './eviction'
 import { KubeletProxy } from './kubeletProxy';
 import { EVENT_TTL_SECONDS, LeaseManager } from './leaseManager';
 import { jsonRoundTrip } from '../../sim/jsonClone';
+import { deepFreeze } from '../cache/readonly';
 
 type Phase = 'start' | 'read' | 'lease' | 'write' | 'list' | 'collectionList' | 'collectionDelete' | 'evict';
 
@@ -96,14 +97,13 @@ const gr = (r: ResourceInfo) => ({ group: r.group, resource: r.resource });
 
 export function startRest(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const { info, r } = op;
-  const fail = (st: Status) => s.complete(ctx, op, statusResponse(st));
-  if (!r.storagePrefix && info.verb !== 'create') return fail(status.methodNotSupported(gr(r), info.verb));
+  if (!r.storagePrefix && info.verb !== 'create') return s.complete(ctx, op, statusResponse(status.methodNotSupported(gr(r), info.verb)));
   if (r.namespaced && !info.namespace && !['list', 'watch', 'deletecollection', 'create'].includes(info.verb)) return s.complete(ctx, op, notFoundPage());
   if (info.verb === 'create' && r.namespaced && !info.namespace) return s.complete(ctx, op, notFoundPage());
   if (r.namespaced === false && info.namespace && r.resource !== 'namespaces') return s.complete(ctx, op, notFoundPage());
   if (op.dryRun === false && queryValue(op.req.query, 'dryRun') !== undefined) {
     const v = queryValue(op.req.query, 'dryRun')!;
-    return fail(status.badRequest(`Invalid dry run value: ${JSON.stringify(v)}`));
+    return s.complete(ctx, op, statusResponse(status.badRequest(`Invalid dry run value: ${JSON.stringify(v)}`)));
   }
   // pods/log, pods/exec, nodes/proxy: read the object, then connect to its kubelet, whatever the verb.
   if (KubeletProxy.handles(r.resource, info.subresource)) return startGet(s, ctx, op);
@@ -124,7 +124,7 @@ export function startRest(s: ApiServer, ctx: ActorContext, op: RestOp): void {
     case 'deletecollection':
       return startCollection(s, ctx, op);
     default:
-      return fail(status.methodNotSupported(gr(r), info.verb));
+      return s.complete(ctx, op, statusResponse(status.methodNotSupported(gr(r), info.verb)));
   }
 }
 
@@ -203,12 +203,16 @@ function readCurrent(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   etcdCall(s, ctx, op, 'RangeRequest', getRequest(op.key));
 }
 
-/** The cached object as the current state, when the cache holds it (a deep copy: the write path changes it). */
+/**
+ * The cached object as the current state, when the cache holds it: shared, not
+ * copied (the write path builds its object apart: a patch applies to a copy, an
+ * update decodes the body), and frozen so that nothing can change it in place.
+ */
 function startFromCache(s: ApiServer, ctx: ActorContext, op: RestOp): boolean {
   const cache = s.cacheOf(op.r);
   const cached = cache?.ready ? cache.store.get(op.key) : undefined;
   if (!cached) return false;
-  op.current = jsonRoundTrip(cached);
+  op.current = deepFreeze(cached);
   op.currentRev = Number(cached.metadata.resourceVersion);
   op.fromCache = true;
   stage(s.record(op.recordId), 'storage', 'watch cache', 'ok', ctx.now, ctx.now, `get ${op.key}`);
@@ -425,14 +429,16 @@ function sideConflict(op: RestOp, res: TxnResponse): boolean {
 
 // ---- update / patch (GuaranteedUpdate) --------------------------------------------
 
+/** A failed update: answered, unless it was computed on the cached copy (then etcd is read first). */
+function failUpdate(s: ApiServer, ctx: ActorContext, op: RestOp, st: Status): void {
+  if (!refreshOr(s, ctx, op, st)) s.complete(ctx, op, statusResponse(st, warningHeader(op.warnings)));
+}
+
 function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const { r, info } = op;
   const rec = s.record(op.recordId);
-  const fail = (st: Status) => {
-    if (!refreshOr(s, ctx, op, st)) s.complete(ctx, op, statusResponse(st, warningHeader(op.warnings)));
-  };
   if (info.subresource === 'scale') return computeScale(s, ctx, op);
-  if (!op.current) return fail(status.notFound(gr(r), info.name));
+  if (!op.current) return failUpdate(s, ctx, op, status.notFound(gr(r), info.name));
   const current = op.current;
   let obj: KObject;
   const t0 = ctx.now;
@@ -440,7 +446,7 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
     const p = chain.applyPatch(op.req, r, withTypeMeta(r, current));
     if (!p.ok) {
       stage(rec, 'decode', 'patch', 'error', t0, ctx.now, p.status.message);
-      return fail(p.status);
+      return failUpdate(s, ctx, op, p.status);
     }
     stage(rec, 'decode', 'patch', 'ok', t0, ctx.now, p.patchType);
     obj = p.obj;
@@ -450,7 +456,7 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
       const dec = chain.decodeBody(op.req, r, 'update');
       if (!dec.ok) {
         stage(rec, 'decode', 'decode', 'error', t0, ctx.now, dec.status.message);
-        return fail(dec.status);
+        return failUpdate(s, ctx, op, dec.status);
       }
       op.warnings.push(...dec.warnings);
       op.body = dec.obj;
@@ -458,30 +464,30 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
     }
     obj = jsonRoundTrip(op.body);
   }
-  if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) return fail(status.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`));
+  if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) return failUpdate(s, ctx, op, status.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`));
   if (r.namespaced) {
-    if (obj.metadata.namespace && obj.metadata.namespace !== info.namespace) return fail(status.badRequest('the namespace of the provided object does not match the namespace sent on the request'));
+    if (obj.metadata.namespace && obj.metadata.namespace !== info.namespace) return failUpdate(s, ctx, op, status.badRequest('the namespace of the provided object does not match the namespace sent on the request'));
     obj.metadata.namespace = info.namespace;
   }
   obj.metadata.name = info.name;
   // Optimistic concurrency: a resourceVersion the client sent must be current.
   const sentRv = obj.metadata.resourceVersion;
-  if (sentRv !== undefined && sentRv !== '' && sentRv !== String(op.currentRev)) return fail(status.optimisticLock(gr(r), info.name));
+  if (sentRv !== undefined && sentRv !== '' && sentRv !== String(op.currentRev)) return failUpdate(s, ctx, op, status.optimisticLock(gr(r), info.name));
   if ((sentRv === undefined || sentRv === '') && !chain.allowUnconditionalUpdate(r)) {
-    return fail(status.invalid({ group: r.group, kind: r.kind }, info.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: 0, detail: 'must be specified for an update' }]));
+    return failUpdate(s, ctx, op, status.invalid({ group: r.group, kind: r.kind }, info.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: 0, detail: 'must be specified for an update' }]));
   }
   obj.metadata.resourceVersion = String(op.currentRev);
   // Strategy: the main resource cannot change status, /status cannot change spec; system fields stay.
   chain.prepareForUpdate(r, info.subresource, obj, current);
   const mut = chain.admit(s, ctx, op, 'UPDATE', obj, current, 'mutating');
-  if (mut) return fail(mut);
+  if (mut) return failUpdate(s, ctx, op, mut);
   chain.setManagedFields(obj, op, 'Update', ctx.now);
   const invalid = chain.validate(s, ctx, op, info.subresource === 'status' ? 'status' : 'update', obj, current);
-  if (invalid) return fail(invalid);
+  if (invalid) return failUpdate(s, ctx, op, invalid);
   const val = chain.admit(s, ctx, op, 'UPDATE', obj, current, 'validating');
-  if (val) return fail(val);
+  if (val) return failUpdate(s, ctx, op, val);
   const encoded = chain.encodeChecked(obj);
-  if (!encoded.ok) return fail(encoded.status);
+  if (!encoded.ok) return failUpdate(s, ctx, op, encoded.status);
   // Nothing changed: no write, the current object answers (GuaranteedUpdate's short cut),
   // once etcd confirms the cached copy was current.
   if (chain.sameStored(obj, current)) {

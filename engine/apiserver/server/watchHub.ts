@@ -166,9 +166,8 @@ export class WatchHub {
   }
 
   private transition(r: ResourceInfo, w: Watcher, ev: CacheEvent, sel: chain.Selectors, fields?: FieldsMemo): { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject } | null {
-    const inNs = (o: KObject | undefined) => !!o && (!w.namespace || o.metadata.namespace === w.namespace);
-    const cur = inNs(ev.object) && (fields ? fields.matches(r, sel, false) : chain.matches(r, ev.object, sel));
-    const prev = inNs(ev.prevObject) && (fields ? fields.matches(r, sel, true) : chain.matches(r, ev.prevObject!, sel));
+    const cur = inNamespace(w, ev.object) && (fields ? fields.matches(r, sel, false) : chain.matches(r, ev.object, sel));
+    const prev = inNamespace(w, ev.prevObject) && (fields ? fields.matches(r, sel, true) : chain.matches(r, ev.prevObject!, sel));
     if (ev.type === 'DELETED') return prev || cur ? { type: 'DELETED', object: ev.object } : null;
     if (cur && prev) return { type: 'MODIFIED', object: ev.object };
     if (cur) return { type: 'ADDED', object: ev.object };
@@ -244,6 +243,10 @@ export class WatchHub {
   count(): number {
     return this.watchers.size;
   }
+}
+
+function inNamespace(w: Watcher, o: KObject | undefined): boolean {
+  return !!o && (!w.namespace || o.metadata.namespace === w.namespace);
 }
 
 /** The field sets of one event's objects, computed once for all the watchers that ask. */

@@ -119,6 +119,15 @@ function sameCondition(a: NodeCondition | null, b: NodeCondition | null): boolea
   return a.type === b.type && a.status === b.status && (a.reason ?? '') === (b.reason ?? '') && (a.message ?? '') === (b.message ?? '') && a.lastHeartbeatTime === b.lastHeartbeatTime && a.lastTransitionTime === b.lastTransitionTime;
 }
 
+/** A Lease's renewTime in virtual ms, parsed once per informer object (every monitor pass reads every node's Lease). */
+const renewTimes = new WeakMap<KObject, number>();
+
+function renewTimeOf(lease: KObject): number {
+  let t = renewTimes.get(lease);
+  if (t === undefined) renewTimes.set(lease, (t = parseRfc3339((lease.spec as { renewTime?: string } | undefined)?.renewTime ?? '')));
+  return t;
+}
+
 function nodeRef(node: KObject): KObject {
   return { apiVersion: 'v1', kind: 'Node', metadata: { name: node.metadata.name, uid: node.metadata.uid } };
 }
@@ -259,7 +268,6 @@ export class NodeLifecycleController implements Controller {
   private tryUpdateNodeHealth(node: KObject, ctx: ControllerContext): { observed: NodeCondition; current: NodeCondition | null } {
     const now = ctx.now;
     const name = node.metadata.name!;
-    const created = parseRfc3339(node.metadata.creationTimestamp ?? '') || 0;
     let health = this.nodeHealth.get(name);
     const currentReady = readyCondition(node);
     let observed: NodeCondition;
@@ -268,6 +276,7 @@ export class NodeLifecycleController implements Controller {
       // Never posted: a fake Unknown condition from the creation time, and the startup grace period.
       observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: node.metadata.creationTimestamp ?? undefined, lastTransitionTime: node.metadata.creationTimestamp ?? undefined };
       grace = this.opts.nodeStartupGracePeriodMs;
+      const created = parseRfc3339(node.metadata.creationTimestamp ?? '') || 0;
       health = health ? { ...health, savedReady: null } : { savedReady: null, probeTimestamp: created, readyTransitionTimestamp: created, leaseRenew: null };
     } else {
       observed = { ...currentReady };
@@ -286,7 +295,7 @@ export class NodeLifecycleController implements Controller {
     }
     // Always refresh the probe time when the node's Lease was renewed.
     const lease = ctx.store('leases').get(`kube-node-lease/${name}`);
-    const renew = lease ? parseRfc3339(((lease.spec as { renewTime?: string } | undefined)?.renewTime ?? '')) : NaN;
+    const renew = lease ? renewTimeOf(lease) : NaN;
     if (lease && !Number.isNaN(renew) && (health.leaseRenew === null || health.leaseRenew < renew)) {
       health = { ...health, leaseRenew: renew, probeTimestamp: now };
     }

@@ -77,8 +77,17 @@ function q(v: string): Quantity {
   return r.ok ? r.quantity : { nanos: 0n, format: 'DecimalSI' };
 }
 
-/** capacity − (system-reserved + kube-reserved + hard eviction thresholds), per resource. */
-export function allocatableOf(c: KubeletCapacity): Record<string, string> {
+/** allocatableOf by capacity: a pure function of the machine, computed on every status sync and pod admission. */
+const allocatableMemo = new WeakMap<KubeletCapacity, Readonly<Record<string, string>>>();
+
+/** capacity − (system-reserved + kube-reserved + hard eviction thresholds), per resource (shared: do not change it). */
+export function allocatableOf(c: KubeletCapacity): Readonly<Record<string, string>> {
+  let a = allocatableMemo.get(c);
+  if (!a) allocatableMemo.set(c, (a = Object.freeze(computeAllocatable(c))));
+  return a;
+}
+
+function computeAllocatable(c: KubeletCapacity): Record<string, string> {
   const cap = capacityOf(c);
   const memory = q(cap.memory!);
   const storage = q(cap['ephemeral-storage']!);
@@ -95,14 +104,15 @@ export function allocatableOf(c: KubeletCapacity): Record<string, string> {
 
 /** The node's status with heartbeats at `now`. */
 export function nodeStatus(k: Kubelet, now: number): Record<string, unknown> {
+  const stamp = rfc3339(now);
   const cond = (type: string, status: string, reason: string, message: string) => {
     const key = `${type}=${status}`;
     let since = k.transitions.get(type);
     if (!since || !since.startsWith(`${key}@`)) {
-      since = `${key}@${rfc3339(now)}`;
+      since = `${key}@${stamp}`;
       k.transitions.set(type, since);
     }
-    return { type, status, lastHeartbeatTime: rfc3339(now), lastTransitionTime: since.slice(key.length + 1), reason, message };
+    return { type, status, lastHeartbeatTime: stamp, lastTransitionTime: since.slice(key.length + 1), reason, message };
   };
   const images = [...k.runtime.images.values()]
     .sort((a, b) => b.sizeBytes - a.sizeBytes || (a.ref < b.ref ? -1 : 1))
