@@ -34,6 +34,13 @@ describe('kubectl get', () => {
     expect(req.query).toEqual({ limit: '500' });
   });
 
+  it('a failed single get prints only its error, whatever the output format (printGeneric)', async () => {
+    const { run } = setup();
+    for (const o of ['jsonpath={.spec.nodeName}:{.metadata.name}', 'name', 'yaml']) {
+      expect(await run(`get pod nope -o ${o}`)).toEqual({ stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n', exitCode: 1 });
+    }
+  });
+
   it('works with legacy discovery too', async () => {
     const { run, fake } = setup({ aggregated: false });
     const r = await run('get deploy.apps web -o name');

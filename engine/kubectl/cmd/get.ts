@@ -161,6 +161,8 @@ export async function runGet(ctx: Ctx, args: string[]): Promise<void> {
   }
 
   if (!humanReadable) {
+    // printGeneric: a failed single-item get returns its error and prints nothing (no empty jsonpath or template).
+    if (singleItemImplied && errors.length > 0) fail(aggregate(errors)!);
     if (infos.length === 0 && ignoreNotFound) {
       const e0 = aggregate(errors);
       if (e0) fail(e0);
