@@ -8,6 +8,7 @@ describe('msgLook', () => {
     expect(msgLook('MsgPreVoteResp').family).toBe('prevote');
     expect(msgLook('MsgHeartbeat').short).toBe('HB');
     expect(msgLook('MsgSnap').family).toBe('snap');
+    expect(msgLook('RaftSnapshotResponse')).toMatchObject({ family: 'snap', response: true });
     expect(msgLook('PutRequest')).toEqual({ family: 'client', response: false, short: 'Put' });
     expect(msgLook('MsgReadIndex').family).toBe('other');
   });

@@ -62,6 +62,7 @@ export function msgLook(type: string): MsgLook {
       break;
     case 'Snap':
     case 'Snapshot':
+    case 'RaftSnapshot': // the answer to rafthttp's snapshot POST
       family = 'snap';
       short = 'Snap';
       break;

@@ -118,6 +118,27 @@ describe('etcd cluster through the engine facade', () => {
     expect(since).toBeGreaterThan(0);
   });
 
+  it('a snapshot whose answers are lost is reported failed after 5 s and sent again: the follower still catches up', () => {
+    const e = boot({ snapshotCount: 20, snapshotCatchUpEntries: 5 });
+    const lead = leaders(e)[0]!.name;
+    const lagging = e.memberNames().find((n) => n !== lead)!;
+    e.exec({ type: 'fault', fault: { action: 'crash', target: lagging } });
+    for (let i = 0; i < 60; i++) op(e, { op: 'put', key: `k${i}`, value: `v${i}` });
+    e.exec({ type: 'fault', fault: { action: 'restart', target: lagging } });
+    const delivered = () => e.trace(-1, 100_000).some((r) => r.type === 'MsgSnap' && r.to === lagging && r.kind === 'deliver');
+    for (let t = 0; t < 10_000 && !delivered(); t++) e.advance(1);
+    expect(delivered()).toBe(true);
+    // Everything the follower says back (the POST's answer, its MsgAppResp) is lost while the
+    // cluster writes on and compacts past that snapshot: the follower needs another one.
+    e.exec({ type: 'fault', fault: { action: 'block', from: lagging, to: lead } });
+    for (let i = 0; i < 60; i++) op(e, { op: 'put', key: `m${i}`, value: `v${i}` });
+    e.exec({ type: 'fault', fault: { action: 'heal-all' } });
+    e.advance(10_000);
+    const view = e.etcdView();
+    expect(view.members.find((x) => x.name === lagging)!.revision).toBe(view.kv.revision);
+    expect(e.trace(-1, 100_000).some((r) => r.type === 'RaftSnapshotResponse' && r.from === lagging && r.kind === 'drop')).toBe(true);
+  });
+
   it('keeps committing with a slow disk on one follower, which lags behind', () => {
     const e = boot();
     const slow = e.memberNames().find((n) => n !== e.leader())!;

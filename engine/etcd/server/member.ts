@@ -87,6 +87,14 @@ function requestTimeoutMs(cfg: MemberConfig): number {
 const LEASE_REVOKE_CHECK_MS = 500;
 /** How often unsynced watchers catch up (watchable_store.go: syncWatchersLoop, 100 ms). */
 const WATCH_SYNC_MS = 100;
+/** rafthttp snapshot_sender.go: snapResponseReadTimeout, how long the sender waits for the POST's answer. */
+const SNAP_RESPONSE_TIMEOUT_MS = 5000;
+
+/** The answer to rafthttp's snapshot POST (204 once the receiver handed it to raft). */
+export interface RaftSnapshotResponse {
+  type: 'RaftSnapshotResponse';
+  seq: number;
+}
 
 /** raft.ErrProposalDropped as etcd v3.5 returns it (gRPC Unknown): the request was not applied. */
 export const ErrProposalDropped: EtcdError = { type: 'EtcdError', code: 'Unknown', codeNumber: 2, message: 'raft proposal dropped' };
@@ -122,6 +130,9 @@ export class EtcdMember implements Actor {
   private readsAwaitingApply: (PendingRead & { index: number })[] = [];
   /** Keepalives forwarded to the leader. */
   private forwarded = new Map<number, Waiter>();
+  /** Snapshots sent and not yet answered, by peer raft id: the POST's sequence number. */
+  private snapsInFlight = new Map<number, number>();
+  private nextSnapSeq = 1;
   private nextProposal = 1;
   private proposalPrefix = 0;
   /** Trace events of Raft kept for views (bounded). */
@@ -178,7 +189,17 @@ export class EtcdMember implements Actor {
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
     if (p.type.startsWith('Msg')) {
-      this.node.step(p as unknown as Message);
+      const m = p as unknown as Message & { snapSeq?: number };
+      this.node.step(m);
+      // snapshot_handler.go answers the POST once raft has the snapshot.
+      if (m.type === 'MsgSnap' && m.snapSeq !== undefined) ctx.send(from, { type: 'RaftSnapshotResponse', seq: m.snapSeq } satisfies RaftSnapshotResponse as unknown as Payload);
+    } else if (p.type === 'RaftSnapshotResponse') {
+      // snapshot_sender.go: a sent snapshot reports SnapshotFinish; raft then probes the follower.
+      const id = raftIdOf(from);
+      if (this.snapsInFlight.get(id) === (p as unknown as RaftSnapshotResponse).seq) {
+        this.snapsInFlight.delete(id);
+        this.node.reportSnapshot(id, false);
+      }
     } else if (isClientRequest(p)) {
       this.handleRequest(ctx, from, p);
     } else if (p.type === 'LeaseRenewForward') {
@@ -219,6 +240,17 @@ export class EtcdMember implements Actor {
         }
         ctx.setTimer(LEASE_REVOKE_CHECK_MS, 'revokeExpiredLeases');
         break;
+      default:
+        if (tag.startsWith('snapTimeout:')) {
+          // No answer to the snapshot POST: the peer is unreachable and the snapshot failed (raft retries it).
+          const [, to, seq] = tag.split(':');
+          const id = Number(to);
+          if (this.snapsInFlight.get(id) === Number(seq)) {
+            this.snapsInFlight.delete(id);
+            this.node.reportUnreachable(id);
+            this.node.reportSnapshot(id, true);
+          }
+        }
     }
     this.pump(ctx);
   }
@@ -236,7 +268,10 @@ export class EtcdMember implements Actor {
     const id = raftIdOf(to);
     if (id !== 0 && p.type.startsWith('Msg')) {
       this.node.reportUnreachable(id);
-      if (p.type === 'MsgSnap') this.node.reportSnapshot(id, true);
+      if (p.type === 'MsgSnap') {
+        this.snapsInFlight.delete(id);
+        this.node.reportSnapshot(id, true);
+      }
       this.pump(ctx);
     }
   }
@@ -264,8 +299,15 @@ export class EtcdMember implements Actor {
       this.observeRaft(ctx, rd);
       const sentEarly = this.isLeader();
       if (sentEarly) this.sendRaft(ctx, rd.messages);
-      const mustWrite = rd.entries.length > 0 || rd.hardState !== undefined || (rd.snapshot !== undefined && rd.snapshot.metadata.index > 0);
-      if (mustWrite) {
+      // raft.MustSync (server/storage/wal/wal.go Save): only new entries, a
+      // snapshot or a new term or vote wait for an fsync; a Ready that only
+      // moves the commit index writes its HardState record unsynced and goes
+      // on at once, so a leader applies what it commits without a disk wait.
+      const hs = rd.hardState;
+      const prev = this.durable.storage.hardState;
+      const mustSync = rd.entries.length > 0 || (rd.snapshot !== undefined && rd.snapshot.metadata.index > 0) || (hs !== undefined && (hs.term !== prev.term || hs.vote !== prev.vote));
+      if (!mustSync && hs !== undefined) this.durable.storage.setHardState(hs);
+      if (mustSync) {
         this.inflightReady = rd;
         this.inflightSentEarly = sentEarly;
         ctx.persist('ready');
@@ -306,6 +348,14 @@ export class EtcdMember implements Actor {
     for (let i = 0; i < msgs.length; i++) {
       const m = msgs[i]!;
       if (i < lastAppResp && m.type === 'MsgAppResp') continue;
+      if (m.type === 'MsgSnap') {
+        // rafthttp sends a snapshot as its own POST and reports how it went (snapshot_sender.go).
+        const seq = this.nextSnapSeq++;
+        this.snapsInFlight.set(m.to, seq);
+        ctx.setTimer(SNAP_RESPONSE_TIMEOUT_MS, `snapTimeout:${m.to}:${seq}`);
+        ctx.send(memberName(m.to), { ...m, snapSeq: seq } as unknown as Payload);
+        continue;
+      }
       ctx.send(memberName(m.to), m as unknown as Payload);
     }
   }
