@@ -65,7 +65,8 @@ describe('kube-scheduler on the simulated control plane', () => {
     expect(scheduler(e, 1 - leader).elector.isLeader).toBe(false);
     createNode(e, { name: 'n1' });
     createPod(e, { name: 'p' });
-    runUntil(e, () => nodeOf(e, 'p') === 'n1', 'p bound');
+    // The binding is visible through the API a moment before its answer reaches the scheduler.
+    runUntil(e, () => nodeOf(e, 'p') === 'n1' && scheduler(e, leader).stats.bindings > 0, 'p bound, the answer back');
     expect(scheduler(e, leader).stats.bindings).toBe(1);
     expect(scheduler(e, 1 - leader).stats.cycles).toBe(0);
   });
