@@ -154,9 +154,14 @@ describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => 
         'apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  labels:\n    app: solo\nspec:\n  containers:\n  - name: c\n    image: busybox:1.36\n    command: ["sleep", "3600"]\n',
       ].join('---\n'),
     );
-    await real(['apply', '-f', join(dir, 'app.yaml')]);
-    await real(['create', 'configmap', 'web', '--from-literal=k=v']);
-    await real(['label', 'configmap', 'web', 'app=web']);
+    // The state must be there before the comparisons start (a failed setup would make both sides agree on NotFound).
+    const setup = async (args: string[]) => {
+      const out = await real(args);
+      if (!out.endsWith('[exit 0]')) throw new Error(`kubectl ${args.join(' ')} failed:\n${out}`);
+    };
+    await setup(['apply', '-f', join(dir, 'app.yaml')]);
+    await setup(['create', 'configmap', 'web', '--from-literal=k=v']);
+    await setup(['label', 'configmap', 'web', 'app=web']);
   }, 60_000);
   afterAll(async () => {
     await server?.close();
