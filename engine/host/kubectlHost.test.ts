@@ -2,25 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { controlPlane } from '../apiserver/testing/harness';
 import { ApiBridge } from './apiBridge';
 import { KubectlHost } from './kubectlHost';
+import { settle as settleFrames } from './testing';
+import type { Engine } from '../facade/engine';
 
-/** Runs the simulation (as the worker's frames do) until the promise settles. */
-async function settle<T>(e: ReturnType<typeof controlPlane>, bridge: ApiBridge, p: Promise<T>): Promise<T> {
-  let done = false;
-  let value!: T;
-  let error: unknown;
-  p.then(
-    (v) => ((done = true), (value = v)),
-    (err) => ((done = true), (error = err)),
-  );
-  for (let i = 0; i < 5000 && !done; i++) {
-    e.advance(5);
-    bridge.poll();
-    await new Promise((r) => setImmediate(r));
-  }
-  if (!done) throw new Error('kubectl did not finish');
-  if (error) throw error;
-  return value;
-}
+const FRAMES = { stepMs: 5, maxFrames: 5000 };
+const settle = <T>(e: Engine, bridge: ApiBridge, p: Promise<T>) => settleFrames(e, bridge, p, FRAMES);
 
 describe('kubectl in the worker (KubectlHost over the API bridge)', () => {
   const e = controlPlane(4);

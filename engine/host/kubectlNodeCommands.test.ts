@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { call, controlPlane } from '../apiserver/testing/harness';
 import { ApiBridge } from './apiBridge';
 import { KubectlHost } from './kubectlHost';
+import { kubectlRunner } from './testing';
 import { runUntil } from '../scheduler/testing/cluster';
 import type { Engine } from '../facade/engine';
 
@@ -13,19 +14,7 @@ function cluster(seed: number, nodes = 2) {
   runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === nodes, 'nodes Ready', 60_000, 500);
   const bridge = new ApiBridge(e);
   const host = new KubectlHost(bridge, () => e.sim.now);
-  const kubectl = async (...args: string[]) => {
-    const p = host.run(args);
-    let done = false;
-    let value!: Awaited<typeof p>;
-    p.then((v) => ((done = true), (value = v)));
-    for (let i = 0; i < 200_000 && !done; i++) {
-      e.advance(20);
-      bridge.poll();
-      await new Promise((r) => setImmediate(r));
-    }
-    if (!done) throw new Error(`kubectl ${args.join(' ')} did not finish`);
-    return value;
-  };
+  const kubectl = kubectlRunner(e, bridge, host, { stepMs: 20, maxFrames: 200_000 });
   return { e, kubectl };
 }
 

@@ -8,25 +8,11 @@ import { call, controlPlane } from '../apiserver/testing/harness';
 import { runUntil } from '../scheduler/testing/cluster';
 import { ApiBridge } from './apiBridge';
 import { KubectlHost } from './kubectlHost';
+import { settle as settleFrames } from './testing';
 import type { Engine } from '../facade/engine';
 
-async function settle<T>(e: Engine, bridge: ApiBridge, p: Promise<T>): Promise<T> {
-  let done = false;
-  let value!: T;
-  let error: unknown;
-  p.then(
-    (v) => ((done = true), (value = v)),
-    (err) => ((done = true), (error = err)),
-  );
-  for (let i = 0; i < 20_000 && !done; i++) {
-    e.advance(5);
-    bridge.poll();
-    await new Promise((r) => setImmediate(r));
-  }
-  if (!done) throw new Error('kubectl did not finish');
-  if (error) throw error;
-  return value;
-}
+const FRAMES = { stepMs: 5, maxFrames: 20_000 };
+const settle = <T>(e: Engine, bridge: ApiBridge, p: Promise<T>) => settleFrames(e, bridge, p, FRAMES);
 
 const deployment = (name: string, nodeSelector?: Record<string, string>) => ({
   apiVersion: 'apps/v1',
