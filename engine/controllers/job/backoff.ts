@@ -53,10 +53,16 @@ export function nextBackoffRecord(prev: BackoffRecord, newSucceeded: Loose[], ne
   return { failuresAfterLastSuccess: after.length, lastFailureTime: after.length ? Math.max(...after) : null };
 }
 
+/** getRemainingTimeForFailuresCount: 10 s doubling per failure up to 10 minutes, less the time since the last one. */
+export function remainingForFailures(failures: number, lastFailureTime: number, now: number): number {
+  if (failures === 0) return 0;
+  const delay = Math.min(DEFAULT_JOB_POD_FAILURE_BACKOFF_MS * 2 ** (failures - 1), MAX_JOB_POD_FAILURE_BACKOFF_MS);
+  const elapsed = now - lastFailureTime;
+  return delay < elapsed ? 0 : delay - elapsed;
+}
+
 /** getRemainingTime: how long a replacement must still wait (0 = now). */
 export function remainingBackoff(r: BackoffRecord, now: number): number {
-  if (r.failuresAfterLastSuccess === 0 || r.lastFailureTime === null) return 0;
-  const delay = Math.min(DEFAULT_JOB_POD_FAILURE_BACKOFF_MS * 2 ** (r.failuresAfterLastSuccess - 1), MAX_JOB_POD_FAILURE_BACKOFF_MS);
-  const elapsed = now - r.lastFailureTime;
-  return delay < elapsed ? 0 : delay - elapsed;
+  if (r.lastFailureTime === null) return 0;
+  return remainingForFailures(r.failuresAfterLastSuccess, r.lastFailureTime, now);
 }

@@ -7,7 +7,7 @@
 // until its replacement exists, so the count is handed over; the replacement
 // waits the index's own back-off (10 s doubling to 10 min).
 import type { Loose } from '../endpoint/podutil';
-import { DEFAULT_JOB_POD_FAILURE_BACKOFF_MS, MAX_JOB_POD_FAILURE_BACKOFF_MS, finishedTime } from './backoff';
+import { finishedTime, remainingForFailures } from './backoff';
 import { completionIndex, matchPodFailurePolicy, parseIndexes, withIndexes, intervalsHas, type Interval } from './indexed';
 
 export const JOB_INDEX_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
@@ -94,17 +94,7 @@ export function newIndexFailureCounts(job: Loose, replaced: Loose | undefined): 
 /** getRemainingTimePerIndex: the index's own back-off after its last failed pod. */
 export function remainingTimePerIndex(lastFailed: Loose | undefined, now: number): number {
   if (!lastFailed) return 0;
-  const failures = indexAbsoluteFailureCount(lastFailed) + 1;
-  let delay = DEFAULT_JOB_POD_FAILURE_BACKOFF_MS;
-  for (let i = 1; i < failures; i++) {
-    delay *= 2;
-    if (delay >= MAX_JOB_POD_FAILURE_BACKOFF_MS) {
-      delay = MAX_JOB_POD_FAILURE_BACKOFF_MS;
-      break;
-    }
-  }
-  const elapsed = now - finishedTime(lastFailed, now);
-  return delay < elapsed ? 0 : delay - elapsed;
+  return remainingForFailures(indexAbsoluteFailureCount(lastFailed) + 1, finishedTime(lastFailed, now), now);
 }
 
 /** getPodCreationInfoForIndependentIndexes: the indexes whose back-off is over, else the shortest wait. */
