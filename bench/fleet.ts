@@ -12,6 +12,7 @@
 // `npm run bench -- fleet [--sizes 100,1000,5000] [--kinds kwok,kubelet] [--skip-pods] [--pods 150000] [--pod-nodes 5000] [--per-deployment 30]`
 import { performance } from 'node:perf_hooks';
 import { Engine } from '../engine/facade/engine';
+import type { EngineOptions } from '../engine/facade/types';
 import type { ApiServer } from '../engine/apiserver/server/apiserver';
 import type { KObject } from '../engine/apimachinery/types';
 import type { ApiRequest } from '../engine/apiserver/types';
@@ -83,10 +84,10 @@ interface Fleet {
 }
 
 /** Boots a cluster of `n` nodes of one kind and waits until all are Ready. */
-function bootFleet(kind: NodeKind, n: number, seed = 1): Fleet {
+function bootFleet(kind: NodeKind, n: number, seed = 1, extra: Partial<EngineOptions> = {}): Fleet {
   const t0 = performance.now();
   let c0 = process.cpuUsage();
-  const e = Engine.create({ seed, etcdMembers: 3, controlPlane: true, nodes: kind === 'kubelet' ? n : 0, maxRequestsInflight: 10_000, maxMutatingRequestsInflight: 10_000 });
+  const e = Engine.create({ seed, etcdMembers: 3, controlPlane: true, nodes: kind === 'kubelet' ? n : 0, maxRequestsInflight: 10_000, maxMutatingRequestsInflight: 10_000, ...extra });
   let start = t0;
   let v0 = 0;
   if (kind === 'kwok') {
@@ -148,6 +149,17 @@ function deployment(namespace: string, name: string, replicas: number): string {
 }
 
 /**
+ * The client limits upstream's 5,000-node scale jobs give the control plane
+ * (CONTROLLER_MANAGER_TEST_ARGS=--kube-api-qps=100 --kube-api-burst=100,
+ * SCHEDULER_TEST_ARGS=--kube-api-qps=100 with the default burst of 100): at the
+ * defaults (20/30) kube-controller-manager creates pods at ~10 a second.
+ */
+const SCALE_TEST_CLIENTS: Partial<EngineOptions> = {
+  controllerManagerKubeApi: { qps: 100, burst: 100 },
+  schedulerConfig: 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nclientConnection:\n  qps: 100\n  burst: 100\n',
+};
+
+/**
  * The big cluster: `nodes` kwok nodes, then `pods` pods from Deployments of
  * `perDeployment` replicas (30: ClusterLoader2's "medium" deployment) spread over
  * one namespace per 100 nodes (ClusterLoader2's NODES_PER_NAMESPACE), created by
@@ -155,7 +167,7 @@ function deployment(namespace: string, name: string, replicas: number): string {
  * done when every pod is Running and Ready, then a steady half minute is timed.
  */
 function bigCluster(report: Report, nodes: number, pods: number, perDeployment: number): void {
-  const f = bootFleet('kwok', nodes, 2);
+  const f = bootFleet('kwok', nodes, 2, SCALE_TEST_CLIENTS);
   const e = f.e;
   report({ name: `fleet: ${nodes.toLocaleString('en-US')} kwok nodes registered and Ready (big cluster)`, value: f.readyWall, unit: `wall s (${f.readyCpu.toFixed(1)} CPU s, ${f.readyVirtual.toFixed(0)} virtual s)` });
   const deployments = Math.ceil(pods / perDeployment);

@@ -39,6 +39,8 @@ export const CONTROLLER_MANAGER_KIND = 'kube-controller-manager';
 
 export interface ControllerManagerConfig {
   server: ActorId;
+  /** --kube-api-qps / --kube-api-burst; CONTROLLER_MANAGER_RATE_LIMIT when absent. */
+  kubeApi?: RateLimit;
 }
 
 export { ROOT_CA_CRT };
@@ -115,7 +117,7 @@ export class ControllerManager implements Actor {
     // The identity is hostname_uuid upstream; the id and a hash of it here (stable across runs).
     this.elector = new LeaderElector({ name: 'kube-controller-manager', namespace: 'kube-system', identity: `${id}_${hashString(id).toString(16)}`, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     this.controllers = CONTROLLER_FACTORIES.map((f) => f());
-    this.transport = new Transport(config.server, {}, 0, CONTROLLER_MANAGER_RATE_LIMIT);
+    this.transport = new Transport(config.server, {}, 0, config.kubeApi ?? CONTROLLER_MANAGER_RATE_LIMIT);
     for (const c of this.controllers) for (const name of c.informers) if (!this.reflectors.has(name)) this.reflectors.set(name, new Reflector(INFORMER_PATHS[name]!));
   }
 

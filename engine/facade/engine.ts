@@ -35,7 +35,7 @@ import { APISERVER_KIND, DEFAULT_APISERVER, type ApiServer, type ApiServerConfig
 import { API_CLIENT_KIND, type ApiCall, type ApiClient, type ApiClientConfig } from '../apiserver/client/apiClient';
 import type { RequestRecord } from '../apiserver/records/types';
 import { authnConfigFor } from '../apiserver/server/scenario';
-import { CONTROLLER_MANAGER_KIND, type ControllerManagerConfig } from '../controllers/manager';
+import { CONTROLLER_MANAGER_KIND, CONTROLLER_MANAGER_RATE_LIMIT, type ControllerManagerConfig } from '../controllers/manager';
 import { assertNever } from '../sim/assert';
 import { SCHEDULER_KIND, type KubeScheduler, type SchedulerActorConfig } from '../scheduler/scheduler';
 import { decisionJson } from '../scheduler/records/decisionLog';
@@ -107,6 +107,10 @@ export class Engine {
     if (!(Number.isInteger(sc) && sc >= 0 && sc <= 3)) throw new RangeError(`schedulers must be 0 to 3 (got ${sc})`);
     const cm = options.controllerManagers ?? 1;
     if (!(Number.isInteger(cm) && cm >= 1 && cm <= 3)) throw new RangeError(`controllerManagers must be 1 to 3 (got ${cm})`);
+    const kubeApi = options.controllerManagerKubeApi;
+    if (kubeApi && !(kubeApi.qps > 0 && Number.isFinite(kubeApi.qps) && Number.isInteger(kubeApi.burst) && kubeApi.burst >= 1)) {
+      throw new RangeError(`controllerManagerKubeApi needs qps > 0 and a whole burst ≥ 1 (got qps ${kubeApi.qps}, burst ${kubeApi.burst})`);
+    }
     const nn = options.nodes ?? 0;
     if (!(Number.isInteger(nn) && nn >= 0 && nn <= 5000)) throw new RangeError(`nodes must be 0 to 5000 (got ${nn})`);
     this.options = {
@@ -121,6 +125,7 @@ export class Engine {
       maxMutatingRequestsInflight: DEFAULT_APISERVER.maxMutatingRequestsInflight,
       schedulers: 1,
       controllerManagers: 1,
+      controllerManagerKubeApi: CONTROLLER_MANAGER_RATE_LIMIT,
       schedulerConfig: '',
       nodes: 0,
       storageDriver: true,
@@ -148,7 +153,7 @@ export class Engine {
       }
       this.sim.spawn(KUBECTL_CLIENT, API_CLIENT_KIND, { server: APISERVER, timeoutMs: 60_000 } satisfies ApiClientConfig);
       for (let i = 0; i < this.options.controllerManagers; i++) {
-        this.sim.spawn(`kube-controller-manager-${i}`, CONTROLLER_MANAGER_KIND, { server: `kube-apiserver-${i % this.options.apiServers}` } satisfies ControllerManagerConfig);
+        this.sim.spawn(`kube-controller-manager-${i}`, CONTROLLER_MANAGER_KIND, { server: `kube-apiserver-${i % this.options.apiServers}`, kubeApi: this.options.controllerManagerKubeApi } satisfies ControllerManagerConfig);
       }
       // KWOK runs the fake nodes created through the API with kwok.x-k8s.io/node=fake (heartbeats, pods Running).
       this.sim.spawn(KWOK_CONTROLLER, KWOK_KIND, { server: APISERVER } satisfies KwokConfig);

@@ -38,6 +38,12 @@ export interface EngineOptions {
   nodes?: number;
   /** kube-controller-manager replicas (kube-controller-manager-0..N-1, leader-elected); default 1. */
   controllerManagers?: number;
+  /**
+   * kube-controller-manager's --kube-api-qps / --kube-api-burst, the token bucket of
+   * each of its clients (20 / 30 upstream). Large-cluster runs raise them as
+   * upstream's scale tests do (100 / 100 at 5,000 nodes).
+   */
+  controllerManagerKubeApi?: { qps: number; burst: number };
   /** kube-scheduler replicas (kube-scheduler-0..N-1, leader-elected); default 1, 0 for none. */
   schedulers?: number;
   /** The KubeSchedulerConfiguration (YAML or JSON) the schedulers start with; upstream's defaults when absent. */
