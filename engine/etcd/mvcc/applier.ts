@@ -60,7 +60,8 @@ import { registerClass } from '../../sim/serial';
 import { Lessor } from '../lease/lessor';
 import type { StoreTxnWrite, TxnRead } from './kvstore';
 import { packRev, revMain } from './revision';
-import { decodeSnapshot, encodeSnapshot } from './snapshot';
+import { decodeSnapshot, encodeSnapshot, type EtcdSnapshot } from './snapshot';
+import type { SnapshotData } from '../raft/types';
 import { WatchableStore, type WatchDelivery } from './watchableStore';
 
 export interface StateMachineOptions {
@@ -505,13 +506,13 @@ export class EtcdStateMachine {
 
   // ---- Snapshots ----
 
-  /** The replicated state (KV records + leases) as JSON, for Raft snapshots. */
-  snapshot(): string {
+  /** The replicated state (KV records + leases), for Raft snapshots. */
+  snapshot(): EtcdSnapshot {
     return encodeSnapshot(this.kv, this.lessor);
   }
 
   /** A fresh state machine from a snapshot. */
-  static restore(data: string, opts: StateMachineOptions): EtcdStateMachine {
+  static restore(data: SnapshotData, opts: StateMachineOptions): EtcdStateMachine {
     const sm = new EtcdStateMachine(opts);
     sm.applySnapshot(data);
     return sm;
@@ -522,7 +523,7 @@ export class EtcdStateMachine {
    * snapshot): leases first, then KV (which re-attaches leased keys); live
    * watchers stay and catch up through syncWatchers().
    */
-  applySnapshot(data: string): void {
+  applySnapshot(data: SnapshotData): void {
     const snap = decodeSnapshot(data);
     this.lessor.recover(snap.leases);
     this.kv.restore(snap.records, snap.currentRev, snap.compactRev);

@@ -1,63 +1,53 @@
-// The replicated state as JSON, for Raft snapshots: what etcd ships as its
-// bolt db file — the key bucket (every record since the last compaction),
-// the compaction revision, and the leases (ID and TTL; remaining TTLs are
-// not persisted by default in v3.5). Keys and values are binary strings;
-// JSON escapes the control bytes.
+// The replicated state for Raft snapshots: what etcd ships as its bolt db
+// file — the key bucket (every record since the last compaction), the
+// compaction revision, and the leases (ID and TTL; remaining TTLs are not
+// persisted by default in v3.5).
+//
+// The key bucket is the store's own records, shared rather than serialised:
+// a record is never changed once written (compaction drops records, it does
+// not edit them), so a copy of the array is the db as of the snapshot, as
+// bolt's pages on disk are. Serialising it would cost memory and CPU per
+// snapshot and cannot hold a big cluster's store at all (a JS string stops at
+// ~512 MiB, which 25,000 pods' history passes).
+import type { SnapshotData } from '../raft/types';
 import type { Lessor } from '../lease/lessor';
 import type { KvRecord, MvccStore } from './kvstore';
-import { packRev, revMain, revSub } from './revision';
 
-export const SnapshotFormat = 'kubeglass/etcd-snapshot@1';
+export const SnapshotFormat = 'kubeglass/etcd-snapshot@2';
 
-/** [main, sub, tombstone 0|1, key, createRevision, modRevision, version, lease, value] */
-type RecordRow = [number, number, 0 | 1, string, number, number, number, number, string];
-
-interface SnapshotJson {
+export interface EtcdSnapshot {
   format: typeof SnapshotFormat;
   currentRev: number;
   compactRev: number;
-  kvs: RecordRow[];
-  leases: Array<[number, number]>;
+  /** The key bucket in revision order (read only: shared with the store it came from). */
+  records: readonly KvRecord[];
+  /** [ID, TTL] by ID. */
+  leases: ReadonlyArray<readonly [number, number]>;
 }
 
 export interface DecodedSnapshot {
   currentRev: number;
   compactRev: number;
+  /** A fresh array the restoring store may append to. */
   records: KvRecord[];
   leases: Array<{ ID: number; TTL: number }>;
 }
 
-export function encodeSnapshot(kv: MvccStore, lessor: Lessor): string {
-  const kvs: RecordRow[] = kv.records().map((r) => [
-    revMain(r.rev),
-    revSub(r.rev),
-    r.tombstone ? 1 : 0,
-    r.kv.key,
-    r.kv.createRevision,
-    r.kv.modRevision,
-    r.kv.version,
-    r.kv.lease,
-    r.kv.value,
-  ]);
-  const leases: Array<[number, number]> = [...lessor.leaseMap.values()]
-    .sort((a, b) => a.ID - b.ID)
-    .map((l) => [l.ID, l.ttl]);
-  const snap: SnapshotJson = { format: SnapshotFormat, currentRev: kv.rev(), compactRev: kv.firstRev(), kvs, leases };
-  return JSON.stringify(snap);
+export function encodeSnapshot(kv: MvccStore, lessor: Lessor): EtcdSnapshot {
+  const leases = [...lessor.leaseMap.values()].sort((a, b) => a.ID - b.ID).map((l) => [l.ID, l.ttl] as const);
+  return { format: SnapshotFormat, currentRev: kv.rev(), compactRev: kv.firstRev(), records: kv.records().slice(), leases };
 }
 
-export function decodeSnapshot(data: string): DecodedSnapshot {
-  const snap = JSON.parse(data) as SnapshotJson;
-  if (snap?.format !== SnapshotFormat) throw new Error('etcd: not an etcd snapshot');
-  const records: KvRecord[] = snap.kvs.map(([main, sub, tomb, key, createRevision, modRevision, version, lease, value]) => ({
-    rev: packRev(main, sub),
-    kv: { key, createRevision, modRevision, version, value, lease },
-    tombstone: tomb === 1,
-  }));
+export function isEtcdSnapshot(data: SnapshotData): data is EtcdSnapshot {
+  return typeof data === 'object' && data !== null && (data as { format?: unknown }).format === SnapshotFormat;
+}
+
+export function decodeSnapshot(data: SnapshotData): DecodedSnapshot {
+  if (!isEtcdSnapshot(data)) throw new Error('etcd: not an etcd snapshot');
   return {
-    currentRev: snap.currentRev,
-    compactRev: snap.compactRev,
-    records,
-    leases: snap.leases.map(([ID, TTL]) => ({ ID, TTL })),
+    currentRev: data.currentRev,
+    compactRev: data.compactRev,
+    records: data.records.slice(),
+    leases: data.leases.map(([ID, TTL]) => ({ ID, TTL })),
   };
 }

@@ -11,6 +11,7 @@ import {
   type HardState,
   type RaftError,
   type Snapshot,
+  type SnapshotData,
 } from './types';
 import { emptySnapshot, entrySize, panic } from './util';
 
@@ -92,7 +93,7 @@ export class MemoryStorage {
    * Makes a snapshot at index i (which must be applied by the caller) with the
    * given ConfState (undefined keeps the previous one) and state-machine data.
    */
-  createSnapshot(i: number, cs: ConfState | undefined, data: string): Snapshot | RaftError {
+  createSnapshot(i: number, cs: ConfState | undefined, data: SnapshotData): Snapshot | RaftError {
     if (i <= this.snap.metadata.index) return ErrSnapOutOfDate;
     const offset = this.ents[0]!.index;
     if (i > this.lastIndex()) panic(`snapshot ${i} is out of bound lastindex(${this.lastIndex()})`);

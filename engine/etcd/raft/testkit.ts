@@ -115,7 +115,7 @@ export class Network {
       const rd = p.node.ready();
       if (rd.snapshot !== undefined) {
         p.storage.applySnapshot(rd.snapshot);
-        p.applied = rd.snapshot.data === '' ? [] : (JSON.parse(rd.snapshot.data) as string[]);
+        p.applied = rd.snapshot.data === '' ? [] : (JSON.parse(rd.snapshot.data as string) as string[]);
         p.appliedEntries = [];
       }
       if (rd.hardState !== undefined) p.storage.setHardState(rd.hardState);

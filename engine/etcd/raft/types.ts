@@ -48,9 +48,15 @@ export interface SnapshotMetadata {
   confState: ConfState;
 }
 
+/**
+ * The application's state at a snapshot's index, opaque to raft ('' when
+ * none). etcd's is its key bucket (engine/etcd/mvcc/snapshot.ts).
+ */
+export type SnapshotData = string | object;
+
 export interface Snapshot {
   metadata: SnapshotMetadata;
-  data: string;
+  data: SnapshotData;
 }
 
 export interface HardState {

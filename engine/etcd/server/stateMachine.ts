@@ -8,7 +8,8 @@ import { isTxnReadonly, isTxnSerializable, type InternalRaftRequest, type RaftRe
 import { checkProposal, checkRangeRequest } from '../api/validate';
 import { EtcdStateMachine } from '../mvcc/applier';
 import { registerClass } from '../../sim/serial';
-import type { Entry } from '../raft';
+import type { Entry, SnapshotData } from '../raft';
+import type { EtcdSnapshot } from '../mvcc/snapshot';
 import type { ClientRequest } from './messages';
 
 export interface KvConfig {
@@ -44,7 +45,7 @@ export class KvStateMachine {
     this.inner = new EtcdStateMachine({ clusterId: config.clusterId, memberId });
   }
 
-  static restore(data: string, config: KvConfig, memberId: number, index: number, term: number): KvStateMachine {
+  static restore(data: SnapshotData, config: KvConfig, memberId: number, index: number, term: number): KvStateMachine {
     const sm = new KvStateMachine(config, memberId);
     sm.inner.applySnapshot(data);
     sm.appliedIndex = index;
@@ -53,13 +54,13 @@ export class KvStateMachine {
   }
 
   /** A snapshot from the leader replaces everything applied so far. */
-  restoreFrom(data: string, index: number, term: number): void {
+  restoreFrom(data: SnapshotData, index: number, term: number): void {
     this.inner.applySnapshot(data);
     this.appliedIndex = index;
     this.appliedTerm = term;
   }
 
-  snapshot(): string {
+  snapshot(): EtcdSnapshot {
     return this.inner.snapshot();
   }
 
