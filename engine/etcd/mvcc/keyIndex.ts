@@ -9,7 +9,7 @@
 // go is removed from the index.
 //
 // Plain data plus functions, so snapshots are trivial.
-import { revMain, SubSpan, type Rev } from './revision';
+import { revMain, type Rev } from './revision';
 
 export interface Generation {
   /** Version of the key at the last revision in revs. */
@@ -73,8 +73,8 @@ export function kiTombstone(ki: KeyIndex, rev: Rev): boolean {
 
 /** The generation holding atRev, or null if the key does not exist at atRev. */
 function findGeneration(ki: KeyIndex, atRev: number): Generation | null {
-  // main(r) <= atRev  <=>  r < bound, without dividing.
-  const bound = (atRev + 1) * SubSpan;
+  // main(r) <= atRev  <=>  r < bound (revision.ts: the sub is the fraction).
+  const bound = atRev + 1;
   const last = ki.generations.length - 1;
   for (let cg = last; cg >= 0; cg--) {
     const g = ki.generations[cg]!;
@@ -105,7 +105,7 @@ export function kiGet(ki: KeyIndex, atRev: number): KeyAt | null {
     return null;
   }
   // Last revision with main <= atRev (binary search; upstream walks back).
-  const bound = (atRev + 1) * SubSpan;
+  const bound = atRev + 1;
   const revs = g.revs;
   let lo = 0;
   let hi = revs.length;
