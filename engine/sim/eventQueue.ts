@@ -25,8 +25,12 @@ export interface Scheduled<E> {
   event: E;
 }
 
-/** Lane slots consumed before the lane's arrays are compacted. */
-const LANE_COMPACT = 4096;
+// Lane slots consumed before the lane's arrays are compacted. Small enough that the compaction first runs while a simulation is still
+// settling (an election), not seconds into a load: code that first runs after
+// the kernel loop is optimized deoptimizes it. Compacting only once the
+// consumed prefix is half the arrays keeps the copying at most one element
+// per pop, whatever this is.
+const LANE_COMPACT = 64;
 
 export class EventQueue<E> {
   private times: number[] = [];
@@ -132,7 +136,10 @@ export class EventQueue<E> {
     const ht = this.times[0]!;
     if (lh !== laneLen) {
       const lt = this.laneTimes[lh]!;
-      if (lt < ht || (lt === ht && this.laneSeqs[lh]! < this.seqs[0]!)) {
+      // The tie-break is read on every pop, not only on a tie (rare, and first
+      // seen after this loop is optimized: a deopt of the kernel's loop).
+      const laneSeqFirst = this.laneSeqs[lh]! < this.seqs[0]!;
+      if (lt < ht || (lt === ht && laneSeqFirst)) {
         if (lt > limit) return undefined;
         this.poppedTime = lt;
         return this.popLane();

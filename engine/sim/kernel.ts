@@ -66,6 +66,19 @@ interface Slot {
   /** The id's number in the trace's string table and in the network (looked up once, at spawn). */
   traceId: number;
   netId: number;
+  /**
+   * The last destination and message type this actor sent, with their network
+   * endpoint and trace string id (both stable once assigned): a follower
+   * answers the same leader with the same message type, a leader sends one
+   * type to every follower in turn, so most sends skip two map lookups.
+   */
+  sendTo: ActorId;
+  sendToN: number;
+  sendType: string;
+  sendTypeId: number;
+  /** The same for the tag of its last timer or disk write. */
+  tag: string;
+  tagId: number;
 }
 
 export interface KernelOptions {
@@ -138,6 +151,12 @@ export class Simulation {
       rng: this.rng.fork(`actor:${id}`),
       traceId: this.trace.intern(id),
       netId: this.network.endpoint(id),
+      sendTo: '',
+      sendToN: -1,
+      sendType: '',
+      sendTypeId: 0,
+      tag: '',
+      tagId: 0,
     };
     slot.ctx = new ActorContext(this, slot);
     this.slots.set(id, slot);
@@ -292,7 +311,7 @@ export class Simulation {
         if (this.timerDue(ev.timerId)) return;
         const slot = this.slotsByNet[ev.slot];
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return;
-        this.trace.recordIds(TraceCode.timer, this.now, 0, slot.traceId, this.trace.intern(ev.tag), -1, 0);
+        this.trace.recordIds(TraceCode.timer, this.now, 0, slot.traceId, this.tagId(slot, ev.tag), -1, 0);
         slot.actor.timer(slot.ctx, ev.tag, ev.data);
         return;
       }
@@ -313,11 +332,20 @@ export class Simulation {
       case 'fsync': {
         const slot = this.slotsByNet[ev.slot];
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return; // lost in a crash
-        this.trace.recordIds(TraceCode.persist, this.now, 0, slot.traceId, this.trace.intern(ev.tag), -1, 0);
+        this.trace.recordIds(TraceCode.persist, this.now, 0, slot.traceId, this.tagId(slot, ev.tag), -1, 0);
         slot.actor.persisted(slot.ctx, ev.tag, ev.data);
         return;
       }
     }
+  }
+
+  /** The trace id of a timer's or disk write's tag (Slot.tag caches the actor's last one). */
+  private tagId(slot: Slot, tag: string): number {
+    if (tag === slot.tag && slot.tagId !== 0) return slot.tagId;
+    const id = this.trace.intern(tag);
+    slot.tag = tag;
+    slot.tagId = id;
+    return id;
   }
 
   /** The dead actor's host answers with a reset, which travels back like any packet. */
@@ -335,11 +363,22 @@ export class Simulation {
     const from = slot.id;
     const trace = this.trace;
     const net = this.network;
-    const toN = net.endpoint(to);
+    let toN = slot.sendToN;
+    if (to !== slot.sendTo || toN < 0) {
+      toN = net.endpoint(to);
+      slot.sendTo = to;
+      slot.sendToN = toN;
+    }
     const fromN = slot.netId;
     const toSlot = this.slotsByNet[toN];
     const toTrace = toSlot ? toSlot.traceId : trace.intern(to);
-    const traceType = trace.intern(payload.type);
+    const type = payload.type;
+    let traceType = slot.sendTypeId;
+    if (type !== slot.sendType || traceType === 0) {
+      traceType = trace.intern(type);
+      slot.sendType = type;
+      slot.sendTypeId = traceType;
+    }
     const traceFrom = slot.traceId;
     trace.recordIds(TraceCode.send, this.now, traceFrom, toTrace, traceType, msgId, 0);
     const at = net.routeBetween(fromN, toN, this.now, this.netRng);
@@ -391,7 +430,11 @@ export class Simulation {
     const bit = 1 << timerId % 32;
     const word = cancelled[w]!;
     const wasCancelled = (word & bit) !== 0 || (this.cancelledTimers.size !== 0 && this.cancelledTimers.delete(timerId));
-    if (wasCancelled) cancelled[w] = word & ~bit;
+    // Computed and stored every time: behind \`if (wasCancelled)\` this code
+    // first ran with the first cancelled timer due, after the kernel loop was
+    // optimized without feedback for it (a deopt).
+    const cleared = word & ~bit;
+    cancelled[w] = wasCancelled ? cleared : word;
     pending[w]!--;
     if (pending[0] === 0) {
       // Drop leading words whose timers have all come due, in batches so the

@@ -113,8 +113,11 @@ export class TraceBuffer {
       ids[j + 2] = type;
       ids[j + 3] = reason;
       this.msgId[i] = msgId;
-      const detail = this.detail;
-      if (detail[i] !== null) detail[i] = null;
+      // Always stored: a constant null needs no write barrier, and a store
+      // behind \`detail[i] !== null\` first ran when the ring wrapped onto a
+      // record with a detail, deoptimizing the kernel's dispatch (which
+      // inlines this) seconds into a run.
+      this.detail[i] = null;
       this.head = i + 1 === cap ? 0 : i + 1;
     }
     const sh = this.stringHashes;

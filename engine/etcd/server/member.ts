@@ -412,7 +412,8 @@ export class EtcdMember implements Actor {
     }
     const req = decodeRequest(e);
     const result = this.sm.apply(req, e, ctx.now);
-    const w = this.proposals.get(req.header.id);
+    // Only the proposing member waits on the entry: the others skip hashing its id.
+    const w = this.proposals.size !== 0 ? this.proposals.get(req.header.id) : undefined;
     if (w) {
       this.proposals.delete(req.header.id);
       if (isEtcdError(result)) this.fail(ctx, w, result);

@@ -20,8 +20,10 @@ export class Inflights {
   /** Records an inflight message whose last entry has index `inflight`. Indexes must be increasing. */
   add(inflight: number): void {
     if (this.full()) panic('cannot add into a Full inflights');
-    let next = this.start + this.count;
-    if (next >= this.size) next -= this.size;
+    // A modulo rather than \`if (next >= size) next -= size\`: the subtraction
+    // first runs when the ring wraps, well after the leader's append path is
+    // optimized, and code that never ran has no type feedback (a deopt).
+    const next = (this.start + this.count) % this.size;
     if (next >= this.buffer.length) this.grow();
     this.buffer[next] = inflight;
     this.count++;
@@ -44,8 +46,7 @@ export class Inflights {
     let i = 0;
     for (; i < this.count; i++) {
       if (to < this.buffer[idx]!) break; // found the first large inflight
-      idx++;
-      if (idx >= this.size) idx -= this.size;
+      idx = (idx + 1) % this.size;
     }
     this.count -= i;
     this.start = idx;
