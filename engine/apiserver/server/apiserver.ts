@@ -242,7 +242,8 @@ export class ApiServer implements Actor, AggregatorHost {
       code: 0,
     };
     this.records.push(rec);
-    if (this.records.length > RECORD_LIMIT) this.records.splice(0, this.records.length - RECORD_LIMIT);
+    // shift, not splice: V8 drops an array's head in place, where splice moves all 2,000 records per request.
+    while (this.records.length > RECORD_LIMIT) this.records.shift();
     // reply(res) is this.finish(ctx, from, msg.reqId, rec, res), written out: no closures per request.
 
     // Authentication.

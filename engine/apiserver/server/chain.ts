@@ -185,7 +185,8 @@ export function decodeBody(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   }
   const mode = (queryValue(req.query, 'fieldValidation') ?? 'Warn') as 'Ignore' | 'Warn' | 'Strict';
   if (!['Ignore', 'Warn', 'Strict'].includes(mode)) return { ok: false, status: status.badRequest(`fieldValidation invalid value: ${mode}`) };
-  const checked = checkFields(gvk, obj, mode, parsed.duplicates);
+  // A JSON body was parsed for this request alone: decoded in place.
+  const checked = checkFields(gvk, obj, mode, parsed.duplicates, { owned: parsed.unshared === true });
   if (!checked.ok) return { ok: false, status: checked.status };
   checked.obj.metadata ??= {};
   // From here on the object is in the shape it is stored (and defaulted, validated, admitted) in.
@@ -229,7 +230,9 @@ export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, status: status.badRequest('the patch produced something that is not an object') };
   const obj = value as unknown as KObject;
   const mode = (queryValue(req.query, 'fieldValidation') ?? 'Warn') as 'Ignore' | 'Warn' | 'Strict';
-  const checked = checkFields({ group: r.group, version: r.version, kind: r.kind }, obj, mode, []);
+  // A merge patch's result is a fresh copy (applyMergePatchV4 clones document and patch): decoded in place.
+  // Other patch types may share members with the current object, which must stay as it is.
+  const checked = checkFields({ group: r.group, version: r.version, kind: r.kind }, obj, mode, [], { owned: ct === 'application/merge-patch+json' });
   if (!checked.ok) return { ok: false, status: checked.status };
   const out = storedShape(r, checked.obj);
   const stored = { group: r.group, version: parseApiVersion(out.apiVersion).version, kind: r.kind };
