@@ -583,9 +583,9 @@ function resourceOfKey(key: string): ResourceInfo | undefined {
   return resourceFor(key.slice(0, i), key.slice(i + 1));
 }
 
-export function stage(rec: RequestRecord | undefined, kind: StageRecord['kind'], name: string, decision: StageRecord['decision'], startedAt: number, endedAt: number, message?: string, extra: Partial<StageRecord> = {}): void {
+export function stage(rec: RequestRecord | undefined, kind: StageRecord['kind'], name: string, decision: StageRecord['decision'], startedAt: number, endedAt: number, message?: string, extra?: Partial<StageRecord>): void {
   if (!rec) return;
-  const s: StageRecord = { kind, name, decision, startedAt, endedAt, ...extra };
+  const s: StageRecord = extra === undefined ? { kind, name, decision, startedAt, endedAt } : { kind, name, decision, startedAt, endedAt, ...extra };
   if (message) s.message = message;
   rec.stages.push(s);
 }

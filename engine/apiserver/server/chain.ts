@@ -483,14 +483,15 @@ export function admit(s: ApiServer, ctx: ActorContext, op: RestOp, operation: Ad
   const records = result.records;
   const rec = s.record(op.recordId);
   for (const pr of records) {
-    const extra: Record<string, unknown> = {};
+    // Most steps have neither a patch nor warnings: no extra fields to record.
+    let extra: Record<string, unknown> | undefined;
     // The same copy before and after: the step changed nothing (no patch to compute).
     if (pr.before !== undefined && pr.after !== undefined && pr.before !== pr.after && pr.decision === 'allowed') {
       const patch = createJsonPatch(pr.before as JsonValue, pr.after as JsonValue) as unknown as JsonValue[];
-      if (patch.length) extra.patch = patch;
+      if (patch.length) (extra ??= {}).patch = patch;
     }
     if (pr.warnings?.length) {
-      extra.warnings = pr.warnings;
+      (extra ??= {}).warnings = pr.warnings;
       op.warnings.push(...pr.warnings);
     }
     stage(rec, phase, pr.plugin, pr.decision, ctx.now, ctx.now, pr.status?.message, extra);
