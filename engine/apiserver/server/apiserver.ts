@@ -134,8 +134,17 @@ export class ApiServer implements Actor, AggregatorHost {
   }
 
   cacheOf(r: ResourceInfo): WatchCache | undefined {
-    const owner = r.sharesStorageWith ? resourceFor(r.sharesStorageWith.group, r.sharesStorageWith.resource) : r;
-    return owner ? this.caches.get(cacheKey(owner)) : undefined;
+    // Looked up several times per request: by the resource's identity, once its key was built.
+    let byResource = cachesByResource.get(this.caches);
+    if (!byResource) cachesByResource.set(this.caches, (byResource = new Map()));
+    let c = byResource.get(r);
+    if (c === undefined && !byResource.has(r)) {
+      const owner = r.sharesStorageWith ? resourceFor(r.sharesStorageWith.group, r.sharesStorageWith.resource) : r;
+      c = owner ? this.caches.get(cacheKey(owner)) : undefined;
+      // Only the registry's own resources are remembered (a caller's ad hoc copy would be a new key each time).
+      if (STATIC_RESOURCES.has(r)) byResource.set(r, c);
+    }
+    return c;
   }
 
   // ---- messages ----------------------------------------------------------------
@@ -573,6 +582,13 @@ class CacheReader implements ClusterReader {
     return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace);
   }
 }
+
+/**
+ * cacheOf's answers by resource, per server (keyed by its caches map, which the
+ * server makes once and never refills: a restored server has a new one).
+ */
+const cachesByResource = new WeakMap<Map<string, WatchCache>, Map<ResourceInfo, WatchCache | undefined>>();
+const STATIC_RESOURCES: ReadonlySet<ResourceInfo> = new Set(RESOURCES);
 
 export function cacheKey(r: ResourceInfo): string {
   return `${r.group}/${r.resource}`;

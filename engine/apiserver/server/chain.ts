@@ -125,6 +125,7 @@ export function matches(r: ResourceInfo, obj: KObject, sel: Selectors, objFields
 /** Does the client want a meta.k8s.io Table (kubectl get)? */
 export function wantsTable(req: ApiRequest): boolean {
   const accept = req.headers['accept'] ?? '';
+  if (!accept.includes('as=Table')) return false;
   return accept.split(',').some((part) => part.includes('as=Table') && part.includes('g=meta.k8s.io'));
 }
 

@@ -195,6 +195,15 @@ function validateMetaCommon(m: Loose, namespaced: boolean, p: FieldPath): Errs {
   return errs;
 }
 
+/**
+ * ValidateImmutableField for one metadata field. Every update of every object
+ * comes here (twice for some kinds): the path and the error list are made only
+ * for a field that changed.
+ */
+function unchanged(errs: Errs, p: FieldPath, field: string, now: unknown, before: unknown): void {
+  if (!deepEqual(now, before)) errs.push(...immutable(now, before, p.child(field)));
+}
+
 /** ValidateObjectMetaUpdate. */
 export function validateObjectMetaUpdate(meta: unknown, oldMeta: unknown, p: FieldPath = FieldPath.root('metadata')): Errs {
   const m = o(meta);
@@ -214,17 +223,12 @@ export function validateObjectMetaUpdate(meta: unknown, oldMeta: unknown, p: Fie
   }
   if (!s(m.resourceVersion)) errs.push(fieldErr.invalid(p.child('resourceVersion'), s(m.resourceVersion), 'must be specified for an update'));
   if (n(m.generation) < n(old.generation)) errs.push(fieldErr.invalid(p.child('generation'), n(m.generation), 'must not be decremented'));
-  // Every update of every object comes here (twice for some kinds): the field's path
-  // and error list are made only for a field that changed.
-  const unchanged = (field: string, now: unknown, before: unknown): void => {
-    if (!deepEqual(now, before)) errs.push(...immutable(now, before, p.child(field)));
-  };
-  unchanged('name', s(m.name), s(old.name));
-  unchanged('namespace', s(m.namespace), s(old.namespace));
-  unchanged('uid', s(m.uid), s(old.uid));
+  unchanged(errs, p, 'name', s(m.name), s(old.name));
+  unchanged(errs, p, 'namespace', s(m.namespace), s(old.namespace));
+  unchanged(errs, p, 'uid', s(m.uid), s(old.uid));
   if (!deepEqual(m.creationTimestamp, old.creationTimestamp)) errs.push(fieldErr.invalid(p.child('creationTimestamp'), m.creationTimestamp ?? null, 'field is immutable'));
-  unchanged('deletionTimestamp', m.deletionTimestamp, old.deletionTimestamp);
-  unchanged('deletionGracePeriodSeconds', m.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds);
+  unchanged(errs, p, 'deletionTimestamp', m.deletionTimestamp, old.deletionTimestamp);
+  unchanged(errs, p, 'deletionGracePeriodSeconds', m.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds);
   append(errs, validateLabels(m.labels, p.child('labels')));
   append(errs, validateAnnotations(m.annotations, p.child('annotations')));
   append(errs, validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
