@@ -38,24 +38,41 @@ export interface FieldError {
   detail?: string;
 }
 
-/** Builds field paths as upstream's field.Path does: `.child`, `[3]`, `[key]`. */
+/**
+ * Builds field paths as upstream's field.Path does: `.child`, `[3]`, `[key]`.
+ * A path is its parent and one step, spelt out only when asked (toString):
+ * validation makes a path for every field it looks at, and names almost none
+ * of them in an error.
+ */
 export class FieldPath {
-  private constructor(private readonly s: string) {}
+  private text: string | undefined;
+  private constructor(
+    private readonly parent: FieldPath | null,
+    /** The field name, or the index or key between brackets. */
+    private readonly step: string | number,
+    private readonly bracket: boolean,
+  ) {}
   static root(name: string, ...more: string[]): FieldPath {
-    return more.reduce((p, m) => p.child(m), new FieldPath(name));
+    const p = new FieldPath(null, name, false);
+    return more.length === 0 ? p : p.child(more[0]!, ...more.slice(1));
   }
   child(name: string, ...more: string[]): FieldPath {
-    const first = new FieldPath(this.s === '' ? name : `${this.s}.${name}`);
-    return more.reduce((p, m) => p.child(m), first);
+    let p = new FieldPath(this, name, false);
+    for (let i = 0; i < more.length; i++) p = new FieldPath(p, more[i]!, false);
+    return p;
   }
   index(i: number): FieldPath {
-    return new FieldPath(`${this.s}[${i}]`);
+    return new FieldPath(this, i, true);
   }
   key(k: string): FieldPath {
-    return new FieldPath(`${this.s}[${k}]`);
+    return new FieldPath(this, k, true);
   }
   toString(): string {
-    return this.s;
+    if (this.text !== undefined) return this.text;
+    const up = this.parent === null ? '' : this.parent.toString();
+    const step = String(this.step);
+    this.text = this.bracket ? `${up}[${step}]` : up === '' ? step : `${up}.${step}`;
+    return this.text;
   }
 }
 

@@ -187,10 +187,12 @@ export class Reflector {
   /** Watch lines: apply them; 'relist' when the server says the version is gone. */
   onChunk(chunk: string): ReflectorEvent[] | 'relist' {
     const text = this.partial + chunk;
-    const lines = text.split('\n');
-    this.partial = lines.pop() ?? '';
     const events: ReflectorEvent[] = [];
-    for (const line of lines) {
+    // Line by line without split (a chunk is nearly always one whole event); what follows the last newline waits.
+    const last = text.lastIndexOf('\n');
+    this.partial = text.slice(last + 1);
+    for (let start = 0, end = text.indexOf('\n'); end >= 0 && end <= last; start = end + 1, end = text.indexOf('\n', start)) {
+      const line = text.slice(start, end);
       if (!line.trim()) continue;
       const ev = JSON.parse(line) as { type: string; object: KObject & { code?: number } };
       if (ev.type === 'ERROR') {

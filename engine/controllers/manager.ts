@@ -419,13 +419,29 @@ export class ControllerManager implements Actor {
    * (a key is never synced twice at once; errors requeue rate-limited), once
    * the controller has its credentials and its informers are synced.
    */
+  /** A controller's workers run once it has its credentials and its informers are synced. */
+  private canWork(c: Controller): boolean {
+    const credentials = c.rootCredentials ? this.apiReady : this.tokens.has(c.name);
+    return credentials && c.informers.every((r) => this.isSynced(r));
+  }
+
   private runQueues(ctx: ActorContext): void {
     if (!this.isLeader) return;
     let next = Infinity;
     for (const c of this.controllers) {
+      // This runs after every informer event, over every controller: one with
+      // nothing queued and nothing due has no work, whatever its state (the
+      // same outcome as the full pass below, without its checks).
+      if (c.queue.len() === 0) {
+        const at = c.queue.nextReadyAt();
+        if (at === null) continue;
+        if (at > ctx.now) {
+          if (this.canWork(c)) next = Math.min(next, at);
+          continue;
+        }
+      }
       c.queue.tick(ctx.now);
-      const credentials = c.rootCredentials ? this.apiReady : this.tokens.has(c.name);
-      if (!credentials || !c.informers.every((r) => this.isSynced(r))) {
+      if (!this.canWork(c)) {
         if (c.queue.len() > 0) next = Math.min(next, ctx.now + 200);
         continue;
       }

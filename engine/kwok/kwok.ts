@@ -284,19 +284,19 @@ export class KwokController implements Actor {
   }
 
   /** node-heartbeat-with-lease: the Lease in kube-node-lease, created or renewed. */
-  private renewLease(ctx: ActorContext, node: KObject, create: boolean): void {
+  private renewLease(ctx: ActorContext, node: KObject, create: boolean, renewTime = rfc3339Micro(ctx.now)): void {
     const name = node.metadata.name!;
-    const lease = {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: { name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid }] },
-      spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339Micro(ctx.now) },
-    };
     if (create) {
+      const lease = {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid }] },
+        spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
+      };
       this.leases.add(name);
       this.write(ctx, { method: 'POST', path: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', body: lease, what: `lease ${name}`, contentType: 'application/json' });
     } else {
-      this.write(ctx, { method: 'PATCH', path: `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, body: { spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339Micro(ctx.now) } }, what: `renew ${name}`, contentType: 'application/merge-patch+json' });
+      this.write(ctx, { method: 'PATCH', path: `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, body: { spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime } }, what: `renew ${name}`, contentType: 'application/merge-patch+json' });
     }
   }
 
@@ -305,7 +305,9 @@ export class KwokController implements Actor {
     if (tag === 'retry') return this.write(ctx, data as PendingWrite);
     if (tag === 'lease') {
       ctx.setTimer(LEASE_RENEW_MS, 'lease');
-      for (const n of this.nodes.store.values()) if (this.isFake(n.metadata.name!)) this.renewLease(ctx, n, !this.leases.has(n.metadata.name!));
+      // Every fake node renews at this instant: one timestamp for all.
+      const renewTime = rfc3339Micro(ctx.now);
+      for (const n of this.nodes.store.values()) if (this.isFake(n.metadata.name!)) this.renewLease(ctx, n, !this.leases.has(n.metadata.name!), renewTime);
       return;
     }
     if (tag === 'status') {

@@ -4,7 +4,6 @@
 // so the API server can show the decision and compute the JSON patch.
 import type { KObject, Status } from '../../apimachinery/types';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionVerdict, ClusterReader } from '../types';
-import { clone } from './json';
 
 export type AdmissionPhase = 'mutating' | 'validating';
 
@@ -15,7 +14,11 @@ export interface AdmissionRecord {
   status?: Status;
   warnings: string[];
   auditAnnotations?: Record<string, string>;
-  /** Copies of attrs.object around a mutating step (the same copy twice when the step changed nothing); attrs.object itself for a validating step. */
+  /**
+   * Copies of attrs.object around a mutating step (the same copy twice when the
+   * step changed nothing); attrs.object itself for a validating step, and for
+   * every step of a mutating phase that changed nothing at all.
+   */
   before: KObject | null;
   after: KObject | null;
 }
@@ -31,17 +34,25 @@ export interface AdmissionChainResult {
   storageWrites: KObject[];
 }
 
+/** A mutating record's object before any copy was made. */
+const UNCOPIED: unique symbol = Symbol('uncopied');
+type Snapshot = KObject | null | typeof UNCOPIED;
+type PendingRecord = Omit<AdmissionRecord, 'before' | 'after'> & { before: Snapshot; after: Snapshot };
+
 function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes, cluster: ClusterReader): AdmissionChainResult {
-  const records: AdmissionRecord[] = [];
+  const records: PendingRecord[] = [];
   const warnings: string[] = [];
   const auditAnnotations: Record<string, string> = {};
   const storageWrites: KObject[] = [];
-  // Mutating steps are recorded with copies of the object around them. Validating
-  // steps cannot change it and no patch is computed for them: their records
-  // share the object itself.
-  let current = attrs.object ? (phase === 'mutating' ? clone(attrs.object) : attrs.object) : null;
-  // The JSON text of `current` (mutating phase): a step that leaves the same text
-  // changed nothing, keeps the same copy and needs no patch.
+  const mutating = phase === 'mutating' && !!attrs.object;
+  // Mutating steps are recorded with copies of the object around them, made only
+  // once a step changes it (the copies exist to compute that step's patch): until
+  // then the records hold UNCOPIED and are given the first copy when it is made,
+  // or the object itself when no step changed it. Validating steps cannot change
+  // it and no patch is computed for them: their records share the object itself.
+  let current: Snapshot = attrs.object ? (mutating ? UNCOPIED : attrs.object) : null;
+  // The JSON text of the object before the next step (mutating phase): a step that
+  // leaves the same text changed nothing, keeps the same copy and needs no patch.
   // Taken before the first step that may change the object.
   let currentText: string | undefined;
   for (const plugin of plugins) {
@@ -51,8 +62,8 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
       records.push({ plugin: plugin.name, phase, decision: 'skipped', warnings: [], before: current, after: current });
       continue;
     }
-    const before = current;
-    const watch = phase === 'mutating' && !!attrs.object && (plugin.mayMutate?.(attrs, cluster) ?? true);
+    let before = current;
+    const watch = mutating && (plugin.mayMutate?.(attrs, cluster) ?? true);
     if (watch) currentText ??= JSON.stringify(attrs.object);
     const verdict: AdmissionVerdict = step.call(plugin, attrs, cluster);
     // Validating plugins must not change the object; only mutating steps that changed it take a new copy.
@@ -60,6 +71,8 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
     if (watch) {
       const text = JSON.stringify(attrs.object);
       if (text !== currentText) {
+        // The object as it came (no earlier step changed it): the copy the earlier records share.
+        if (before === UNCOPIED) before = fill(records, JSON.parse(currentText!) as KObject);
         after = JSON.parse(text) as KObject;
         currentText = text;
       }
@@ -68,7 +81,7 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
     const stepWarnings = verdict.warnings ?? [];
     warnings.push(...stepWarnings);
     if (verdict.allowed) {
-      const rec: AdmissionRecord = { plugin: plugin.name, phase, decision: 'allowed', warnings: stepWarnings, before, after };
+      const rec: PendingRecord = { plugin: plugin.name, phase, decision: 'allowed', warnings: stepWarnings, before, after };
       if (verdict.auditAnnotations) {
         rec.auditAnnotations = verdict.auditAnnotations;
         Object.assign(auditAnnotations, verdict.auditAnnotations);
@@ -78,9 +91,24 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
       continue;
     }
     records.push({ plugin: plugin.name, phase, decision: 'denied', status: verdict.status, warnings: stepWarnings, before, after });
-    return { allowed: false, status: verdict.status, warnings, auditAnnotations, records, storageWrites: [] };
+    return { allowed: false, status: verdict.status, warnings, auditAnnotations, records: settled(records, attrs.object), storageWrites: [] };
   }
-  return { allowed: true, warnings, auditAnnotations, records, storageWrites };
+  return { allowed: true, warnings, auditAnnotations, records: settled(records, attrs.object), storageWrites };
+}
+
+/** The records holding UNCOPIED get `copy` instead; returns it. */
+function fill(records: PendingRecord[], copy: KObject | null): KObject | null {
+  for (const r of records) {
+    if (r.before === UNCOPIED) r.before = copy;
+    if (r.after === UNCOPIED) r.after = copy;
+  }
+  return copy;
+}
+
+/** The records once the phase ended: those still UNCOPIED (no step changed the object) hold the object itself. */
+function settled(records: PendingRecord[], object: KObject | null): AdmissionRecord[] {
+  fill(records, object);
+  return records as AdmissionRecord[];
 }
 
 /** The mutating phase: every plugin with admit(), in order. */

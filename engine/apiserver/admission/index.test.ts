@@ -49,6 +49,23 @@ describe('admission chain', () => {
     expect(r.records[7]!.after!.metadata.name).toBe('web');
   });
 
+  it('copies the object only once a step changes it', () => {
+    // NamespaceLifecycle changes nothing: its record shares the copy of the object as it came.
+    const a = attrs({ resource: 'pods', object: pod('web', 'default'), options: { __randomSuffix: 'abcde' } });
+    const original = structuredClone(a.object);
+    const r = runMutating(a, world());
+    const [nl, lr] = r.records;
+    expect(nl!.before).toBe(nl!.after);
+    expect(nl!.after).toBe(lr!.before);
+    expect(lr!.before).not.toBe(a.object);
+    expect(lr!.before).toEqual(original);
+    // A phase in which no step changes the object records the object itself (there is no patch to compute).
+    const unchanged = attrs({ resource: 'configmaps', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' } } });
+    const u = runMutating(unchanged, world());
+    expect(u.records.length).toBeGreaterThan(0);
+    expect(u.records.every((x) => x.before === unchanged.object && x.after === unchanged.object)).toBe(true);
+  });
+
   it('marks plugins that do not handle the operation as skipped', () => {
     const r = runMutating(attrs({ operation: 'DELETE', resource: 'pods', namespace: 'default', name: 'web', object: null, oldObject: pod('web', 'default') }), world());
     expect(r.records.map((x) => `${x.plugin}:${x.decision}`)).toEqual([

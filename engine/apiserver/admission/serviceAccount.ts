@@ -163,6 +163,8 @@ function validatePod(a: AdmissionAttributes, cluster: ClusterReader, pod: KObjec
 export const serviceAccount: AdmissionPlugin = {
   name: 'ServiceAccount',
   handles: (a) => a.operation === 'CREATE',
+  // admit changes nothing it ignores (shouldIgnore): only pods.
+  mayMutate: (a) => !shouldIgnore(a),
   admit(a, cluster) {
     if (shouldIgnore(a)) return allow();
     const pod = a.object!;

@@ -11,6 +11,8 @@ export const PVC_PROTECTION_FINALIZER = 'kubernetes.io/pvc-protection';
 export const storageObjectInUseProtection: AdmissionPlugin = {
   name: 'StorageObjectInUseProtection',
   handles: (a) => a.operation === 'CREATE',
+  // Only new PersistentVolumes and PersistentVolumeClaims get a finalizer.
+  mayMutate: (a) => a.subresource === '' && (isResource(a, '', 'persistentvolumes') || isResource(a, '', 'persistentvolumeclaims')),
   admit(a) {
     if (a.subresource !== '' || !a.object) return allow();
     const finalizer = isResource(a, '', 'persistentvolumes') ? PV_PROTECTION_FINALIZER : isResource(a, '', 'persistentvolumeclaims') ? PVC_PROTECTION_FINALIZER : null;

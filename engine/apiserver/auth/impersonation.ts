@@ -41,7 +41,8 @@ export type ImpersonationResult =
  */
 function multiValues(headers: Headers, name: string): string[] {
   const out: string[] = [];
-  for (const [k, v] of Object.entries(headers)) {
+  for (const k of Object.keys(headers)) {
+    const v = headers[k];
     if (k.toLowerCase() !== name || v === undefined) continue;
     if (typeof v === 'string') out.push(...v.split(',').map((x) => x.trim()).filter((x) => x !== ''));
     else out.push(...v);

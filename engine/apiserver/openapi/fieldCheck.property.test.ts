@@ -51,6 +51,24 @@ function mutate(base: unknown, path: (string | number)[], value: unknown): unkno
   return root;
 }
 
+/** A deep copy keeping every own key as an own key (`__proto__` too) and undefined members. */
+function ownClone(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(ownClone);
+  if (typeof v !== 'object' || v === null) return v;
+  const out = {};
+  for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: ownClone((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** A value's exact shape, undefined members and -0 included, as comparable data. */
+function shape(v: unknown): unknown {
+  if (Array.isArray(v)) return ['[', ...v.map(shape)];
+  if (v === undefined) return 'undefined';
+  if (Object.is(v, -0)) return '-0';
+  if (typeof v !== 'object' || v === null) return v;
+  return ['{', ...Object.keys(v).map((k) => [k, shape((v as Record<string, unknown>)[k])])];
+}
+
 describe('decodePlainAs', () => {
   for (const [kind, base, def] of [
     ['Lease', lease, definitionForKind('coordination.k8s.io', 'v1', 'Lease')!],
@@ -62,6 +80,29 @@ describe('decodePlainAs', () => {
           let v: unknown = base;
           for (const [p, last, value] of edits) v = mutate(v, [...p, last], value);
           expect(decodePlainAs(def, v)).toEqual(decodeAs(def, treeOf(v), true));
+        }),
+        { numRuns: 400 },
+      );
+    });
+
+    // An owned value is decoded in place: the same report, the value itself as
+    // the result, and (when decoding fails) the value left as it came.
+    it(`decodes an owned value in place to the same result (${kind})`, () => {
+      fc.assert(
+        fc.property(fc.array(fc.tuple(fc.array(fc.nat(9), { minLength: 1, maxLength: 5 }), fc.oneof(fc.nat(9), fc.constantFrom('extra', 'spec', 'status', 'name')), anyValue), { maxLength: 4 }), (edits) => {
+          let v: unknown = base;
+          for (const [p, last, value] of edits) v = mutate(v, [...p, last], value);
+          const owned = ownClone(v);
+          const copied = decodePlainAs(def, v);
+          const inPlace = decodePlainAs(def, owned, true);
+          expect(inPlace.error).toBe(copied.error);
+          expect(inPlace.strict).toEqual(copied.strict);
+          if (copied.error === undefined) {
+            expect(inPlace.value).toBe(owned);
+            expect(JSON.stringify(inPlace.value)).toBe(JSON.stringify(copied.value));
+          } else {
+            expect(shape(owned)).toEqual(shape(v));
+          }
         }),
         { numRuns: 400 },
       );

@@ -341,12 +341,84 @@ class Decoder {
  * repeat a key; a number's literal is how JavaScript prints it; undefined
  * members are absent, other non-JSON values read as null.
  */
+/** An owned member to delete (PlainDecoder's edits). */
+const DELETE = Symbol('delete');
+
 class PlainDecoder {
   private fieldStack: string[] = [];
   private structName = '';
   saved: string | undefined;
   readonly strict: string[] = [];
   private readonly seen = new Set<string>();
+  /**
+   * The field path as segments (keys, and indices as numbers), joined only when
+   * an error names it: most decodes name none, and this runs over every field
+   * of every write.
+   */
+  private readonly segs: (string | number)[] = [];
+
+  /** In-place edits of an owned value (containers, keys, new values or DELETE), made only once it decoded without error. */
+  private readonly editAt: (Record<string, unknown> | unknown[])[] = [];
+  private readonly editKey: (string | number)[] = [];
+  private readonly editValue: unknown[] = [];
+
+  /**
+   * `owned`: the caller hands over a value nothing else holds (just parsed, or
+   * a merge patch's fresh result), so it is decoded in place — unknown and
+   * undefined members deleted, members replaced where decoding changes them —
+   * instead of copied; the result is the same JSON either way. The edits wait
+   * until the whole value decoded: an error reports the value as it came.
+   */
+  constructor(private readonly owned = false) {}
+
+  private edit(at: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
+    this.editAt.push(at);
+    this.editKey.push(key);
+    this.editValue.push(value);
+  }
+
+  /** The owned value's edits, made (after a decode without error). */
+  applyEdits(): void {
+    for (let i = 0; i < this.editAt.length; i++) {
+      const at = this.editAt[i]!;
+      const key = this.editKey[i]!;
+      const value = this.editValue[i];
+      if (typeof key === 'number') (at as unknown[])[key] = value;
+      else if (value === DELETE) delete (at as Record<string, unknown>)[key];
+      else setOwn(at as { [k: string]: JsonValue }, key, value as JsonValue);
+    }
+  }
+
+  /** plainValue for an owned value: undefined members deleted and non-JSON values nulled, as edits. */
+  private ownedPlain(v: unknown): JsonValue {
+    switch (plainKind(v)) {
+      case 'array': {
+        const arr = v as unknown[];
+        for (let i = 0; i < arr.length; i++) {
+          const d = this.ownedPlain(arr[i]);
+          if (d !== arr[i]) this.edit(arr, i, d);
+        }
+        return arr as JsonValue;
+      }
+      case 'object': {
+        const o = v as Record<string, unknown>;
+        for (const k of Object.keys(o)) {
+          const x = o[k];
+          if (x === undefined) {
+            this.edit(o, k, DELETE);
+            continue;
+          }
+          const d = this.ownedPlain(x);
+          if (d !== x) this.edit(o, k, d);
+        }
+        return o as JsonValue;
+      }
+      case 'null':
+        return null;
+      default:
+        return v as JsonValue;
+    }
+  }
 
   private typeError(value: string, goType: string): string {
     if (this.structName === '' && this.fieldStack.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
@@ -357,25 +429,42 @@ class PlainDecoder {
     this.saved ??= err;
   }
 
-  private unknownField(path: string): void {
-    const msg = `unknown field ${JSON.stringify(path)}`;
+  /** The path of the member being decoded, as the copying decoder spelt it (`a.b[0].c`). */
+  private path(): string {
+    let out = '';
+    for (const seg of this.segs) out = typeof seg === 'number' ? `${out}[${seg}]` : out === '' ? seg : `${out}.${seg}`;
+    return out;
+  }
+
+  private unknownField(): void {
+    const msg = `unknown field ${JSON.stringify(this.path())}`;
     if (this.strict.length >= MAX_STRICT_ERRORS || this.seen.has(msg)) return;
     this.seen.add(msg);
     this.strict.push(msg);
   }
 
-  decode(s: OpenApiSchema, v: unknown, owner: string, path: string): JsonValue {
+  /** A member's decoded value, with its path segment pushed meanwhile. */
+  private member(s: OpenApiSchema, v: unknown, owner: string, seg: string | number): JsonValue {
+    this.segs.push(seg);
+    try {
+      return this.decode(s, v, owner);
+    } finally {
+      this.segs.pop();
+    }
+  }
+
+  decode(s: OpenApiSchema, v: unknown, owner: string): JsonValue {
     const t = targetOf(s, owner);
     const kind = plainKind(v);
     if (kind === 'null') return null;
     switch (t.type) {
       case 'any':
-        return plainValue(v);
+        return this.owned ? this.ownedPlain(v) : plainValue(v);
       case 'quantity': {
         const text = kind === 'string' ? (v as string) : kind === 'number' ? String(v) : JSON.stringify(plainValue(v));
         const err = quantityError(text);
         if (err) throw new Abort(err);
-        return plainValue(v);
+        return this.owned ? this.ownedPlain(v) : plainValue(v);
       }
       case 'intstr':
         if (kind === 'string') return v as string;
@@ -424,7 +513,17 @@ class PlainDecoder {
           this.save(this.typeError(kind, t.goType));
           return null;
         }
-        return (v as unknown[]).map((item, i) => this.decode(t.elem, item, t.owner, `${path}[${i}]`));
+        const arr = v as unknown[];
+        if (this.owned) {
+          for (let i = 0; i < arr.length; i++) {
+            const d = this.member(t.elem, arr[i], t.owner, i);
+            if (d !== arr[i]) this.edit(arr, i, d);
+          }
+          return arr as JsonValue;
+        }
+        const out: JsonValue[] = new Array<JsonValue>(arr.length);
+        for (let i = 0; i < arr.length; i++) out[i] = this.member(t.elem, arr[i], t.owner, i);
+        return out;
       }
       case 'map': {
         if (kind !== 'object') {
@@ -432,11 +531,23 @@ class PlainDecoder {
           return null;
         }
         const o = v as Record<string, unknown>;
+        if (this.owned) {
+          for (const k of Object.keys(o)) {
+            const x = o[k];
+            if (x === undefined) {
+              this.edit(o, k, DELETE);
+              continue;
+            }
+            const d = this.member(t.elem, x, t.owner, k);
+            if (d !== x) this.edit(o, k, d);
+          }
+          return o as JsonValue;
+        }
         const out: { [k: string]: JsonValue } = {};
         for (const k of Object.keys(o)) {
           const x = o[k];
           if (x === undefined) continue;
-          setOwn(out, k, this.decode(t.elem, x, t.owner, path === '' ? k : `${path}.${k}`));
+          setOwn(out, k, this.member(t.elem, x, t.owner, k));
         }
         return out;
       }
@@ -446,26 +557,34 @@ class PlainDecoder {
           return null;
         }
         const o = v as Record<string, unknown>;
-        const out: { [k: string]: JsonValue } = {};
+        const out: { [k: string]: JsonValue } | null = this.owned ? null : {};
         for (const k of Object.keys(o)) {
           const x = o[k];
-          if (x === undefined) continue;
+          if (x === undefined) {
+            if (!out) this.edit(o, k, DELETE);
+            continue;
+          }
           const prop = Object.hasOwn(t.props, k) ? t.props[k] : undefined;
           if (!prop) {
-            this.unknownField(path === '' ? k : `${path}.${k}`);
+            this.segs.push(k);
+            this.unknownField();
+            this.segs.pop();
+            if (!out) this.edit(o, k, DELETE);
             continue;
           }
           const outer = this.structName;
           this.fieldStack.push(k);
           this.structName = t.goName;
           try {
-            setOwn(out, k, this.decode(prop, x, t.def, path === '' ? k : `${path}.${k}`));
+            const d = this.member(prop, x, t.def, k);
+            if (out) setOwn(out, k, d);
+            else if (d !== x) this.edit(o, k, d);
           } finally {
             this.fieldStack.pop();
             this.structName = outer;
           }
         }
-        return out;
+        return out ?? (o as JsonValue);
       }
     }
   }
@@ -533,13 +652,15 @@ export function decodeAs(definition: string, body: JsonNode, keysUnique = false)
 }
 
 /** decodeAs over a plain value (what decodeAs(definition, treeOf(value), true) reports). */
-export function decodePlainAs(definition: string, value: unknown): DecodeReport {
-  const d = new PlainDecoder();
+export function decodePlainAs(definition: string, value: unknown, owned = false): DecodeReport {
+  const d = new PlainDecoder(owned);
   let root = rootRefs.get(definition);
   if (!root) rootRefs.set(definition, (root = { $ref: `#/components/schemas/${definition}` }));
   try {
-    const out = d.decode(root, value, definition, '');
-    return d.saved ? { value: out, error: d.saved, strict: d.strict } : { value: out, strict: d.strict };
+    const out = d.decode(root, value, definition);
+    if (d.saved) return { value: out, error: d.saved, strict: d.strict };
+    d.applyEdits();
+    return { value: out, strict: d.strict };
   } catch (e) {
     if (e instanceof Abort) return { value: plainValue(value), error: e.message, strict: d.strict };
     throw e;
@@ -553,6 +674,8 @@ export interface FieldCheckOptions {
   context?: 'create' | 'update' | 'patch';
   /** The raw JSON body, when the caller has it: duplicates are then found in document order, numbers as written. */
   text?: string;
+  /** `body` is the caller's alone (just parsed, or a fresh patch result): decoded in place, not copied (PlainDecoder). */
+  owned?: boolean;
 }
 
 /**
@@ -567,7 +690,7 @@ export function checkFields(gvk: GroupVersionKind, body: unknown, mode: FieldVal
   const def = definitionForKind(gvk.group, gvk.version, gvk.kind);
   if (!def) return { ok: true, obj: body as KObject, warnings: [] };
   const tree = options.text !== undefined ? parseJsonTree(options.text) : undefined;
-  const report = tree ? decodeAs(def, tree) : decodePlainAs(def, body);
+  const report = tree ? decodeAs(def, tree) : decodePlainAs(def, body, options.owned === true);
   const strict = tree ? report.strict : [...report.strict, ...duplicates.map((p) => `duplicate field ${JSON.stringify(p)}`)];
   const context = options.context ?? 'create';
   if (report.error !== undefined) {

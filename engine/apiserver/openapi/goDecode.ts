@@ -100,23 +100,34 @@ const quote = (s: string) => JSON.stringify(s);
 
 function daysIn(month: number, year: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-const CANONICAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
-const CANONICAL_MICRO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
+/** The number of `len` ASCII digits at `at`, or -1 (char codes: this runs for every time field of every request). */
+function digitsAt(value: string, at: number, len: number): number {
+  let n = 0;
+  for (let i = at; i < at + len; i++) {
+    const c = value.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
 
 /** A UTC `YYYY-MM-DDThh:mm:ssZ` (or with six fraction digits for MicroTime) whose fields time.Parse accepts. */
 function canonicalTimeOk(value: string, micro: boolean): boolean {
-  const m = (micro ? CANONICAL_MICRO_TIME : CANONICAL_TIME).exec(value);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1 || Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
-  return day <= days;
+  if (value.length !== (micro ? 27 : 20)) return false;
+  if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':' || value[value.length - 1] !== 'Z') return false;
+  if (micro && (value[19] !== '.' || digitsAt(value, 20, 6) < 0)) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  if (year < 0 || hour < 0 || minute < 0 || second < 0) return false;
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  return day <= daysIn(month, year);
 }
 
 /**

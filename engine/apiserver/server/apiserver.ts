@@ -134,8 +134,17 @@ export class ApiServer implements Actor, AggregatorHost {
   }
 
   cacheOf(r: ResourceInfo): WatchCache | undefined {
-    const owner = r.sharesStorageWith ? resourceFor(r.sharesStorageWith.group, r.sharesStorageWith.resource) : r;
-    return owner ? this.caches.get(cacheKey(owner)) : undefined;
+    // Looked up several times per request: by the resource's identity, once its key was built.
+    let byResource = cachesByResource.get(this.caches);
+    if (!byResource) cachesByResource.set(this.caches, (byResource = new Map()));
+    let c = byResource.get(r);
+    if (c === undefined && !byResource.has(r)) {
+      const owner = r.sharesStorageWith ? resourceFor(r.sharesStorageWith.group, r.sharesStorageWith.resource) : r;
+      c = owner ? this.caches.get(cacheKey(owner)) : undefined;
+      // Only the registry's own resources are remembered (a caller's ad hoc copy would be a new key each time).
+      if (STATIC_RESOURCES.has(r)) byResource.set(r, c);
+    }
+    return c;
   }
 
   // ---- messages ----------------------------------------------------------------
@@ -242,7 +251,8 @@ export class ApiServer implements Actor, AggregatorHost {
       code: 0,
     };
     this.records.push(rec);
-    if (this.records.length > RECORD_LIMIT) this.records.splice(0, this.records.length - RECORD_LIMIT);
+    // shift, not splice: V8 drops an array's head in place, where splice moves all 2,000 records per request.
+    while (this.records.length > RECORD_LIMIT) this.records.shift();
     // reply(res) is this.finish(ctx, from, msg.reqId, rec, res), written out: no closures per request.
 
     // Authentication.
@@ -573,6 +583,13 @@ class CacheReader implements ClusterReader {
   }
 }
 
+/**
+ * cacheOf's answers by resource, per server (keyed by its caches map, which the
+ * server makes once and never refills: a restored server has a new one).
+ */
+const cachesByResource = new WeakMap<Map<string, WatchCache>, Map<ResourceInfo, WatchCache | undefined>>();
+const STATIC_RESOURCES: ReadonlySet<ResourceInfo> = new Set(RESOURCES);
+
 export function cacheKey(r: ResourceInfo): string {
   return `${r.group}/${r.resource}`;
 }
@@ -582,9 +599,9 @@ function resourceOfKey(key: string): ResourceInfo | undefined {
   return resourceFor(key.slice(0, i), key.slice(i + 1));
 }
 
-export function stage(rec: RequestRecord | undefined, kind: StageRecord['kind'], name: string, decision: StageRecord['decision'], startedAt: number, endedAt: number, message?: string, extra: Partial<StageRecord> = {}): void {
+export function stage(rec: RequestRecord | undefined, kind: StageRecord['kind'], name: string, decision: StageRecord['decision'], startedAt: number, endedAt: number, message?: string, extra?: Partial<StageRecord>): void {
   if (!rec) return;
-  const s: StageRecord = { kind, name, decision, startedAt, endedAt, ...extra };
+  const s: StageRecord = extra === undefined ? { kind, name, decision, startedAt, endedAt } : { kind, name, decision, startedAt, endedAt, ...extra };
   if (message) s.message = message;
   rec.stages.push(s);
 }

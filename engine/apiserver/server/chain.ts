@@ -125,6 +125,7 @@ export function matches(r: ResourceInfo, obj: KObject, sel: Selectors, objFields
 /** Does the client want a meta.k8s.io Table (kubectl get)? */
 export function wantsTable(req: ApiRequest): boolean {
   const accept = req.headers['accept'] ?? '';
+  if (!accept.includes('as=Table')) return false;
   return accept.split(',').some((part) => part.includes('as=Table') && part.includes('g=meta.k8s.io'));
 }
 
@@ -185,7 +186,8 @@ export function decodeBody(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   }
   const mode = (queryValue(req.query, 'fieldValidation') ?? 'Warn') as 'Ignore' | 'Warn' | 'Strict';
   if (!['Ignore', 'Warn', 'Strict'].includes(mode)) return { ok: false, status: status.badRequest(`fieldValidation invalid value: ${mode}`) };
-  const checked = checkFields(gvk, obj, mode, parsed.duplicates);
+  // A JSON body was parsed for this request alone: decoded in place.
+  const checked = checkFields(gvk, obj, mode, parsed.duplicates, { owned: parsed.unshared === true });
   if (!checked.ok) return { ok: false, status: checked.status };
   checked.obj.metadata ??= {};
   // From here on the object is in the shape it is stored (and defaulted, validated, admitted) in.
@@ -229,7 +231,9 @@ export function applyPatch(req: ApiRequest, r: Pick<ResourceInfo, 'group' | 'ver
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, status: status.badRequest('the patch produced something that is not an object') };
   const obj = value as unknown as KObject;
   const mode = (queryValue(req.query, 'fieldValidation') ?? 'Warn') as 'Ignore' | 'Warn' | 'Strict';
-  const checked = checkFields({ group: r.group, version: r.version, kind: r.kind }, obj, mode, []);
+  // A merge patch's result is a fresh copy (applyMergePatchV4 clones document and patch): decoded in place.
+  // Other patch types may share members with the current object, which must stay as it is.
+  const checked = checkFields({ group: r.group, version: r.version, kind: r.kind }, obj, mode, [], { owned: ct === 'application/merge-patch+json' });
   if (!checked.ok) return { ok: false, status: checked.status };
   const out = storedShape(r, checked.obj);
   const stored = { group: r.group, version: parseApiVersion(out.apiVersion).version, kind: r.kind };
@@ -480,14 +484,15 @@ export function admit(s: ApiServer, ctx: ActorContext, op: RestOp, operation: Ad
   const records = result.records;
   const rec = s.record(op.recordId);
   for (const pr of records) {
-    const extra: Record<string, unknown> = {};
+    // Most steps have neither a patch nor warnings: no extra fields to record.
+    let extra: Record<string, unknown> | undefined;
     // The same copy before and after: the step changed nothing (no patch to compute).
     if (pr.before !== undefined && pr.after !== undefined && pr.before !== pr.after && pr.decision === 'allowed') {
       const patch = createJsonPatch(pr.before as JsonValue, pr.after as JsonValue) as unknown as JsonValue[];
-      if (patch.length) extra.patch = patch;
+      if (patch.length) (extra ??= {}).patch = patch;
     }
     if (pr.warnings?.length) {
-      extra.warnings = pr.warnings;
+      (extra ??= {}).warnings = pr.warnings;
       op.warnings.push(...pr.warnings);
     }
     stage(rec, phase, pr.plugin, pr.decision, ctx.now, ctx.now, pr.status?.message, extra);

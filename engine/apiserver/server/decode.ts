@@ -25,7 +25,8 @@ export const MAX_DEPTH = 1_000;
 /** The apiserver refuses request bodies over 3 MiB (MaxRequestBodyBytes). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-export type Parsed = { ok: true; value: unknown; text: string; duplicates: string[] } | { ok: false; status: Status };
+/** `unshared`: the value is a JSON.parse result, no member of it referenced twice (YAML aliases can be), so it may be edited in place. */
+export type Parsed = { ok: true; value: unknown; text: string; duplicates: string[]; unshared?: true } | { ok: false; status: Status };
 
 export function parseBody(req: ApiRequest): Parsed {
   const text = req.body ?? '';
@@ -53,7 +54,7 @@ export function parseJson(text: string): Parsed {
   const scan = scanJson(text);
   if (scan.tooDeep) return { ok: false, status: versionKindError('exceeded max depth') };
   try {
-    return { ok: true, value: JSON.parse(text), text, duplicates: scan.duplicates };
+    return { ok: true, value: JSON.parse(text), text, duplicates: scan.duplicates, unshared: true };
   } catch (e) {
     return { ok: false, status: versionKindError(goJsonError(text, e as Error)) };
   }

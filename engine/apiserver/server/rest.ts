@@ -272,6 +272,15 @@ function withTypeMeta(r: ResourceInfo, obj: KObject): KObject {
   return { ...servedShape(r, obj), apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
 }
 
+/** withTypeMeta of an object made for the answer alone: typed in place when served as stored (the same keys in the same order). */
+function withTypeMetaFresh(r: ResourceInfo, obj: KObject): KObject {
+  const shaped = servedShape(r, obj);
+  if (shaped !== obj) return { ...shaped, apiVersion: apiVersionOf(r.group, r.version), kind: r.kind };
+  obj.apiVersion = apiVersionOf(r.group, r.version);
+  obj.kind = r.kind;
+  return obj;
+}
+
 function startList(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const sel = chain.parseSelectors(op.req, op.r);
   if (!sel.ok) return s.complete(ctx, op, statusResponse(sel.status));
@@ -603,10 +612,10 @@ function afterWrite(s: ApiServer, ctx: ActorContext, op: RestOp, res: TxnRespons
   const obj = op.next!;
   if (op.writeKind === 'delete' && op.answer === 'status') return s.complete(ctx, op, jsonResponse(201, status.success()));
   if (op.writeKind === 'delete') {
-    const out = withTypeMeta(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: String(op.currentRev) } });
+    const out = withTypeMetaFresh(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: String(op.currentRev) } });
     return s.complete(ctx, op, deleteAnswer(r, out));
   }
-  const stored = withTypeMeta(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } });
+  const stored = withTypeMetaFresh(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } });
   if (op.answer === 'scale') return s.complete(ctx, op, jsonResponse(200, scaleOf(r, stored)));
   if (op.answer === 'status') return s.complete(ctx, op, jsonResponse(201, status.success()));
   if (op.answer === 'deleted') return s.complete(ctx, op, jsonResponse(200, chain.render(r, op.req, [stored], ctx.now, null)));

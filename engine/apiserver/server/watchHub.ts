@@ -184,7 +184,10 @@ export class WatchHub {
     const shared = encodings && !chain.wantsTable(w.req) ? `${w.r.group}/${w.r.version}/${w.r.resource}/${type}` : undefined;
     let line = shared === undefined ? undefined : encodings!.get(shared);
     if (line === undefined) {
-      const typed = { ...servedShape(w.r, object), apiVersion: apiVersionOf(w.r.group, w.r.version), kind: w.r.kind };
+      const shaped = servedShape(w.r, object);
+      const apiVersion = apiVersionOf(w.r.group, w.r.version);
+      // Stored objects carry their type meta: then an object (not a Table) is encoded as it is, the same JSON a copy would give.
+      const typed = shared !== undefined && shaped.apiVersion === apiVersion && shaped.kind === w.r.kind ? shaped : { ...shaped, apiVersion, kind: w.r.kind };
       const out = chain.renderWatchObject(w.r, w.req, typed, ctx.now, !w.sentHeaders);
       line = `${JSON.stringify({ type, object: out })}\n`;
       if (shared !== undefined) encodings!.set(shared, line);

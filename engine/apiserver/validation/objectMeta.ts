@@ -154,6 +154,11 @@ function validateFinalizers(fins: unknown, p: FieldPath): Errs {
   return errs;
 }
 
+/** Appends `more` to `errs` (no spread: most lists are empty, and this runs for every write). */
+function append(errs: Errs, more: Errs): void {
+  for (let i = 0; i < more.length; i++) errs.push(more[i]!);
+}
+
 /** ValidateObjectMeta (create). Name generation has already happened. */
 export function validateObjectMeta(meta: unknown, namespaced: boolean, nameFn: NameFn, p: FieldPath = FieldPath.root('metadata')): Errs {
   const m = o(meta);
@@ -162,8 +167,11 @@ export function validateObjectMeta(meta: unknown, namespaced: boolean, nameFn: N
   const name = s(m.name);
   if (generateName) errs.push(...msgs(p.child('generateName'), generateName, nameFn(generateName, true)));
   if (!name) errs.push(fieldErr.required(p.child('name'), 'name or generateName is required'));
-  else errs.push(...msgs(p.child('name'), name, nameFn(name, false)));
-  errs.push(...validateMetaCommon(m, namespaced, p));
+  else {
+    const bad = nameFn(name, false);
+    if (bad.length) errs.push(...msgs(p.child('name'), name, bad));
+  }
+  append(errs, validateMetaCommon(m, namespaced, p));
   return errs;
 }
 
@@ -172,16 +180,28 @@ function validateMetaCommon(m: Loose, namespaced: boolean, p: FieldPath): Errs {
   const ns = s(m.namespace);
   if (namespaced) {
     if (!ns) errs.push(fieldErr.required(p.child('namespace'), ''));
-    else errs.push(...msgs(p.child('namespace'), ns, isDNS1123Label(ns)));
+    else {
+      const bad = isDNS1123Label(ns);
+      if (bad.length) errs.push(...msgs(p.child('namespace'), ns, bad));
+    }
   } else if (ns) {
     errs.push(fieldErr.forbidden(p.child('namespace'), 'not allowed on this type'));
   }
-  errs.push(...nonNegative(m.generation, p.child('generation')));
-  errs.push(...validateLabels(m.labels, p.child('labels')));
-  errs.push(...validateAnnotations(m.annotations, p.child('annotations')));
-  errs.push(...validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
-  errs.push(...validateFinalizers(m.finalizers, p.child('finalizers')));
+  if (typeof m.generation === 'number' && m.generation < 0) append(errs, nonNegative(m.generation, p.child('generation')));
+  append(errs, validateLabels(m.labels, p.child('labels')));
+  append(errs, validateAnnotations(m.annotations, p.child('annotations')));
+  append(errs, validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
+  append(errs, validateFinalizers(m.finalizers, p.child('finalizers')));
   return errs;
+}
+
+/**
+ * ValidateImmutableField for one metadata field. Every update of every object
+ * comes here (twice for some kinds): the path and the error list are made only
+ * for a field that changed.
+ */
+function unchanged(errs: Errs, p: FieldPath, field: string, now: unknown, before: unknown): void {
+  if (!deepEqual(now, before)) errs.push(...immutable(now, before, p.child(field)));
 }
 
 /** ValidateObjectMetaUpdate. */
@@ -203,14 +223,14 @@ export function validateObjectMetaUpdate(meta: unknown, oldMeta: unknown, p: Fie
   }
   if (!s(m.resourceVersion)) errs.push(fieldErr.invalid(p.child('resourceVersion'), s(m.resourceVersion), 'must be specified for an update'));
   if (n(m.generation) < n(old.generation)) errs.push(fieldErr.invalid(p.child('generation'), n(m.generation), 'must not be decremented'));
-  errs.push(...immutable(s(m.name), s(old.name), p.child('name')));
-  errs.push(...immutable(s(m.namespace), s(old.namespace), p.child('namespace')));
-  errs.push(...immutable(s(m.uid), s(old.uid), p.child('uid')));
+  unchanged(errs, p, 'name', s(m.name), s(old.name));
+  unchanged(errs, p, 'namespace', s(m.namespace), s(old.namespace));
+  unchanged(errs, p, 'uid', s(m.uid), s(old.uid));
   if (!deepEqual(m.creationTimestamp, old.creationTimestamp)) errs.push(fieldErr.invalid(p.child('creationTimestamp'), m.creationTimestamp ?? null, 'field is immutable'));
-  errs.push(...immutable(m.deletionTimestamp, old.deletionTimestamp, p.child('deletionTimestamp')));
-  errs.push(...immutable(m.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds, p.child('deletionGracePeriodSeconds')));
-  errs.push(...validateLabels(m.labels, p.child('labels')));
-  errs.push(...validateAnnotations(m.annotations, p.child('annotations')));
-  errs.push(...validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
+  unchanged(errs, p, 'deletionTimestamp', m.deletionTimestamp, old.deletionTimestamp);
+  unchanged(errs, p, 'deletionGracePeriodSeconds', m.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds);
+  append(errs, validateLabels(m.labels, p.child('labels')));
+  append(errs, validateAnnotations(m.annotations, p.child('annotations')));
+  append(errs, validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
   return errs;
 }

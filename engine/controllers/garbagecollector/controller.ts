@@ -38,6 +38,11 @@ function refsOf(o: KObject | undefined): OwnerReference[] {
   return (o?.metadata.ownerReferences ?? []) as OwnerReference[];
 }
 
+function refWithUid(refs: readonly OwnerReference[], uid: string): OwnerReference | undefined {
+  for (let i = 0; i < refs.length; i++) if (refs[i]!.uid === uid) return refs[i];
+  return undefined;
+}
+
 function deletingDependents(o: KObject): boolean {
   return !!o.metadata.deletionTimestamp && (o.metadata.finalizers ?? []).includes(FINALIZER_DELETE_DEPENDENTS);
 }
@@ -84,7 +89,7 @@ export class GarbageCollector implements Controller {
     const before = refsOf(ev.old);
     const after = refsOf(o);
     for (const r of before) {
-      const still = after.find((x) => x.uid === r.uid);
+      const still = refWithUid(after, r.uid);
       if (!still) {
         this.dependents.get(r.uid)?.delete(id);
         if (this.dependents.get(r.uid)?.size === 0) this.dependents.delete(r.uid);
@@ -103,7 +108,14 @@ export class GarbageCollector implements Controller {
     }
     if (orphaning(o)) this.queue.add(ORPHAN + id, ctx.now);
     // An owner the graph does not know: maybe gone (the virtual node of upstream's graph builder).
-    if (after.some((r) => !this.uidIndex.has(r.uid)) || after.some((r) => this.isDeletingDependents(r.uid, ctx))) this.queue.add(DELETE + id, ctx.now);
+    if (this.anyOwnerUnknownOrDeleting(after, ctx)) this.queue.add(DELETE + id, ctx.now);
+  }
+
+  /** after.some(unknown) || after.some(deleting dependents), in that order (every event of every object with owners asks). */
+  private anyOwnerUnknownOrDeleting(refs: readonly OwnerReference[], ctx: ControllerContext): boolean {
+    for (let i = 0; i < refs.length; i++) if (!this.uidIndex.has(refs[i]!.uid)) return true;
+    for (let i = 0; i < refs.length; i++) if (this.isDeletingDependents(refs[i]!.uid, ctx)) return true;
+    return false;
   }
 
   private isDeletingDependents(uid: string, ctx: ControllerContext): boolean {

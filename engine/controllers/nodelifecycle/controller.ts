@@ -277,27 +277,35 @@ export class NodeLifecycleController implements Controller {
       observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: node.metadata.creationTimestamp ?? undefined, lastTransitionTime: node.metadata.creationTimestamp ?? undefined };
       grace = this.opts.nodeStartupGracePeriodMs;
       const created = parseRfc3339(node.metadata.creationTimestamp ?? '') || 0;
-      health = health ? { ...health, savedReady: null } : { savedReady: null, probeTimestamp: created, readyTransitionTimestamp: created, leaseRenew: null };
+      if (health) health.savedReady = null;
+      else health = { savedReady: null, probeTimestamp: created, readyTransitionTimestamp: created, leaseRenew: null };
     } else {
       observed = { ...currentReady };
       grace = this.opts.nodeMonitorGracePeriodMs;
     }
+    // The node's health record is this controller's own: updated in place (every node, every pass).
     const saved = health ? health.savedReady : null;
     if (!health) {
       health = { savedReady: currentReady ? { ...currentReady } : null, probeTimestamp: now, readyTransitionTimestamp: now, leaseRenew: null };
     } else if (!saved && currentReady) {
-      health = { ...health, savedReady: { ...currentReady }, probeTimestamp: now, readyTransitionTimestamp: now };
+      health.savedReady = { ...currentReady };
+      health.probeTimestamp = now;
+      health.readyTransitionTimestamp = now;
     } else if (saved && !currentReady) {
-      health = { ...health, savedReady: null, probeTimestamp: now, readyTransitionTimestamp: now };
+      health.savedReady = null;
+      health.probeTimestamp = now;
+      health.readyTransitionTimestamp = now;
     } else if (saved && currentReady && saved.lastHeartbeatTime !== currentReady.lastHeartbeatTime) {
-      const transition = saved.lastTransitionTime !== currentReady.lastTransitionTime ? now : health.readyTransitionTimestamp;
-      health = { ...health, savedReady: { ...currentReady }, probeTimestamp: now, readyTransitionTimestamp: transition };
+      if (saved.lastTransitionTime !== currentReady.lastTransitionTime) health.readyTransitionTimestamp = now;
+      health.savedReady = { ...currentReady };
+      health.probeTimestamp = now;
     }
     // Always refresh the probe time when the node's Lease was renewed.
     const lease = ctx.store('leases').get(`kube-node-lease/${name}`);
     const renew = lease ? renewTimeOf(lease) : NaN;
     if (lease && !Number.isNaN(renew) && (health.leaseRenew === null || health.leaseRenew < renew)) {
-      health = { ...health, leaseRenew: renew, probeTimestamp: now };
+      health.leaseRenew = renew;
+      health.probeTimestamp = now;
     }
     this.nodeHealth.set(name, health);
 
@@ -358,7 +366,8 @@ export class NodeLifecycleController implements Controller {
 
   private markNodeAsReachable(node: KObject, ctx: ControllerContext): void {
     const taints = taintsOf(node);
-    const remove = [UNREACHABLE_TAINT, NOT_READY_TAINT].filter((t) => taintExists(taints, t));
+    // Every Ready node comes here on every pass: most have no taint at all.
+    const remove = taints.length === 0 ? [] : [UNREACHABLE_TAINT, NOT_READY_TAINT].filter((t) => taintExists(taints, t));
     if (remove.length) {
       this.swap(node, [], remove, null, ctx);
       this.note(ctx, node.metadata.name!, 'Ready again: NoExecute taints removed');

@@ -81,7 +81,9 @@ export class RateLimitedTimedQueue {
   /** Forgets the value entirely (it may be added again). */
   remove(value: string): boolean {
     const had = this.set.delete(value);
-    this.queue = this.queue.filter((v) => v.value !== value);
+    // Whatever is queued is in the set: an unknown value has nothing to filter out
+    // (markNodeAsReachable removes every Ready node on every monitor pass).
+    if (had) this.queue = this.queue.filter((v) => v.value !== value);
     return had;
   }
 
