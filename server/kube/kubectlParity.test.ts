@@ -144,8 +144,8 @@ describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => 
     dir = mkdtempSync(join(tmpdir(), 'kg-parity-'));
     server = await startServer({ port: 0, seed: 11, etcdMembers: 1, speed: 1, tlsPort: 0 });
     kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), server.tls!.url, undefined, server.tls!.caPem);
-    for (let i = 0; i < 1500 && !server.host.engine.apiReady(); i++) await new Promise((r) => setTimeout(r, 20));
-    if (!server.host.engine.apiReady()) throw new Error('the API server was not ready after 30 wall s');
+    for (let i = 0; i < 1500 && !server.host.engine.clusterReady(); i++) await new Promise((r) => setTimeout(r, 20));
+    if (!server.host.engine.clusterReady()) throw new Error('the cluster (API server and the default ServiceAccount) was not ready after 30 wall s');
     // Some state, made by the real kubectl (JSON apply and protobuf create alike).
     writeFileSync(
       join(dir, 'app.yaml'),
