@@ -38,11 +38,11 @@ function kubectl(args: string[]): Promise<{ stdout: string; stderr: string; code
 }
 
 async function ready(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (server.host.engine.apiReady()) return;
+  for (let i = 0; i < 1500; i++) {
+    if (server.host.engine.clusterReady()) return;
     await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error('API server not ready');
+  throw new Error('the cluster (API server and the default ServiceAccount) was not ready after 30 wall s');
 }
 
 describe.skipIf(!have)('real kubectl v1.32 against npm run serve', () => {
