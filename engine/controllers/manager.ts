@@ -414,17 +414,17 @@ export class ControllerManager implements Actor {
     this.runQueues(ctx);
   }
 
-  /**
-   * The controllers' workers: each ready key of each queue is synced once
-   * (a key is never synced twice at once; errors requeue rate-limited), once
-   * the controller has its credentials and its informers are synced.
-   */
   /** A controller's workers run once it has its credentials and its informers are synced. */
   private canWork(c: Controller): boolean {
     const credentials = c.rootCredentials ? this.apiReady : this.tokens.has(c.name);
     return credentials && c.informers.every((r) => this.isSynced(r));
   }
 
+  /**
+   * The controllers' workers: each ready key of each queue is synced once
+   * (a key is never synced twice at once; errors requeue rate-limited), once
+   * the controller has its credentials and its informers are synced.
+   */
   private runQueues(ctx: ActorContext): void {
     if (!this.isLeader) return;
     let next = Infinity;

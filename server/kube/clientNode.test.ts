@@ -3,6 +3,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server';
+import { waitForCluster } from './testReady';
 import { kubeconfigYaml } from './kubeconfig';
 
 let server: RunningServer;
@@ -11,8 +12,7 @@ let kc: k8s.KubeConfig;
 describe('@kubernetes/client-node against npm run serve', () => {
   beforeAll(async () => {
     server = await startServer({ port: 0, seed: 3, etcdMembers: 1, speed: 5, tlsPort: 0 });
-    for (let i = 0; i < 1500 && !server.host.engine.clusterReady(); i++) await new Promise((r) => setTimeout(r, 20));
-    if (!server.host.engine.clusterReady()) throw new Error('the cluster (API server and the default ServiceAccount) was not ready after 30 wall s');
+    await waitForCluster(server);
     kc = new k8s.KubeConfig();
     kc.loadFromString(kubeconfigYaml(server.tls!.url, undefined, server.tls!.caPem));
   }, 60_000);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server';
+import { waitForCluster } from './testReady';
 import { post } from '../testkit';
 
 let server: RunningServer;
@@ -7,8 +8,7 @@ let server: RunningServer;
 describe('POST /playground/v1/kubectl', () => {
   beforeAll(async () => {
     server = await startServer({ port: 0, seed: 8, etcdMembers: 1, speed: 5 });
-    for (let i = 0; i < 1500 && !server.host.engine.clusterReady(); i++) await new Promise((r) => setTimeout(r, 20));
-    if (!server.host.engine.clusterReady()) throw new Error('the cluster (API server and the default ServiceAccount) was not ready after 30 wall s');
+    await waitForCluster(server);
   }, 60_000);
   afterAll(async () => {
     await server?.close();

@@ -10,6 +10,7 @@ import { runKubectl, type KubectlTransport } from '../../engine/kubectl';
 import type { ApiRequest, ApiResponse } from '../../engine/apiserver/types';
 import { ADMIN_TOKEN } from '../../engine/apiserver/server/scenario';
 import { startServer, type RunningServer } from '../server';
+import { waitForCluster } from './testReady';
 import { writeKubeconfig } from './kubeconfig';
 
 const KUBECTL = process.env.KUBECTL_PATH ?? '/usr/bin/kubectl';
@@ -144,8 +145,7 @@ describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => 
     dir = mkdtempSync(join(tmpdir(), 'kg-parity-'));
     server = await startServer({ port: 0, seed: 11, etcdMembers: 1, speed: 1, tlsPort: 0 });
     kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), server.tls!.url, undefined, server.tls!.caPem);
-    for (let i = 0; i < 1500 && !server.host.engine.clusterReady(); i++) await new Promise((r) => setTimeout(r, 20));
-    if (!server.host.engine.clusterReady()) throw new Error('the cluster (API server and the default ServiceAccount) was not ready after 30 wall s');
+    await waitForCluster(server);
     // Some state, made by the real kubectl (JSON apply and protobuf create alike).
     writeFileSync(
       join(dir, 'app.yaml'),

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server';
+import { waitForCluster } from './testReady';
 import { writeKubeconfig } from './kubeconfig';
 
 const KUBECTL = process.env.KUBECTL_PATH ?? '/usr/bin/kubectl';
@@ -37,12 +38,8 @@ function kubectl(args: string[]): Promise<{ stdout: string; stderr: string; code
   });
 }
 
-async function ready(): Promise<void> {
-  for (let i = 0; i < 1500; i++) {
-    if (server.host.engine.clusterReady()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the cluster (API server and the default ServiceAccount) was not ready after 30 wall s');
+function ready(): Promise<void> {
+  return waitForCluster(server);
 }
 
 describe.skipIf(!have)('real kubectl v1.32 against npm run serve', () => {
