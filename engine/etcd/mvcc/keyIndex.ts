@@ -5,8 +5,8 @@
 // Example: put(1) put(2) tombstone(3) put(4) tombstone(5) on "foo":
 //   generations: {1, 2, 3(t)} {4, 5(t)} {empty}
 // compact(n) drops revisions <= n except the largest one of the generation
-// alive at n (dropped too if it is a tombstone); a key whose generations all
-// go is removed from the index.
+// alive at n (a tombstone before n goes too, one at n stays); a key whose
+// generations all go is removed from the index.
 //
 // Plain data plus functions, so snapshots are trivial.
 import { revMain, type Rev } from './revision';
@@ -131,10 +131,13 @@ export function kiGet(ki: KeyIndex, atRev: number): KeyAt | null {
 function doCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): { genIdx: number; revIndex: number } {
   let genIdx = 0;
   let g = ki.generations[0]!;
-  // The first generation that includes atRev or was created after it.
+  // The first generation that includes atRev or was created after it. A generation
+  // whose tombstone is atRev itself is kept (etcd-io/etcd#18274, in v3.5 from
+  // v3.5.18 by #19249; Debian's 3.4.23 still drops it): a watch from the
+  // compaction revision still gets that delete.
   while (genIdx < ki.generations.length - 1) {
     const tomb = revMain(g.revs[g.revs.length - 1]!);
-    if (tomb > atRev) break;
+    if (tomb >= atRev) break;
     genIdx++;
     g = ki.generations[genIdx]!;
   }
@@ -153,18 +156,14 @@ export function kiCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): voi
   if (kiIsEmpty(ki)) throw new Error(`mvcc: 'compact' got an unexpected empty keyIndex ${JSON.stringify(ki.key)}`);
   let { genIdx, revIndex } = doCompact(ki, atRev, available);
   const g = ki.generations[genIdx]!;
-  if (!genIsEmpty(g)) {
-    if (revIndex !== -1) g.revs = g.revs.slice(revIndex);
-    // A lone tombstone of a finished generation goes too.
-    if (g.revs.length === 1 && genIdx !== ki.generations.length - 1) {
-      available.delete(g.revs[0]!);
-      genIdx++;
-    }
-  }
+  if (!genIsEmpty(g) && revIndex !== -1) g.revs = g.revs.slice(revIndex);
   if (genIdx > 0) ki.generations = ki.generations.slice(genIdx);
 }
 
-/** What compact(atRev) would keep, without changing anything (for hashing). */
+/**
+ * What compact(atRev) would keep, without changing anything (for hashing). Unlike
+ * compact, a tombstone at atRev is left out: HashKV stays what older versions give.
+ */
 export function kiKeep(ki: KeyIndex, atRev: number, available: Set<Rev>): void {
   if (kiIsEmpty(ki)) return;
   const { genIdx, revIndex } = doCompact(ki, atRev, available);

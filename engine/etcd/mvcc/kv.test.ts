@@ -10,7 +10,7 @@ import {
 } from '../api/errors';
 import type { DeleteRangeResponse, PutResponse, RangeResponse } from '../api/rpc';
 import { prefixEnd } from '../api/rpc';
-import { kiCompact, kiGet, kiPut, kiTombstone, newKeyIndex } from './keyIndex';
+import { kiCompact, kiGet, kiIsEmpty, kiKeep, kiPut, kiTombstone, newKeyIndex } from './keyIndex';
 import { packRev } from './revision';
 import { must, TestMember } from './testkit';
 
@@ -221,8 +221,17 @@ describe('keyIndex (key_index.go examples)', () => {
     expect([...av]).toEqual([packRev(2)]);
     kiCompact(ki, 4, new Set());
     expect(gens()).toEqual([[4, 5], []]);
-    kiCompact(ki, 5, new Set());
+    // A tombstone at the compaction revision stays (etcd-io/etcd#18274), and HashKV's keep leaves it out.
+    const at5 = new Set<number>();
+    kiCompact(ki, 5, at5);
+    expect(gens()).toEqual([[5], []]);
+    expect([...at5]).toEqual([packRev(5)]);
+    const keep = new Set<number>();
+    kiKeep(ki, 5, keep);
+    expect([...keep]).toEqual([]);
+    kiCompact(ki, 6, new Set());
     expect(gens()).toEqual([[]]);
+    expect(kiIsEmpty(ki)).toBe(true);
   });
 
   it('tombstoning a deleted key fails', () => {
