@@ -86,6 +86,19 @@ export function isWildcardDNS1123Subdomain(v: string): string[] {
 
 /** validation.IsQualifiedName: `[prefix/]name`, the form of every label key. */
 export function isQualifiedName(value: string): string[] {
+  // Every object repeats the same few label and annotation keys: those seen valid skip the split and the regexes.
+  if (VALID_QUALIFIED_NAMES.has(value)) return [];
+  const errs = qualifiedNameErrors(value);
+  if (errs.length === 0) {
+    if (VALID_QUALIFIED_NAMES.size >= 4096) VALID_QUALIFIED_NAMES.clear();
+    VALID_QUALIFIED_NAMES.add(value);
+  }
+  return errs;
+}
+
+const VALID_QUALIFIED_NAMES = new Set<string>();
+
+function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;

@@ -12,7 +12,7 @@ export interface AdmissionRecord {
   phase: AdmissionPhase;
   decision: 'allowed' | 'denied' | 'skipped';
   status?: Status;
-  warnings: string[];
+  warnings: readonly string[];
   auditAnnotations?: Record<string, string>;
   /**
    * Copies of attrs.object around a mutating step (the same copy twice when the
@@ -33,6 +33,9 @@ export interface AdmissionChainResult {
   /** What the plugins asked to be written with the object (AdmissionVerdict.storageWrites). */
   storageWrites: KObject[];
 }
+
+/** The warnings of a step that gave none (most): one shared array, never written. */
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 /** A mutating record's object before any copy was made. */
 const UNCOPIED: unique symbol = Symbol('uncopied');
@@ -59,7 +62,7 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
     const step = phase === 'mutating' ? plugin.admit : plugin.validate;
     if (!step) continue;
     if (!plugin.handles(attrs)) {
-      records.push({ plugin: plugin.name, phase, decision: 'skipped', warnings: [], before: current, after: current });
+      records.push({ plugin: plugin.name, phase, decision: 'skipped', warnings: NO_WARNINGS, before: current, after: current });
       continue;
     }
     let before = current;
@@ -78,8 +81,8 @@ function runPhase(phase: AdmissionPhase, plugins: readonly AdmissionPlugin[], at
       }
     }
     current = after;
-    const stepWarnings = verdict.warnings ?? [];
-    warnings.push(...stepWarnings);
+    const stepWarnings = verdict.warnings ?? NO_WARNINGS;
+    if (stepWarnings.length) warnings.push(...stepWarnings);
     if (verdict.allowed) {
       const rec: PendingRecord = { plugin: plugin.name, phase, decision: 'allowed', warnings: stepWarnings, before, after };
       if (verdict.auditAnnotations) {

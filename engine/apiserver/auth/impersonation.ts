@@ -41,9 +41,9 @@ export type ImpersonationResult =
  */
 function multiValues(headers: Headers, name: string): string[] {
   const out: string[] = [];
-  for (const k of Object.keys(headers)) {
+  for (const k in headers) {
     const v = headers[k];
-    if (k.toLowerCase() !== name || v === undefined) continue;
+    if (v === undefined || k.length !== name.length || (k !== name && k.toLowerCase() !== name)) continue;
     if (typeof v === 'string') out.push(...v.split(',').map((x) => x.trim()).filter((x) => x !== ''));
     else out.push(...v);
   }
@@ -116,8 +116,17 @@ function attributesFor(requestor: UserInfo, r: ImpersonationRequest): Authorizat
   }
 }
 
+/** Whether any header is an Impersonate-* one (nearly every request has none: nothing to build). */
+function hasImpersonationHeader(headers: Headers): boolean {
+  for (const k in headers) if (k.length > 12 && (k.charCodeAt(0) | 32) === 105 /* i */ && k.toLowerCase().startsWith('impersonate-')) return true;
+  return false;
+}
+
+const NO_IMPERSONATION: ImpersonationResult = Object.freeze({ type: 'none' });
+
 /** WithImpersonation: authorize each request in turn, then build the impersonated user. */
 export function impersonate(headers: Headers, requestor: UserInfo, cluster: ClusterReader, requestURI = ''): ImpersonationResult {
+  if (!hasImpersonationHeader(headers)) return NO_IMPERSONATION;
   const built = buildImpersonationRequests(headers);
   if ('error' in built) return { type: 'error', status: status.internal(built.error), text: `Internal Server Error: ${JSON.stringify(requestURI)}: ${built.error}` };
   if (built.requests.length === 0) return { type: 'none' };

@@ -80,12 +80,12 @@ function appliesToUser(user: UserInfo, s: Subject, namespace: string): boolean {
   }
 }
 
-function firstApplyingSubject(user: UserInfo, subjects: Subject[], namespace: string): Subject | undefined {
+function firstApplyingSubject(user: UserInfo, subjects: readonly Subject[], namespace: string): Subject | undefined {
   return subjects.find((s) => appliesToUser(user, s, namespace));
 }
 
 /** GetRoleReferenceRules; errors read as the listers' NotFound errors do. */
-export function roleReferenceRules(cluster: ClusterReader, ref: RoleRef, bindingNamespace: string): { rules: PolicyRule[] } | { error: string } {
+export function roleReferenceRules(cluster: ClusterReader, ref: RoleRef, bindingNamespace: string): { rules: readonly PolicyRule[] } | { error: string } {
   switch (ref.kind) {
     case 'Role': {
       const role = cluster.get(RBAC_GROUP, 'roles', bindingNamespace, ref.name);

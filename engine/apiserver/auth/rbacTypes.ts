@@ -59,12 +59,36 @@ function toRule(v: unknown): PolicyRule | undefined {
   return rule;
 }
 
+/**
+ * What was read out of a frozen object (the watch cache's: an update replaces
+ * the object, so its identity is its version), as upstream's authorizer reads
+ * typed objects its informers decoded once: every request walks the bindings.
+ */
+const rulesMemo = new WeakMap<KObject, readonly PolicyRule[]>();
+const subjectsMemo = new WeakMap<KObject, readonly Subject[]>();
+const roleRefMemo = new WeakMap<KObject, RoleRef | null>();
+
+function memo<T>(m: WeakMap<KObject, T>, o: KObject, read: (o: KObject) => T): T {
+  if (!Object.isFrozen(o)) return read(o);
+  let v = m.get(o);
+  if (v === undefined && !m.has(o)) m.set(o, (v = read(o)));
+  return v as T;
+}
+
 /** The rules of a Role or ClusterRole (missing or null rules read as none). */
-export function rulesOf(role: KObject): PolicyRule[] {
+export function rulesOf(role: KObject): readonly PolicyRule[] {
+  return memo(rulesMemo, role, readRules);
+}
+
+function readRules(role: KObject): PolicyRule[] {
   return Array.isArray(role.rules) ? role.rules.map(toRule).filter((r): r is PolicyRule => r !== undefined) : [];
 }
 
-export function subjectsOf(binding: KObject): Subject[] {
+export function subjectsOf(binding: KObject): readonly Subject[] {
+  return memo(subjectsMemo, binding, readSubjects);
+}
+
+function readSubjects(binding: KObject): Subject[] {
   if (!Array.isArray(binding.subjects)) return [];
   const out: Subject[] = [];
   for (const s of binding.subjects as unknown[]) {
@@ -80,8 +104,12 @@ export function subjectsOf(binding: KObject): Subject[] {
 }
 
 export function roleRefOf(binding: KObject): RoleRef | undefined {
+  return memo(roleRefMemo, binding, readRoleRef) ?? undefined;
+}
+
+function readRoleRef(binding: KObject): RoleRef | null {
   const r = binding.roleRef as Record<string, unknown> | undefined;
-  if (typeof r !== 'object' || r === null || typeof r.kind !== 'string' || typeof r.name !== 'string') return undefined;
+  if (typeof r !== 'object' || r === null || typeof r.kind !== 'string' || typeof r.name !== 'string') return null;
   return { apiGroup: typeof r.apiGroup === 'string' ? r.apiGroup : '', kind: r.kind, name: r.name };
 }
 

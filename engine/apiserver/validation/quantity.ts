@@ -313,18 +313,37 @@ export function canonicaliseQuantities(gvk: Gvk, obj: KObject): string | null {
   return c.error;
 }
 
+/**
+ * Canonical texts already worked out, by milli rounding and text: the same few
+ * values ('32', '256Gi', '100m') come in every Node and Pod, and the bigint
+ * arithmetic is a pure function of the text. Bounded: cleared when full.
+ */
+const canonical = [new Map<string, string>(), new Map<string, string>()] as const;
+const CANONICAL_MEMO_MAX = 4096;
+
 class Canon {
   error: string | null = null;
 
   one(holder: Json, key: string, milli: boolean): void {
     const v = holder[key];
     if (typeof v !== 'string' && typeof v !== 'number') return;
+    const memo = typeof v === 'string' ? canonical[milli ? 1 : 0] : undefined;
+    const known = memo?.get(v as string);
+    if (known !== undefined) {
+      holder[key] = known;
+      return;
+    }
     const r = parseQuantity(v);
     if (!r.ok) {
       this.error ??= r.error;
       return;
     }
-    holder[key] = formatQuantity(milli ? roundUp(r.quantity, -3) : r.quantity);
+    const text = formatQuantity(milli ? roundUp(r.quantity, -3) : r.quantity);
+    if (memo) {
+      if (memo.size >= CANONICAL_MEMO_MAX) memo.clear();
+      memo.set(v as string, text);
+    }
+    holder[key] = text;
   }
   list(v: unknown, milli: boolean): void {
     if (isRec(v)) for (const k of Object.keys(v)) this.one(v, k, milli);
