@@ -81,7 +81,8 @@ describe('decodePlainAs', () => {
           for (const [p, last, value] of edits) v = mutate(v, [...p, last], value);
           expect(decodePlainAs(def, v)).toEqual(decodeAs(def, treeOf(v), true));
         }),
-        { numRuns: 400 },
+        // A sparse array (a hole before "100m"): both read the hole as null, as JSON would carry it.
+        { numRuns: 400, examples: [[[[[9, 0], 3, []], [[9, 3], 1, '100m']]]] },
       );
     });
 

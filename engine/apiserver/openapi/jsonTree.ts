@@ -118,7 +118,8 @@ export function parseJsonTree(text: string): JsonNode | undefined {
 /** A plain value as a tree (no duplicates; numbers print as JavaScript prints them). */
 export function treeOf(v: unknown): JsonNode {
   if (v === null || v === undefined) return { type: 'null' };
-  if (Array.isArray(v)) return { type: 'array', items: v.map(treeOf) };
+  // Array.from, not map: a hole is an item (null, as JSON.stringify writes it), not a gap.
+  if (Array.isArray(v)) return { type: 'array', items: Array.from(v, treeOf) };
   switch (typeof v) {
     case 'string':
       return { type: 'string', value: v };
