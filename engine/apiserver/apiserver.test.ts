@@ -169,3 +169,14 @@ describe('max-requests-inflight', () => {
     expect(rec.stages.at(-1)).toMatchObject({ kind: 'limit', name: 'max-requests-inflight', decision: 'denied' });
   });
 });
+
+describe('managedFields', () => {
+  it("never records the object's identity or system fields as owned (stripmeta.go)", () => {
+    const e = controlPlane(31);
+    const plain = call(e, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain' }, data: { a: 'b' } }, { headers: { 'user-agent': 'kubectl-create/v1.32.4 (linux/amd64)' } });
+    expect(plain.status).toBe(201);
+    expect(plain.body.metadata.managedFields).toEqual([expect.objectContaining({ manager: 'kubectl-create', operation: 'Update', fieldsV1: { 'f:data': { 'f:a': {} } } })]);
+    const labelled = call(e, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'labelled', namespace: 'default', labels: { app: 'x' }, generation: 3 }, data: { a: 'b' } });
+    expect(labelled.body.metadata.managedFields[0].fieldsV1).toEqual({ 'f:data': { 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:app': {} } } });
+  });
+});

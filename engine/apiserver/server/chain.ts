@@ -364,19 +364,34 @@ function managerFromUserAgent(ua: string | undefined): string {
   return ua.split('/')[0] || 'unknown';
 }
 
+/**
+ * The fields the field manager never records as owned (managedfields/internal/
+ * stripmeta.go): apiVersion, kind, and metadata's identity and system fields.
+ */
+const STRIPPED_META = new Set(['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion']);
+
 function fieldSet(obj: KObject): Record<string, JsonValue> {
-  return fieldsOf(obj, true);
+  const out: Record<string, JsonValue> = {};
+  for (const k of Object.keys(obj)) {
+    if (k === 'apiVersion' || k === 'kind' || k === 'status') continue;
+    const x = (obj as Record<string, unknown>)[k];
+    if (k === 'metadata' && x && typeof x === 'object' && !Array.isArray(x)) {
+      const meta: Record<string, JsonValue> = {};
+      for (const m of Object.keys(x)) if (!STRIPPED_META.has(m)) meta[`f:${m}`] = fieldsOf((x as Record<string, unknown>)[m]);
+      // Nothing of metadata left (only its name, say): no f:metadata at all.
+      if (Object.keys(meta).length) out['f:metadata'] = meta;
+      continue;
+    }
+    out[`f:${k}`] = fieldsOf(x);
+  }
+  return out;
 }
 
-/** `f:<key>` for every key, nested through objects (lists and scalars are leaves); system fields aside. */
-function fieldsOf(v: Record<string, unknown>, top: boolean): Record<string, JsonValue> {
+/** `f:<key>` for every key, nested through objects (lists and scalars are leaves). */
+function fieldsOf(x: unknown): Record<string, JsonValue> {
+  if (!x || typeof x !== 'object' || Array.isArray(x)) return {};
   const out: Record<string, JsonValue> = {};
-  for (const k of Object.keys(v)) {
-    if (top && (k === 'apiVersion' || k === 'kind' || k === 'status')) continue;
-    if (k === 'managedFields' || k === 'resourceVersion' || k === 'uid' || k === 'creationTimestamp' || k === 'generation') continue;
-    const x = v[k];
-    out[`f:${k}`] = x && typeof x === 'object' && !Array.isArray(x) ? fieldsOf(x as Record<string, unknown>, false) : {};
-  }
+  for (const k of Object.keys(x)) out[`f:${k}`] = fieldsOf((x as Record<string, unknown>)[k]);
   return out;
 }
 
