@@ -36,4 +36,25 @@ describe('kube-controller-manager leader election', () => {
     expect(call(e, 'POST', '/apis/apps/v1/namespaces/default/replicasets', rs).status).toBe(201);
     runUntil(e, () => (call(e, 'GET', '/api/v1/namespaces/default/pods', undefined, { query: { labelSelector: 'app=after' } }).body.items ?? []).length === 2, 'two pods', 30_000, 200);
   });
+
+  it('a restarted leader is a new candidate: it waits for its old lease to expire before leading again', { timeout: 60_000 }, () => {
+    const e = controlPlane(52);
+    const m = () => e.sim.actor<ControllerManager>('kube-controller-manager-0');
+    runUntil(e, () => !!m()?.isLeader, 'a leader', 30_000);
+    const path = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager';
+    const before = call(e, 'GET', path).body.spec;
+    // hostname_uuid, as upstream's manager names itself.
+    expect(before.holderIdentity).toMatch(/^kube-controller-manager-0_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    e.exec({ type: 'fault', fault: { action: 'crash', target: 'kube-controller-manager-0' } });
+    const lastRenew = Date.parse(call(e, 'GET', path).body.spec.renewTime);
+    e.exec({ type: 'fault', fault: { action: 'restart', target: 'kube-controller-manager-0' } });
+    const identity = m()!.elector.config.identity;
+    expect(identity).not.toBe(before.holderIdentity);
+    runUntil(e, () => !!m()?.isLeader, 'the restarted manager leads again', 30_000);
+    const after = call(e, 'GET', path).body.spec;
+    expect(after.holderIdentity).toBe(identity);
+    expect(after.leaseTransitions).toBe(before.leaseTransitions + 1);
+    // Not before the old holder's lease ran out (15 s after its last renewal).
+    expect(Date.parse(after.acquireTime) - lastRenew).toBeGreaterThanOrEqual(15_000);
+  });
 });

@@ -21,7 +21,7 @@ import { ManagerContext } from './framework/context';
 import { CoreEventRecorder } from './framework/events';
 import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
 import { Transport, TRANSPORT_TIMERS, type RateLimit } from '../client/transport';
-import { hashString } from '../sim/rng';
+import { newUid } from '../apiserver/server/ids';
 import { ROOT_CA_CRT } from './framework/rootCA';
 import { PodOwnerIndex } from './framework/podOwnerIndex';
 import { NamespaceIndex } from './framework/namespaceIndex';
@@ -114,8 +114,8 @@ export class ControllerManager implements Actor {
     readonly id: ActorId,
     readonly config: ControllerManagerConfig,
   ) {
-    // The identity is hostname_uuid upstream; the id and a hash of it here (stable across runs).
-    this.elector = new LeaderElector({ name: 'kube-controller-manager', namespace: 'kube-system', identity: `${id}_${hashString(id).toString(16)}`, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+    // The identity is hostname_uuid, a new uuid each start (set in start): a restarted leader is a new candidate.
+    this.elector = new LeaderElector({ name: 'kube-controller-manager', namespace: 'kube-system', identity: id, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     this.controllers = CONTROLLER_FACTORIES.map((f) => f());
     this.transport = new Transport(config.server, {}, 0, config.kubeApi ?? CONTROLLER_MANAGER_RATE_LIMIT);
     for (const c of this.controllers) for (const name of c.informers) if (!this.reflectors.has(name)) this.reflectors.set(name, new Reflector(INFORMER_PATHS[name]!));
@@ -130,6 +130,7 @@ export class ControllerManager implements Actor {
     // Like the real manager, wait for the API server to be healthy before acting (controllermanager.go WaitForAPIServer).
     this.send(ctx, { method: 'GET', path: '/readyz', query: {} }, { kind: 'ready' });
     ctx.setTimer(5000, 'resync');
+    this.elector.config.identity = `${this.id}_${newUid(ctx.rng)}`;
     this.applyElection(ctx, this.elector.run(ctx.now));
   }
 

@@ -187,7 +187,8 @@ export class KubeScheduler implements Actor {
     return new LeaderElector({
       name: le.resourceName,
       namespace: le.resourceNamespace,
-      identity: `${this.id}_${this.handle.random.fork('identity').nextU32().toString(16)}`,
+      // hostname_uuid, a new uuid each start (the handle's seed moves with the incarnation).
+      identity: `${this.id}_${uuidFrom(this.handle.random.fork('identity'))}`,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,
       retryPeriodMs: le.retryPeriodMs,
@@ -814,3 +815,12 @@ registerActorKind<SchedulerActorConfig, null>({
   initDurable: () => null,
   create: (id, config, _durable, env) => new KubeScheduler(id, config, env.rng.nextU32()),
 });
+
+/** A version-4 UUID from four draws of a seeded generator. */
+function uuidFrom(r: { nextU32(): number }): string {
+  const w = [r.nextU32(), r.nextU32(), r.nextU32(), r.nextU32()];
+  w[1] = (w[1]! & 0xffff0fff) | 0x4000; // version 4
+  w[2] = (w[2]! & 0x3fffffff) | 0x80000000; // RFC 4122 variant
+  const hex = w.map((x) => (x >>> 0).toString(16).padStart(8, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
