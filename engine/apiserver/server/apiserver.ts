@@ -28,6 +28,8 @@ import { LeaseManager } from './leaseManager';
 import { WatchHub } from './watchHub';
 import { KubeletProxy } from './kubeletProxy';
 import { bootstrapObjects } from './bootstrap';
+import { ENDPOINT_RECONCILE_INTERVAL_MS, EndpointReconciler, type LoopbackOwner } from './endpointReconciler';
+import { IdentityLease } from './identityLease';
 import { createTxn } from './storageOps';
 import { DEFAULT_CLIENT } from '../../etcd/client/client';
 import type { AuthnConfig } from './chain';
@@ -83,7 +85,14 @@ export class ApiServer implements Actor, AggregatorHost {
   private readonly feeds = new Map<string, string>();
   readonly ops = new Map<number, RestOp>();
   /** etcd call id → the op (or internal purpose) waiting on it. */
-  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator' | 'lease'; key?: string }>();
+  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator' | 'lease' | 'endpointReconciler'; key?: string }>();
+  /** The `kubernetes` Service's endpoints: this server's master lease, and the Endpoints and EndpointSlice over all leases. */
+  readonly endpointReconciler = new EndpointReconciler();
+  /** Its identity Lease in kube-system (APIServerIdentity), renewed every 10 s, and the GC of expired ones. */
+  readonly identityLease: IdentityLease;
+  /** Loopback requests in flight, by id: who asked. */
+  private readonly loopbackOwners = new Map<number, LoopbackOwner>();
+  private nextLoopback = 1;
   /** The lease shared by the writes of objects with a TTL (events). */
   readonly leases = new LeaseManager();
   /** The aggregation layer: proxies to extension API servers, their availability, their discovery. */
@@ -100,6 +109,9 @@ export class ApiServer implements Actor, AggregatorHost {
   /** Post-start hooks done (bootstrap objects written): /readyz answers ok. */
   bootstrapped = false;
   private bootstrapPending = 0;
+  /** When etcd last answered a call, and when one last failed for want of etcd (-1: never). */
+  etcdLastOk = -1;
+  etcdLastFail = -1;
   /** Compaction bookkeeping (storage/etcd3/compact.go). */
   private compactRev = 0;
   private compactKeyVersion = 0;
@@ -111,6 +123,7 @@ export class ApiServer implements Actor, AggregatorHost {
     this.etcd = new ApiEtcdClient(`${id}/etcd`, { ...DEFAULT_CLIENT, endpoints: config.etcdEndpoints });
     this.watch = new WatchHub();
     this.aggregator = new Aggregator(config.aggregatedServices ?? {});
+    this.identityLease = new IdentityLease(id);
     for (const r of RESOURCES) if (r.storagePrefix && !r.sharesStorageWith) this.caches.set(cacheKey(r), new WatchCache(cacheKey(r)));
   }
 
@@ -121,6 +134,7 @@ export class ApiServer implements Actor, AggregatorHost {
     ctx.setTimer(this.config.compactionIntervalMs, 'compact');
     ctx.setTimer(1000, 'bookmarks');
     ctx.setTimer(AGGREGATOR_TICK_MS, 'aggregator');
+    ctx.setTimer(ENDPOINT_RECONCILE_INTERVAL_MS, 'endpointReconcile');
   }
 
   get ready(): boolean {
@@ -202,6 +216,26 @@ export class ApiServer implements Actor, AggregatorHost {
         return;
       case 'aggregator:timeout':
         return this.aggregator.timeout(this, ctx, data as number);
+      case 'endpointReconcile':
+        ctx.setTimer(ENDPOINT_RECONCILE_INTERVAL_MS, 'endpointReconcile');
+        if (this.ready && this.bootstrapped) this.endpointReconciler.run(this, ctx);
+        return;
+      case 'loopbackRequest': {
+        const { reqId, request } = data as { reqId: number; request: ApiRequest };
+        return this.receive(ctx, this.id, httpMsg.request(reqId, request));
+      }
+      case 'loopbackResponse': {
+        const { reqId, response } = data as { reqId: number; response: ApiResponse };
+        const owner = this.loopbackOwners.get(reqId);
+        this.loopbackOwners.delete(reqId);
+        if (owner === 'endpoints') return this.endpointReconciler.onResponse(this, ctx, reqId, response);
+        if (owner === 'identity') return this.identityLease.onResponse(this, ctx, reqId, response);
+        return;
+      }
+      case 'identityLease':
+        return this.identityLease.timer(this, ctx);
+      case 'identityLeaseGC':
+        return this.identityLease.gcTimer(this, ctx);
     }
   }
 
@@ -363,7 +397,23 @@ export class ApiServer implements Actor, AggregatorHost {
       const warnings = res.headers['warning'];
       if (warnings) rec.warnings = warnings.split('\n');
     }
-    ctx.send(client, httpMsg.response(reqId, res));
+    // The loopback client is in the process: its answers take no network.
+    if (client === this.id) ctx.setTimer(0, 'loopbackResponse', { reqId, response: res });
+    else ctx.send(client, httpMsg.response(reqId, res));
+  }
+
+  /** A request from this server's loopback client (as system:apiserver), through the whole handler chain. */
+  loopback(ctx: ActorContext, owner: LoopbackOwner, request: ApiRequest): number {
+    const reqId = this.nextLoopback++;
+    this.loopbackOwners.set(reqId, owner);
+    ctx.setTimer(0, 'loopbackRequest', { reqId, request });
+    return reqId;
+  }
+
+  reconcilerEtcdCall(ctx: ActorContext, type: 'RangeRequest' | 'LeaseGrantRequest' | 'TxnRequest', body: unknown): number {
+    const id = this.etcd.call(ctx, type, body as never);
+    this.etcdWaiters.set(id, { purpose: 'endpointReconciler' });
+    return id;
   }
 
   /** An op finished: free its in-flight seat and answer. */
@@ -405,6 +455,13 @@ export class ApiServer implements Actor, AggregatorHost {
   }
 
   private onEtcdDone(ctx: ActorContext, call: CallRecord): void {
+    // The etcd health check's view: did etcd answer the last call? (An answer with an application error is an answer.)
+    const o = call.outcome;
+    if (o) {
+      const down = o.status === 'unknown' || (o.status === 'error' && (o.error.code === 'Unavailable' || o.error.code === 'DeadlineExceeded'));
+      if (down) this.etcdLastFail = ctx.now;
+      else this.etcdLastOk = ctx.now;
+    }
     const w = this.etcdWaiters.get(call.id);
     if (!w) return;
     this.etcdWaiters.delete(call.id);
@@ -426,12 +483,14 @@ export class ApiServer implements Actor, AggregatorHost {
       case 'bootstrap':
         this.bootstrapPending--;
         if (call.outcome?.status !== 'ok') ctx.setTimer(1000, 'relist', '__bootstrap__');
-        if (this.bootstrapPending === 0) this.bootstrapped = true;
+        if (this.bootstrapPending === 0) this.postStartDone(ctx);
         return;
       case 'compactTxn':
         return this.onCompactTxn(ctx, call);
       case 'lease':
         return onLeaseGranted(this, ctx, call);
+      case 'endpointReconciler':
+        return this.endpointReconciler.onEtcd(this, ctx, call);
       case 'compact':
       case 'aggregator':
         return;
@@ -519,7 +578,6 @@ export class ApiServer implements Actor, AggregatorHost {
     // `kubernetes` Service, each created only if absent (as the post-start hooks do).
     const objs = bootstrapObjects(ctx.now, ctx.rng);
     this.bootstrapPending = objs.length;
-    if (objs.length === 0) this.bootstrapped = true;
     for (const { r, obj } of objs) {
       const existing = this.cluster.get(r.group, r.resource, obj.metadata.namespace, obj.metadata.name!);
       if (existing) {
@@ -528,7 +586,15 @@ export class ApiServer implements Actor, AggregatorHost {
       }
       this.etcdCall(ctx, null, 'TxnRequest', createTxn(r, obj), 'bootstrap');
     }
-    if (this.bootstrapPending === 0) this.bootstrapped = true;
+    if (this.bootstrapPending === 0) this.postStartDone(ctx);
+  }
+
+  /** The post-start hooks are done: /readyz says ok, and the kubernetes Service's endpoints are reconciled at once, then every 10 s. */
+  private postStartDone(ctx: ActorContext): void {
+    if (this.bootstrapped) return;
+    this.bootstrapped = true;
+    this.endpointReconciler.run(this, ctx);
+    this.identityLease.start(this, ctx);
   }
 
   // ---- compaction (k8s.io/apiserver/pkg/storage/etcd3/compact.go) -------------

@@ -5,6 +5,7 @@ import type { ApiServer } from './apiserver';
 import { notFoundPage } from './apiserver';
 import { AGGREGATED_DISCOVERY_CONTENT_TYPE, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION, wantsAggregatedDiscovery } from './discovery';
 import { openApiResponse } from './chain';
+import { healthResponse } from './health';
 
 function text(status: number, body: string): ApiResponse {
   return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
@@ -13,14 +14,11 @@ function text(status: number, body: string): ApiResponse {
 export function handleNonResource(req: ApiRequest, s: ApiServer): ApiResponse {
   const path = req.path.replace(/\/+$/, '') || '/';
   if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'Method Not Allowed');
+  const health = healthResponse(path, req, { bootstrapped: s.bootstrapped, cachesSynced: s.ready, etcdOk: s.etcdLastOk >= 0 && s.etcdLastOk >= s.etcdLastFail });
+  if (health) return health;
   switch (path) {
     case '/version':
       return jsonResponse(200, SERVER_VERSION);
-    case '/healthz':
-    case '/livez':
-      return text(200, 'ok');
-    case '/readyz':
-      return s.ready && s.bootstrapped ? text(200, 'ok') : text(500, '[-]poststarthook/rbac/bootstrap-roles failed: not finished\nreadyz check failed');
     case '/api':
     case '/apis':
       // Aggregated discovery when the client asks for it (kubectl, client-go), legacy otherwise.
