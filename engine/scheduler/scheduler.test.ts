@@ -69,6 +69,11 @@ describe('kube-scheduler on the simulated control plane', () => {
     runUntil(e, () => nodeOf(e, 'p') === 'n1' && scheduler(e, leader).stats.bindings > 0, 'p bound, the answer back');
     expect(scheduler(e, leader).stats.bindings).toBe(1);
     expect(scheduler(e, 1 - leader).stats.cycles).toBe(0);
+    // "<identity> became leader", a core/v1 Event from the first profile's scheduler (the legacy recorder).
+    const events = call(e, 'GET', '/api/v1/namespaces/kube-system/events').body.items.filter((x: { reason: string; involvedObject: { name: string } }) => x.reason === 'LeaderElection' && x.involvedObject.name === 'kube-scheduler');
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'Normal', message: `${lease.spec.holderIdentity} became leader`, source: { component: 'default-scheduler' }, involvedObject: { kind: 'Lease', namespace: 'kube-system' } });
+    expect(lease.spec.holderIdentity).toMatch(/^kube-scheduler-[01]_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
 

@@ -14,6 +14,7 @@ import { httpMsg, type HttpChunkMsg, type HttpResponseMsg } from '../apiserver/h
 import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
 import { rfc3339 } from '../apiserver/http/time';
 import { Reflector, type ReflectorEvent } from '../client/reflector';
+import { CoreEventRecorder } from '../controllers/framework/events';
 import { LeaderElector, type LeaderElectionEvent, type LeaderElectionPlan } from '../client/leaderElection';
 import { Transport, TRANSPORT_TIMERS } from '../client/transport';
 import { podKey, type Node, type Pod, DEFAULT_SCHEDULER_NAME } from './framework/api';
@@ -106,6 +107,8 @@ export class KubeScheduler implements Actor {
   readonly decisions = new DecisionLog();
   readonly stats: SchedulerStats = { cycles: 0, scheduled: 0, unschedulable: 0, errors: 0, bindings: 0, bindFailures: 0 };
   private readonly recorders = new Map<string, EventRecorder>();
+  /** The legacy core/v1 recorder leader election writes through. */
+  private readonly leaderEvents = new CoreEventRecorder('kube-scheduler');
   private readonly requests = new Map<number, Purpose>();
   /** The connection to kube-apiserver and the clients' rate limiters. */
   transport!: Transport;
@@ -431,7 +434,11 @@ export class KubeScheduler implements Actor {
         return;
       case 'RecordEvent': {
         const lease = { apiVersion: e.involvedObject.apiVersion, kind: 'Lease', metadata: { name: e.involvedObject.name, namespace: e.involvedObject.namespace, uid: e.involvedObject.uid, resourceVersion: e.involvedObject.resourceVersion } };
-        for (const a of this.recorder(DEFAULT_SCHEDULER_NAME).record({ regarding: lease, type: 'Normal', reason: 'LeaderElection', action: '', note: e.message }, ctx.now)) this.sendAction(ctx, a, { kind: 'write', what: a.description });
+        // Leader election records through the legacy core/v1 recorder, as the first profile's scheduler
+        // (cmd/kube-scheduler/app/options: DeprecatedNewLegacyRecorder): events.k8s.io would refuse it without an action.
+        const component = this.setup.config.raw.profiles?.[0]?.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+        const call = this.leaderEvents.record({ regarding: lease, type: 'Normal', reason: 'LeaderElection', message: e.message }, component, ctx.now);
+        if (call) this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body) }, { kind: 'write', what: `event ${call.path}` }, call.contentType, 'events');
         return;
       }
     }
