@@ -28,7 +28,8 @@ export type Purpose =
   | { kind: 'leaseWrite'; attempt: number }
   | { kind: 'podStatus'; uid: string; body: string }
   | { kind: 'podDelete'; uid: string }
-  | { kind: 'event' };
+  /** A new Event, or (with `key`) a count bump of the one the correlator remembers under that key. */
+  | { kind: 'event'; key?: string };
 
 /** The kubelet's clients' rate limits (v1beta1 defaults). */
 export const KUBELET_RATE_LIMITS: Record<string, RateLimit> = {

@@ -1,6 +1,11 @@
 // The kubelet's event recorder: core/v1 Events about its pods (kuberuntime's
 // recordContainerEvent, with the container's fieldPath) and its node, source
-// component kubelet. Each is its own Event (no series aggregation).
+// component kubelet, through client-go's EventCorrelator (tools/record/
+// events_cache.go): a source may say 25 things about one object, then one more
+// every 5 minutes (the spam filter's token bucket); an event identical to an
+// earlier one (same object, field path, type, reason and message) bumps that
+// Event's count and lastTimestamp by a patch instead of making a new one.
+// (The aggregator that combines ten similar messages into one is not modelled.)
 import type { ActorContext } from '../sim/kernel';
 import { rfc3339, epochMs } from '../apiserver/http/time';
 import type { Pod } from '../scheduler/framework/api';
@@ -37,11 +42,54 @@ export function recordNodeEvent(k: Kubelet, type: KubeletEvent['type'], reason: 
   k.outbox.push({ involved: { kind: 'Node', name: k.nodeName, namespace: '', uid: k.nodeName }, type, reason, message, at });
 }
 
+/** defaultSpamBurst and defaultSpamQPS (one token every 300 s), and the correlator's LRU size. */
+const SPAM_BURST = 25;
+const SPAM_REFILL_MS = 300_000;
+const LRU_ENTRIES = 4096;
+
+/** What the correlator remembers (plain data, kept by the kubelet). */
+export interface EventCorrelatorState {
+  /** getEventKey → the Event it became, oldest first (an LRU). */
+  seen: Map<string, { name: string; namespace: string; count: number }>;
+  /** getSpamKey → its token bucket. */
+  spam: Map<string, { tokens: number; at: number }>;
+}
+
+export function newEventCorrelator(): EventCorrelatorState {
+  return { seen: new Map(), spam: new Map() };
+}
+
+function touch<V>(m: Map<string, V>, key: string, v: V): void {
+  m.delete(key);
+  m.set(key, v);
+  if (m.size > LRU_ENTRIES) m.delete(m.keys().next().value!);
+}
+
+/** EventSourceObjectSpamFilter: true when the source has said too much about the object lately. */
+function spammed(c: EventCorrelatorState, key: string, at: number): boolean {
+  const b = c.spam.get(key) ?? { tokens: SPAM_BURST, at };
+  const tokens = Math.min(SPAM_BURST, b.tokens + (at - b.at) / SPAM_REFILL_MS);
+  const ok = tokens >= 1;
+  touch(c.spam, key, { tokens: ok ? tokens - 1 : tokens, at });
+  return !ok;
+}
+
 /** Sends the recorded events. */
 export function flushEvents(k: Kubelet, ctx: ActorContext): void {
+  const c = k.events;
   for (const ev of k.outbox.splice(0)) {
     const ns = ev.involved.namespace || 'default';
     const t = rfc3339(ev.at);
+    const inv = ev.involved;
+    if (spammed(c, ['kubelet', k.nodeName, inv.kind, inv.namespace, inv.name, inv.uid, 'v1'].join('\x00'), ev.at)) continue;
+    const key = ['kubelet', k.nodeName, inv.kind, inv.namespace, inv.name, inv.fieldPath ?? '', inv.uid, 'v1', ev.type, ev.reason, ev.message].join('\x00');
+    const known = c.seen.get(key);
+    if (known) {
+      known.count++;
+      touch(c.seen, key, known);
+      apiRequest(k, ctx, { method: 'PATCH', path: `/api/v1/namespaces/${known.namespace}/events/${known.name}`, query: {}, body: JSON.stringify({ count: known.count, lastTimestamp: t }) }, { kind: 'event', key }, 'application/strategic-merge-patch+json');
+      continue;
+    }
     const nanos = (BigInt(Math.floor(epochMs() + ev.at)) * 1_000_000n + BigInt(k.eventSeq++ % 1_000_000)).toString(16);
     const { kind, name, namespace, uid, resourceVersion, fieldPath } = ev.involved;
     const body = {
@@ -60,6 +108,7 @@ export function flushEvents(k: Kubelet, ctx: ActorContext): void {
       reportingComponent: 'kubelet',
       reportingInstance: k.nodeName,
     };
+    touch(c.seen, key, { name: body.metadata.name, namespace: ns, count: 1 });
     apiRequest(k, ctx, { method: 'POST', path: `/api/v1/namespaces/${ns}/events`, query: {}, body: JSON.stringify(body) }, { kind: 'event' });
   }
 }

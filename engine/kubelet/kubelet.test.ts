@@ -127,6 +127,29 @@ describe('kubelet', () => {
     expect(getPod(e, 'bad').body.status.phase).toBe('Pending');
   });
 
+  it('an image that cannot be pulled: repeats are counted on one Event, retried on the back-off, and a flood is cut at 25', () => {
+    const e = withNode(5);
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('bad', [{ name: 'app', image: 'nosuch/image:1.0' }]));
+    const events = () => (call(e, 'GET', '/api/v1/namespaces/default/events').body.items as { reason: string; message: string; count: number; firstTimestamp: string; lastTimestamp: string; involvedObject: { name: string }; source: { component: string } }[]).filter((x) => x.involvedObject.name === 'bad' && x.source.component === 'kubelet');
+    e.advance(120_000);
+    const two = events();
+    // One Event per distinct message, however often it was said.
+    const keys = two.map((x) => `${x.reason}: ${x.message}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const backoff = two.find((x) => x.reason === 'BackOff')!;
+    expect(backoff.message).toBe('Back-off pulling image "nosuch/image:1.0"');
+    expect(backoff.count).toBeGreaterThanOrEqual(3);
+    // The pod worker's back-off period (10–15 s) paces the retries: not a sync a second.
+    const span = (Date.parse(backoff.lastTimestamp) - Date.parse(backoff.firstTimestamp)) / 1000;
+    expect(backoff.count).toBeLessThanOrEqual(span / 10 + 1);
+    expect(two.find((x) => x.reason === 'Pulling')!.count).toBeGreaterThanOrEqual(3);
+    // EventSourceObjectSpamFilter: 25 occurrences about one object, then one every 5 minutes.
+    e.advance(600_000);
+    const total = events().reduce((n, x) => n + x.count, 0);
+    expect(total).toBeGreaterThanOrEqual(25);
+    expect(total).toBeLessThanOrEqual(25 + 3);
+  });
+
   it('rejects a pod that does not fit with OutOfcpu', () => {
     const e = withNode(4);
     // Bound directly (nodeName set), bypassing the scheduler, as upstream's admission test does.

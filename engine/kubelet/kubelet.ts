@@ -27,7 +27,7 @@ import { Backoff } from './backoff';
 import { apiRequest, KUBELET_RATE_LIMITS, type Purpose } from './client';
 import { Transport, TRANSPORT_TIMERS } from '../client/transport';
 import { KUBELET_KIND, LEASE_JITTER, LEASE_RENEW_MS, NODE_STATUS_UPDATE_MS, RETRY_MS, type KubeletConfig } from './config';
-import { flushEvents, type KubeletEvent } from './events';
+import { flushEvents, newEventCorrelator, type EventCorrelatorState, type KubeletEvent } from './events';
 import { hex } from './ids';
 import { createLease, onLeaseNode, renewLease } from './nodestatus/lease';
 import { allocatableOf, initialNode, onRegistered, register, syncNodeStatus } from './nodestatus/nodeStatus';
@@ -83,6 +83,8 @@ export class Kubelet implements Actor {
   readonly leaseRenewals: number[] = [];
   /** Events recorded, waiting to be POSTed. */
   readonly outbox: KubeletEvent[] = [];
+  /** The event correlator's memory: repeats become count bumps, floods are cut. */
+  readonly events: EventCorrelatorState = newEventCorrelator();
   eventSeq = 0;
   readonly machineId: string;
   readonly runtime: FakeRuntime;
@@ -371,6 +373,8 @@ export class Kubelet implements Actor {
         return;
       }
       case 'event':
+        // The Event it bumped is gone (its TTL ran out): the next repeat makes a new one, as recordToSink would.
+        if (purpose.key !== undefined && status === 404) this.events.seen.delete(purpose.key);
         return;
     }
   }

@@ -283,7 +283,10 @@ function startContainer(
   if (result.type === 'error') {
     w.reasons[c.name] = result.reason;
     event('Warning', 'Failed', `Error: ${result.reason.reason}`);
-    wake.push(result.retryAt, relistAfter(now + 1));
+    // A pull that just failed is synced again at the next relist (the sandbox it made is a PLEG event: that
+    // sync shows ImagePullBackOff); otherwise the failed sync is requeued after the pod worker's back-off
+    // period, 10 s jittered by up to 50% (pod_workers.go completeWork), and the image back-off is checked then.
+    wake.push(result.reason.reason === 'ErrImagePull' ? relistAfter(now + 1) : now + RETRY_MS * (1 + 0.5 * ctx.rng.float()));
     return 'error';
   }
   // The config: environment and mounts.
