@@ -28,7 +28,8 @@ import { LeaseManager } from './leaseManager';
 import { WatchHub } from './watchHub';
 import { KubeletProxy } from './kubeletProxy';
 import { bootstrapObjects } from './bootstrap';
-import { ENDPOINT_RECONCILE_INTERVAL_MS, EndpointReconciler, type LoopbackOwner } from './endpointReconciler';
+import { ENDPOINT_RECONCILE_INTERVAL_MS, EndpointReconciler } from './endpointReconciler';
+import type { LoopbackOwner } from './loopback';
 import { IdentityLease } from './identityLease';
 import { createTxn } from './storageOps';
 import { DEFAULT_CLIENT } from '../../etcd/client/client';
@@ -410,11 +411,6 @@ export class ApiServer implements Actor, AggregatorHost {
     return reqId;
   }
 
-  reconcilerEtcdCall(ctx: ActorContext, type: 'RangeRequest' | 'LeaseGrantRequest' | 'TxnRequest', body: unknown): number {
-    const id = this.etcd.call(ctx, type, body as never);
-    this.etcdWaiters.set(id, { purpose: 'endpointReconciler' });
-    return id;
-  }
 
   /** An op finished: free its in-flight seat and answer. */
   complete(ctx: ActorContext, op: RestOp, res: ApiResponse): void {
@@ -426,7 +422,7 @@ export class ApiServer implements Actor, AggregatorHost {
   }
 
   /** Starts an etcd call on behalf of an op. */
-  etcdCall<K extends Parameters<ApiEtcdClient['call']>[1]>(ctx: ActorContext, op: RestOp | null, type: K, body: Parameters<ApiEtcdClient['call']>[2], purpose: 'rest' | 'bootstrap' | 'compact' | 'compactTxn' = 'rest'): number {
+  etcdCall<K extends Parameters<ApiEtcdClient['call']>[1]>(ctx: ActorContext, op: RestOp | null, type: K, body: Parameters<ApiEtcdClient['call']>[2], purpose: 'rest' | 'bootstrap' | 'compact' | 'compactTxn' | 'endpointReconciler' = 'rest'): number {
     const id = this.etcd.call(ctx, type, body as never);
     this.etcdWaiters.set(id, { op: op?.id, purpose });
     return id;

@@ -13,13 +13,13 @@
 // another. Plain data (the engine snapshots it).
 import type { ActorContext } from '../../sim/kernel';
 import { registerClass } from '../../sim/serial';
-import type { KObject } from '../../apimachinery/types';
 import type { CallRecord } from '../../etcd/client/client';
 import type { LeaseGrantResponse, RangeResponse, TxnRequest, TxnResponse } from '../../etcd/api/rpc';
-import { CLIENT_CERT_HEADER } from '../auth/authn';
 import type { ApiRequest, ApiResponse } from '../types';
 import { binaryToUtf8, utf8ToBinary } from '../../etcd/api/bytes';
 import { keyBytes, prefixRange } from '../storage/codec';
+import { deepEqual } from '../validation/util';
+import { loopbackRequest, type LoopbackHost } from './loopback';
 
 /** DefaultEndpointReconcilerInterval. */
 export const ENDPOINT_RECONCILE_INTERVAL_MS = 10_000;
@@ -37,30 +37,13 @@ const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 const ENDPOINTS_PATH = `/api/v1/namespaces/default/endpoints`;
 const SLICES_PATH = `/apis/discovery.k8s.io/v1/namespaces/default/endpointslices`;
 
-const LOOPBACK_HEADERS: Record<string, string> = {
-  [CLIENT_CERT_HEADER]: 'CN=system:apiserver,O=system:masters',
-  accept: 'application/json',
-  'user-agent': 'kube-apiserver/v1.32.0 (linux/amd64) kubernetes/70d3cc9',
-};
-
-/** Who in the server made a loopback request (its answer goes back there). */
-export type LoopbackOwner = 'endpoints' | 'identity';
-
-/** The loopback client's identity: system:apiserver in system:masters, with kube-apiserver's user agent (so its field manager). */
-export function loopbackRequest(method: ApiRequest['method'], path: string, body?: unknown, query: Record<string, string> = {}): ApiRequest {
-  const headers = body === undefined ? LOOPBACK_HEADERS : { ...LOOPBACK_HEADERS, 'content-type': 'application/json' };
-  return { method, path, query, headers: { ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
-}
-
 /** What the reconciler needs of its API server. */
-export interface ReconcilerHost {
+export interface ReconcilerHost extends LoopbackHost {
   readonly id: string;
   /** host:port of this server (the lease holds the host). */
   readonly config: { serverAddress: string };
   /** An etcd call whose answer comes back to `onEtcd`. */
-  reconcilerEtcdCall(ctx: ActorContext, type: 'RangeRequest' | 'LeaseGrantRequest' | 'TxnRequest', body: unknown): number;
-  /** A request through the server's own handler chain, answered to the owner's `onResponse`; returns its id. */
-  loopback(ctx: ActorContext, owner: LoopbackOwner, req: ApiRequest): number;
+  etcdCall(ctx: ActorContext, op: null, type: 'RangeRequest' | 'LeaseGrantRequest' | 'TxnRequest', body: never, purpose: 'endpointReconciler'): number;
 }
 
 type Step = 'idle' | 'readLease' | 'grant' | 'writeLease' | 'list' | 'getEndpoints' | 'writeEndpoints' | 'getSlice' | 'writeSlice';
@@ -107,7 +90,7 @@ export class EndpointReconciler {
     this.passes++;
     this.lastError = '';
     this.step = 'readLease';
-    this.waitingOn = host.reconcilerEtcdCall(ctx, 'RangeRequest', { key: keyBytes(MASTER_LEASES_PREFIX + EndpointReconciler.ipOf(host)) });
+    this.waitingOn = host.etcdCall(ctx, null, 'RangeRequest', { key: keyBytes(MASTER_LEASES_PREFIX + EndpointReconciler.ipOf(host)) } as never, 'endpointReconciler');
   }
 
   private stop(error: string): void {
@@ -126,13 +109,13 @@ export class EndpointReconciler {
         this.leaseValue = kv ? binaryToUtf8(kv.value) : null;
         this.leaseModRevision = kv ? kv.modRevision : 0;
         this.step = 'grant';
-        this.waitingOn = host.reconcilerEtcdCall(ctx, 'LeaseGrantRequest', { TTL: MASTER_LEASE_TTL_SECONDS });
+        this.waitingOn = host.etcdCall(ctx, null, 'LeaseGrantRequest', { TTL: MASTER_LEASE_TTL_SECONDS } as never, 'endpointReconciler');
         return;
       }
       case 'grant': {
         this.leaseId = (body as LeaseGrantResponse).ID;
         this.step = 'writeLease';
-        this.waitingOn = host.reconcilerEtcdCall(ctx, 'TxnRequest', this.leaseTxn(EndpointReconciler.ipOf(host)));
+        this.waitingOn = host.etcdCall(ctx, null, 'TxnRequest', this.leaseTxn(EndpointReconciler.ipOf(host)) as never, 'endpointReconciler');
         return;
       }
       case 'writeLease': {
@@ -140,7 +123,7 @@ export class EndpointReconciler {
         if (!(body as TxnResponse).succeeded) return this.stop('master lease changed while it was written');
         this.step = 'list';
         const { key, rangeEnd } = prefixRange(MASTER_LEASES_PREFIX);
-        this.waitingOn = host.reconcilerEtcdCall(ctx, 'RangeRequest', { key, rangeEnd });
+        this.waitingOn = host.etcdCall(ctx, null, 'RangeRequest', { key, rangeEnd } as never, 'endpointReconciler');
         return;
       }
       case 'list': {
@@ -215,7 +198,7 @@ export class EndpointReconciler {
           return;
         }
         const current = JSON.parse(res.body) as Json;
-        const same = current.addressType === desired.addressType && sameJson(current.endpoints ?? [], desired.endpoints) && sameJson(current.ports ?? [], desired.ports) && sameJson((current.metadata as Json | undefined)?.labels ?? {}, (desired.metadata as Json).labels);
+        const same = current.addressType === desired.addressType && deepEqual(current.endpoints ?? [], desired.endpoints) && deepEqual(current.ports ?? [], desired.ports) && deepEqual((current.metadata as Json | undefined)?.labels ?? {}, (desired.metadata as Json).labels);
         if (same) return this.stop('');
         this.step = 'writeSlice';
         this.request(host, ctx, { method: 'PUT', path: `${SLICES_PATH}/${SERVICE}`, body: desired });
@@ -249,7 +232,7 @@ export class EndpointReconciler {
     const formatCorrect = subsets.length === 1 && first !== undefined;
     const addresses = formatCorrect && Array.isArray(first.addresses) ? (first.addresses as Json[]) : [];
     const ipCorrect = formatCorrect && addresses.length === this.ips.length && addresses.every((a) => this.ips.includes(a.ip as string)) && !(Array.isArray(first.notReadyAddresses) && first.notReadyAddresses.length > 0);
-    const portsCorrect = formatCorrect && sameJson(first.ports ?? [], this.ports);
+    const portsCorrect = formatCorrect && deepEqual(first.ports ?? [], this.ports);
     if (!skipMirrorChanged && formatCorrect && ipCorrect && portsCorrect) return null;
     let out: Json[] = formatCorrect ? subsets.map((s) => ({ ...s })) : [{ addresses: [], ports: this.ports }];
     if (!formatCorrect || !ipCorrect) {
@@ -291,16 +274,6 @@ export function sliceFromEndpoints(e: Json): Json & { endpoints: Json[]; ports: 
     endpoints,
     ports,
   };
-}
-
-/** apiequality.Semantic.DeepEqual for plain JSON: the same values, whatever the key order. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Json)[k], (b as Json)[k]));
 }
 
 registerClass('EndpointReconciler', EndpointReconciler);

@@ -58,13 +58,15 @@ const postStart: Check[] = [
 
 const etcd: Check = { name: 'etcd', ok: (s) => s.etcdOk, error: 'etcd client connection not yet established' };
 
+const base: Check[] = [{ name: 'ping', ok: always }, { name: 'log', ok: always }, etcd];
+/** healthz and livez have the same checks; readyz adds the readiness ones. */
+const live: Check[] = [...base, ...postStart];
+
 const CHECKS: Record<'healthz' | 'livez' | 'readyz', Check[]> = {
-  healthz: [{ name: 'ping', ok: always }, { name: 'log', ok: always }, etcd, ...postStart],
-  livez: [{ name: 'ping', ok: always }, { name: 'log', ok: always }, etcd, ...postStart],
+  healthz: live,
+  livez: live,
   readyz: [
-    { name: 'ping', ok: always },
-    { name: 'log', ok: always },
-    etcd,
+    ...base,
     { name: 'etcd-readiness', ok: (s) => s.etcdOk, error: 'etcd client connection not yet established' },
     { name: 'informer-sync', ok: (s) => s.cachesSynced, error: 'informers not started yet' },
     ...postStart,

@@ -12,7 +12,7 @@ import { registerClass } from '../../sim/serial';
 import { sha256, utf8 } from '../auth/sha256';
 import { parseRfc3339, rfc3339Micro } from '../http/time';
 import type { ApiResponse } from '../types';
-import { loopbackRequest, type ReconcilerHost } from './endpointReconciler';
+import { loopbackRequest, type LoopbackHost } from './loopback';
 import { newUid } from './ids';
 
 /** IdentityLeaseDurationSeconds. */
@@ -87,18 +87,18 @@ export class IdentityLease {
   }
 
   /** The post-start hooks: the lease controller now, the garbage collector now and every hour. */
-  start(host: ReconcilerHost, ctx: ActorContext): void {
+  start(host: LoopbackHost, ctx: ActorContext): void {
     if (this.holder) return;
     this.holder = `${this.name}_${newUid(ctx.rng)}`;
     this.sync(host, ctx);
     this.gcTimer(host, ctx);
   }
 
-  timer(host: ReconcilerHost, ctx: ActorContext): void {
+  timer(host: LoopbackHost, ctx: ActorContext): void {
     this.sync(host, ctx);
   }
 
-  gcTimer(host: ReconcilerHost, ctx: ActorContext): void {
+  gcTimer(host: LoopbackHost, ctx: ActorContext): void {
     ctx.setTimer(IDENTITY_LEASE_GC_MS, 'identityLeaseGC');
     if (this.gcStep !== 'idle') return;
     this.gcStep = 'list';
@@ -112,13 +112,13 @@ export class IdentityLease {
     ctx.setTimer(IDENTITY_LEASE_RENEW_MS * (1 + 0.04 * ctx.rng.float()), 'identityLease');
   }
 
-  private sync(host: ReconcilerHost, ctx: ActorContext): void {
+  private sync(host: LoopbackHost, ctx: ActorContext): void {
     if (this.renewStep !== 'idle') return;
     if (this.latest) return this.update(host, ctx, this.latest);
     this.get(host, ctx);
   }
 
-  private get(host: ReconcilerHost, ctx: ActorContext): void {
+  private get(host: LoopbackHost, ctx: ActorContext): void {
     this.renewStep = 'get';
     this.renewWaiting = host.loopback(ctx, 'identity', loopbackRequest('GET', `${LEASES}/${this.name}`));
   }
@@ -131,17 +131,17 @@ export class IdentityLease {
     return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', ...(base ?? {}), metadata: meta, spec };
   }
 
-  private update(host: ReconcilerHost, ctx: ActorContext, base: Json): void {
+  private update(host: LoopbackHost, ctx: ActorContext, base: Json): void {
     this.renewStep = 'update';
     this.renewWaiting = host.loopback(ctx, 'identity', loopbackRequest('PUT', `${LEASES}/${this.name}`, this.leaseFrom(base, ctx.now)));
   }
 
-  onResponse(host: ReconcilerHost, ctx: ActorContext, reqId: number, res: ApiResponse): void {
+  onResponse(host: LoopbackHost, ctx: ActorContext, reqId: number, res: ApiResponse): void {
     if (reqId === this.renewWaiting) return this.onRenew(host, ctx, res);
     if (reqId === this.gcWaiting) return this.onGc(host, ctx, res);
   }
 
-  private onRenew(host: ReconcilerHost, ctx: ActorContext, res: ApiResponse): void {
+  private onRenew(host: LoopbackHost, ctx: ActorContext, res: ApiResponse): void {
     const ok = res.status >= 200 && res.status < 300;
     switch (this.renewStep) {
       case 'update':
@@ -173,7 +173,7 @@ export class IdentityLease {
     }
   }
 
-  private onGc(host: ReconcilerHost, ctx: ActorContext, res: ApiResponse): void {
+  private onGc(host: LoopbackHost, ctx: ActorContext, res: ApiResponse): void {
     const ok = res.status >= 200 && res.status < 300;
     switch (this.gcStep) {
       case 'list':
@@ -198,7 +198,7 @@ export class IdentityLease {
     }
   }
 
-  private gcNext(host: ReconcilerHost, ctx: ActorContext): void {
+  private gcNext(host: LoopbackHost, ctx: ActorContext): void {
     const name = this.gcQueue.shift();
     if (name === undefined) {
       this.gcStep = 'idle';
