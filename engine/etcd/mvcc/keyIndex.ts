@@ -128,7 +128,7 @@ export function kiGet(ki: KeyIndex, atRev: number): KeyAt | null {
 }
 
 /** Finds the generation and revision a compaction at atRev keeps; marks it available. */
-function doCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): { genIdx: number; revIndex: number } {
+function doCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): { genIdx: number; revIndex: number; rest: number } {
   let genIdx = 0;
   let g = ki.generations[0]!;
   // The first generation that includes atRev or was created after it. A generation
@@ -141,23 +141,56 @@ function doCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): { genIdx: 
     genIdx++;
     g = ki.generations[genIdx]!;
   }
-  let revIndex = -1;
-  for (let i = g.revs.length - 1; i >= 0; i--) {
-    if (revMain(g.revs[i]!) <= atRev) {
-      available.add(g.revs[i]!);
-      revIndex = i;
-      break;
-    }
+  const revIndex = lastAtOrBefore(g, atRev);
+  if (revIndex !== -1) available.add(g.revs[revIndex]!);
+  const rest = afterCompactedTxn(ki, genIdx, atRev);
+  const next = ki.generations[rest];
+  if (rest > genIdx && next !== undefined && next.revs.length !== 0 && revMain(next.revs[0]!) === atRev) {
+    available.add(next.revs[lastAtOrBefore(next, atRev)]!);
   }
-  return { genIdx, revIndex };
+  return { genIdx, revIndex, rest };
+}
+
+/**
+ * A txn can delete a key through a range ending in "\0" and put it again
+ * (checkIntervals sees no overlap with such a range), even delete it once more.
+ * When that txn is the compaction revision, genIdx ends at atRev; after it come
+ * generations wholly inside atRev (invisible at every revision: they go), then
+ * maybe one the put started that lives on past atRev: reads at atRev see it, so
+ * its revision stays too. Upstream's doCompact keeps only the tombstone and
+ * loses that value (3.4, keeping no tombstone, keeps it). Returns the index of
+ * the first generation to keep after genIdx.
+ */
+function afterCompactedTxn(ki: KeyIndex, genIdx: number, atRev: number): number {
+  const g = ki.generations[genIdx]!;
+  const lastGen = ki.generations.length - 1;
+  let i = genIdx + 1;
+  if (genIdx === lastGen || g.revs.length === 0 || revMain(g.revs[g.revs.length - 1]!) !== atRev) return i;
+  while (i < lastGen) {
+    const n = ki.generations[i]!;
+    if (revMain(n.revs[0]!) !== atRev || revMain(n.revs[n.revs.length - 1]!) !== atRev) break;
+    i++;
+  }
+  return i;
+}
+
+/** Index of the last revision with main <= atRev in g, or -1. */
+function lastAtOrBefore(g: Generation, atRev: number): number {
+  for (let i = g.revs.length - 1; i >= 0; i--) if (revMain(g.revs[i]!) <= atRev) return i;
+  return -1;
 }
 
 export function kiCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): void {
   if (kiIsEmpty(ki)) throw new Error(`mvcc: 'compact' got an unexpected empty keyIndex ${JSON.stringify(ki.key)}`);
-  let { genIdx, revIndex } = doCompact(ki, atRev, available);
+  const { genIdx, revIndex, rest } = doCompact(ki, atRev, available);
   const g = ki.generations[genIdx]!;
   if (!genIsEmpty(g) && revIndex !== -1) g.revs = g.revs.slice(revIndex);
-  if (genIdx > 0) ki.generations = ki.generations.slice(genIdx);
+  const next = ki.generations[rest];
+  if (next !== undefined && next.revs.length !== 0 && revMain(next.revs[0]!) === atRev) {
+    next.revs = next.revs.slice(lastAtOrBefore(next, atRev));
+  }
+  if (rest > genIdx + 1) ki.generations = [g, ...ki.generations.slice(rest)];
+  else if (genIdx > 0) ki.generations = ki.generations.slice(genIdx);
 }
 
 /**

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ErrCompacted, ErrFutureRev, isEtcdError } from '../api/errors';
 import type { DeleteRangeResponse, Event, KeyValue, PutResponse, RangeResponse, RequestOp, TxnResponse } from '../api/rpc';
+import { checkTxn } from '../api/validate';
 import { cloneState } from '../../sim/serial';
 import { EtcdStateMachine } from './applier';
 
@@ -27,6 +28,12 @@ class Model {
   changes: Change[] = [];
   rev = 1;
   compactRev = -1;
+  /**
+   * Each compaction with the number of watch responses delivered before it: a
+   * revision compacted before a watch read it keeps only each key's last change
+   * in that revision (a txn can write a key twice, through a put and a delete).
+   */
+  compactions: Array<{ rev: number; mark: number }> = [];
 
   stateAt(key: string, atRev: number): KeyValue | null {
     let kv = null as KeyValue | null;
@@ -81,9 +88,24 @@ class Model {
     return { rev: this.rev, deleted };
   }
 
-  /** Events a watcher of [key, end) from startRev should see. */
-  events(key: string, end: string | null, startRev: number): Array<[string, number, string | null]> {
-    return this.changes.filter((c) => c.rev >= startRev && inRange(c.key, key, end)).map((c) => [c.key, c.rev, c.value]);
+  /**
+   * Events a watcher of [key, end) from startRev should see; compactedRevs are
+   * the revisions it read only after they were compacted.
+   */
+  events(key: string, end: string | null, startRev: number, compactedRevs: ReadonlySet<number> = new Set()): Array<[string, number, string | null]> {
+    const all = this.changes.filter((c) => c.rev >= startRev && inRange(c.key, key, end));
+    const kept = all.filter((c) => {
+      if (!compactedRevs.has(c.rev)) return true;
+      // what a compaction at this revision keeps of a key's changes in it: the
+      // delete ending the generation before it (if the txn began with one) and
+      // the last change, when that one is a put or the txn began with a put
+      const mine = all.filter((d) => d.rev === c.rev && d.key === c.key);
+      const first = mine[0]!;
+      const last = mine[mine.length - 1]!;
+      if (first.value === null) return c === first || (c === last && last.value !== null);
+      return c === last;
+    });
+    return kept.map((c) => [c.key, c.rev, c.value]);
   }
 }
 
@@ -116,7 +138,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
         ),
         { minLength: 1, maxLength: 4 },
       ),
-    }),
+    })
+      // only what the server lets through: no key put twice or put and deleted in one txn
+      .filter((op) => checkTxn({ success: op.ops.map(toOp) }) === null),
   },
   {
     weight: 4,
@@ -182,10 +206,8 @@ function concretize(op: Op, model: Model, nWatches: number): Concrete {
       return { kind: 'read', key: op.key, end: op.end, rev, limit: op.limit };
     }
     case 'watch': {
-      // back -1: live; otherwise a start revision in history (avoiding the compacted
-      // revision itself, whose deletes upstream cannot replay either).
-      let start = op.back < 0 ? 0 : Math.max(1, model.rev - op.back);
-      if (start === model.compactRev) start++;
+      // back -1: live; otherwise a start revision in history (the compacted one included)
+      const start = op.back < 0 ? 0 : Math.max(1, model.rev - op.back);
       return { kind: 'watch', stream: `w${nWatches % 3}`, key: op.key, end: op.end, start, prevKv: op.prevKv, liveFrom: model.rev + 1 };
     }
     case 'sync':
@@ -285,7 +307,9 @@ function collect(sm: EtcdStateMachine, watches: WatchTrack[], respCounter: { n: 
 
 function checkWatches(model: Model, watches: WatchTrack[]): void {
   for (const w of watches) {
-    const want = model.events(w.key, w.end, w.start);
+    const readBefore = (rev: number, mark: number) => w.got.some((g) => g.ev.kv.modRevision === rev && g.resp < mark);
+    const compacted = new Set(model.compactions.filter((c) => c.rev >= w.start && !readBefore(c.rev, c.mark)).map((c) => c.rev));
+    const want = model.events(w.key, w.end, w.start, compacted);
     const got = w.got.map((g) => [g.ev.kv.key, g.ev.kv.modRevision, g.ev.type === 'DELETE' ? null : g.ev.kv.value]);
     if (w.canceledAt !== null) {
       expect(got).toEqual(want.slice(0, got.length));
@@ -341,7 +365,9 @@ describe('MvccStore vs a naive model', () => {
           }
           const c = concretize(op, model, watches.length);
           const out = exec(sm, c, i);
+          const compactedBefore = model.compactRev;
           checkStep(model, c, out.result, watches);
+          if (model.compactRev !== compactedBefore) model.compactions.push({ rev: model.compactRev, mark: counter.n });
           tail.push(out.line, collect(sm, watches, counter));
           if (clone) cloneTail.push(exec(clone, c, i).line, collect(clone, cloneWatches, { n: 0 }));
         });
@@ -367,7 +393,7 @@ describe('MvccStore vs a naive model', () => {
         expect(restored.hash()).toEqual(sm.hash());
       }),
       {
-        numRuns: 150,
+        numRuns: Number(process.env.MVCC_RUNS ?? 150),
         examples: [
           // A delete at the compaction revision, seen by a watch still catching up to it (etcd-io/etcd#18274).
           [
@@ -380,6 +406,39 @@ describe('MvccStore vs a naive model', () => {
               { t: 'sync', maxRevs: 1 },
               { t: 'put', key: 'a', value: '' },
               { t: 'compact', back: 3 },
+            ],
+            0,
+          ],
+          // One txn deletes a key (a range ending in "\0") and puts it again; a compaction at that
+          // revision must keep the tombstone and the new value both.
+          [
+            [
+              { t: 'txn', ops: [{ put: ['\u00ff', ''] }, { del: ['a', 'a'] }] },
+              { t: 'txn', ops: [{ del: ['a', '\u0000'] }, { put: ['\u00ff', ''] }] },
+              { t: 'txn', ops: [{ put: ['a', ''] }] },
+              { t: 'put', key: 'a', value: '' },
+              { t: 'compact', back: 2 },
+              { t: 'del', key: 'a', end: 'a' },
+            ],
+            0,
+          ],
+          // ... and deletes it once more in that txn: the generation inside the revision goes.
+          [
+            [
+              { t: 'put', key: 'c', value: '' },
+              { t: 'txn', ops: [{ del: ['a', '\u0000'] }, { put: ['c', ''] }, { del: ['a', '\u0000'] }, { del: ['a', null] }] },
+              { t: 'compact', back: 0 },
+            ],
+            0,
+          ],
+          // A watch that reads such a revision only after its compaction gets what was kept.
+          [
+            [
+              { t: 'txn', ops: [{ put: ['c/1', ''] }] },
+              { t: 'txn', ops: [{ del: ['a', '\u0000'] }, { put: ['c/1', ''] }] },
+              { t: 'watch', key: 'c/1', end: null, back: 0, prevKv: false },
+              { t: 'compact', back: 0 },
+              { t: 'del', key: 'a', end: 'a' },
             ],
             0,
           ],
