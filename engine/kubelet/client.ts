@@ -22,6 +22,8 @@ export type Purpose =
   | { kind: 'list' | 'watch' | 'nodeList' | 'nodeWatch' | 'svcList' | 'svcWatch' }
   | { kind: 'object'; key: string }
   | { kind: 'register' }
+  /** kubeadm join's wait for the control plane (join.ts). */
+  | { kind: 'join' }
   | { kind: 'nodeStatus'; body: string; attempt: number }
   | { kind: 'leaseGet' }
   | { kind: 'leaseNode'; then: 'create' | 'renew'; attempt: number }

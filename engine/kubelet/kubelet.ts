@@ -40,6 +40,7 @@ import { quantityNumber } from '../scheduler/framework/resources';
 import { KubeletServer } from './server/server';
 import { EvictionManager } from './eviction/manager';
 import { maybeDelete, flushStatus } from './status/statusManager';
+import { askToJoin, onJoinAnswer } from './join';
 
 /** Boot ids by seed (see Kubelet.bootId). */
 const bootIds = new Map<number, string>();
@@ -52,6 +53,8 @@ const HEARTBEAT_RETRIES = 5;
 /** What survives the kubelet process: the machine's container runtime. */
 export interface KubeletDurable {
   runtime: FakeRuntime | null;
+  /** The machine has joined the cluster (join.ts): its kubelet starts at once from then on. */
+  joined?: boolean;
 }
 
 export class Kubelet implements Actor {
@@ -91,14 +94,14 @@ export class Kubelet implements Actor {
   readonly server: KubeletServer;
   readonly eviction: EvictionManager;
   /** When this kubelet process started (the prober spreads its first probes after a start). */
-  readonly startedAt: number;
+  startedAt: number;
 
   constructor(
     readonly id: ActorId,
     readonly config: KubeletConfig,
     readonly rng: Rng,
     now: number,
-    durable: KubeletDurable,
+    private readonly durable: KubeletDurable,
     private readonly seed: number,
   ) {
     this.machineId = hex(seed, 'machine');
@@ -149,6 +152,18 @@ export class Kubelet implements Actor {
   // ---- plumbing ---------------------------------------------------------------------
 
   start(ctx: ActorContext): void {
+    if (!this.durable.joined) return askToJoin(this, ctx);
+    this.startKubelet(ctx);
+  }
+
+  /** The control plane answered: the machine has joined, and its kubelet starts. */
+  joined(ctx: ActorContext): void {
+    this.durable.joined = true;
+    this.startedAt = ctx.now;
+    this.startKubelet(ctx);
+  }
+
+  private startKubelet(ctx: ActorContext): void {
     register(this, ctx);
     // NewMainKubelet starts the service informer at once, before registration completes.
     listServices(this, ctx);
@@ -244,6 +259,8 @@ export class Kubelet implements Actor {
       }
       case 'register':
         return register(this, ctx);
+      case 'join':
+        return askToJoin(this, ctx);
       case 'relist':
         return listPods(this, ctx);
       case 'relistNode':
@@ -274,6 +291,8 @@ export class Kubelet implements Actor {
   private onResponse(ctx: ActorContext, purpose: Purpose, status: number, body: string): void {
     const ok = status >= 200 && status < 300;
     switch (purpose.kind) {
+      case 'join':
+        return onJoinAnswer(this, ctx, status);
       case 'register':
         // tryRegisterWithAPIServer: an existing Node is ours to reconcile.
         if (ok || status === 409) return onRegistered(this, ctx);

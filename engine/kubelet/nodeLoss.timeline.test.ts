@@ -16,7 +16,7 @@ const runningOn = (e: Engine) =>
     .map((p) => p.spec.nodeName as string);
 
 describe('node loss, to the tick', () => {
-  it('Unknown ≤ 55 s after the last renewal, evictions 300 s after the taint, replacements elsewhere', { timeout: 120_000 }, () => {
+  it('Unknown 50–60 s after the last renewal, evictions 300 s after the taint, replacements elsewhere', { timeout: 120_000 }, () => {
     const e = controlPlane(41, { nodes: 3 });
     runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 3, 'three Ready nodes', 60_000, 500);
     const labels = { app: 'web' };
@@ -46,9 +46,10 @@ describe('node loss, to the tick', () => {
     const ready = () => node().status.conditions.find((c: any) => c.type === 'Ready');
     runUntil(e, () => ready().status === 'Unknown', 'Ready=Unknown', 120_000, 100);
     const unknownAt = Date.parse(ready().lastTransitionTime);
-    // After the grace period (50 s), at the node controller's next 5 s check.
+    // The node controller takes the renewal as its probe when a 5 s check sees it (up to 5 s after
+    // it), and marks the node Unknown at the first check more than the grace period (50 s) later.
     expect(unknownAt - lastRenewal).toBeGreaterThan(50_000);
-    expect(unknownAt - lastRenewal).toBeLessThanOrEqual(56_000);
+    expect(unknownAt - lastRenewal).toBeLessThanOrEqual(60_000);
     expect(ready().reason).toBe('NodeStatusUnknown');
     runUntil(e, () => (node().spec.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'), 'the unreachable taint', 30_000, 100);
     const taintAt = Date.parse(node().spec.taints.find((t: any) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute').timeAdded);
