@@ -82,7 +82,14 @@ describe('decodePlainAs', () => {
           expect(decodePlainAs(def, v)).toEqual(decodeAs(def, treeOf(v), true));
         }),
         // A sparse array (a hole before "100m"): both read the hole as null, as JSON would carry it.
-        { numRuns: 400, examples: [[[[[9, 0], 3, []], [[9, 3], 1, '100m']]]] },
+        {
+          numRuns: 400,
+          examples: [
+            [[[[9, 0], 3, []], [[9, 3], 1, '100m']]],
+            // a hole in an array copied as it is (no schema under it): null in both
+            [[[[0], 'status', []], [[7], 5, 0], [[4], 1, null]]],
+          ],
+        },
       );
     });
 

@@ -612,7 +612,8 @@ function plainKind(v: unknown): 'object' | 'array' | 'string' | 'number' | 'bool
 function plainValue(v: unknown): JsonValue {
   switch (plainKind(v)) {
     case 'array':
-      return (v as unknown[]).map(plainValue);
+      // Array.from visits holes (map skips them): a hole becomes null, as JSON carries it
+      return Array.from(v as unknown[], plainValue);
     case 'object': {
       const o = v as Record<string, unknown>;
       const out: { [k: string]: JsonValue } = {};
