@@ -9,6 +9,7 @@
 // min(nodeStatusUpdateFrequency, nodeLeaseDurationSeconds) = 10 s. They share
 // the kubelet's connection (Transport): a heartbeat that fails again closes it
 // (OnHeartbeatFailure = closeAllConns).
+import type { EventWrite } from './events';
 import type { ActorContext } from '../sim/kernel';
 import type { ApiRequest } from '../apiserver/types';
 import { httpMsg } from '../apiserver/http/messages';
@@ -30,8 +31,8 @@ export type Purpose =
   | { kind: 'leaseWrite'; attempt: number }
   | { kind: 'podStatus'; uid: string; body: string }
   | { kind: 'podDelete'; uid: string }
-  /** A new Event, or (with `key`) a count bump of the one the correlator remembers under that key. */
-  | { kind: 'event'; key?: string };
+  /** A write of an Event (events.ts): a new one, or a count bump of the one the correlator remembers. */
+  | { kind: 'event'; write: EventWrite };
 
 /** The kubelet's clients' rate limits (v1beta1 defaults). */
 export const KUBELET_RATE_LIMITS: Record<string, RateLimit> = {

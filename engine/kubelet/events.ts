@@ -5,6 +5,7 @@
 // every 5 minutes (the spam filter's token bucket); an event identical to an
 // earlier one (same object, field path, type, reason and message) bumps that
 // Event's count and lastTimestamp by a patch instead of making a new one.
+// Writes that get no answer are retried as recordToSink does (below).
 // (The aggregator that combines ten similar messages into one is not modelled.)
 import type { ActorContext } from '../sim/kernel';
 import { rfc3339, epochMs } from '../apiserver/http/time';
@@ -50,7 +51,7 @@ const LRU_ENTRIES = 4096;
 /** What the correlator remembers (plain data, kept by the kubelet). */
 export interface EventCorrelatorState {
   /** getEventKey → the Event it became, oldest first (an LRU). */
-  seen: Map<string, { name: string; namespace: string; count: number }>;
+  seen: Map<string, { name: string; namespace: string; count: number; first: string }>;
   /** getSpamKey → its token bucket. */
   spam: Map<string, { tokens: number; at: number }>;
 }
@@ -74,6 +75,44 @@ function spammed(c: EventCorrelatorState, key: string, at: number): boolean {
   return !ok;
 }
 
+/**
+ * recordToSink's retries (tools/record/event.go): a write that failed in
+ * transport (no answer: the API server unreachable) is tried again, at most 12
+ * times in all, after a random share of 10 s the first time (so clients do not
+ * come back together) and 10 s after that. A refusal (a Status) is not retried.
+ */
+export const EVENT_MAX_TRIES = 12;
+export const EVENT_RETRY_SLEEP_MS = 10_000;
+
+/** One write of an Event: a POST, or a count-bump PATCH that falls back to a POST of the whole Event. */
+export interface EventWrite {
+  method: 'POST' | 'PATCH';
+  path: string;
+  body: string;
+  /** For a PATCH: the Event to create if the one it bumps is gone (recordEvent). */
+  create?: { path: string; body: string };
+  tries: number;
+}
+
+export function sendEventWrite(k: Kubelet, ctx: ActorContext, w: EventWrite): void {
+  const contentType = w.method === 'PATCH' ? 'application/strategic-merge-patch+json' : undefined;
+  apiRequest(k, ctx, { method: w.method, path: w.path, query: {}, body: w.body }, { kind: 'event', write: w }, contentType);
+}
+
+/** The answer to an Event write. */
+export function onEventAnswer(ctx: ActorContext, k: Kubelet, w: EventWrite, status: number): void {
+  if (status >= 200 && status < 300) return;
+  if (status === 404 && w.create) {
+    // The Event it bumped is gone (its TTL ran out): recordEvent creates it anew, same name and count.
+    return sendEventWrite(k, ctx, { method: 'POST', path: w.create.path, body: w.create.body, tries: w.tries });
+  }
+  if (status !== 0) return; // refused: "will not retry"
+  const tries = w.tries + 1;
+  if (tries >= EVENT_MAX_TRIES) return; // "retry limit exceeded"
+  const delay = tries === 1 ? EVENT_RETRY_SLEEP_MS * ctx.rng.float() : EVENT_RETRY_SLEEP_MS;
+  ctx.setTimer(delay, 'eventRetry', { ...w, tries });
+}
+
 /** Sends the recorded events. */
 export function flushEvents(k: Kubelet, ctx: ActorContext): void {
   const c = k.events;
@@ -87,28 +126,40 @@ export function flushEvents(k: Kubelet, ctx: ActorContext): void {
     if (known) {
       known.count++;
       touch(c.seen, key, known);
-      apiRequest(k, ctx, { method: 'PATCH', path: `/api/v1/namespaces/${known.namespace}/events/${known.name}`, query: {}, body: JSON.stringify({ count: known.count, lastTimestamp: t }) }, { kind: 'event', key }, 'application/strategic-merge-patch+json');
+      const whole = eventBody(k, ev, known.name, known.namespace, known.count, known.first, t);
+      sendEventWrite(k, ctx, {
+        method: 'PATCH',
+        path: `/api/v1/namespaces/${known.namespace}/events/${known.name}`,
+        body: JSON.stringify({ count: known.count, lastTimestamp: t }),
+        create: { path: `/api/v1/namespaces/${known.namespace}/events`, body: JSON.stringify(whole) },
+        tries: 0,
+      });
       continue;
     }
     const nanos = (BigInt(Math.floor(epochMs() + ev.at)) * 1_000_000n + BigInt(k.eventSeq++ % 1_000_000)).toString(16);
-    const { kind, name, namespace, uid, resourceVersion, fieldPath } = ev.involved;
-    const body = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: `${name}.${nanos}`, namespace: ns },
-      involvedObject: { kind, ...(namespace ? { namespace } : {}), name, uid, apiVersion: 'v1', ...(resourceVersion ? { resourceVersion } : {}), ...(fieldPath ? { fieldPath } : {}) },
-      reason: ev.reason,
-      message: ev.message,
-      source: { component: 'kubelet', host: k.nodeName },
-      firstTimestamp: t,
-      lastTimestamp: t,
-      count: 1,
-      type: ev.type,
-      eventTime: null,
-      reportingComponent: 'kubelet',
-      reportingInstance: k.nodeName,
-    };
-    touch(c.seen, key, { name: body.metadata.name, namespace: ns, count: 1 });
-    apiRequest(k, ctx, { method: 'POST', path: `/api/v1/namespaces/${ns}/events`, query: {}, body: JSON.stringify(body) }, { kind: 'event' });
+    const body = eventBody(k, ev, `${ev.involved.name}.${nanos}`, ns, 1, t, t);
+    touch(c.seen, key, { name: body.metadata.name, namespace: ns, count: 1, first: t });
+    sendEventWrite(k, ctx, { method: 'POST', path: `/api/v1/namespaces/${ns}/events`, body: JSON.stringify(body), tries: 0 });
   }
+}
+
+/** The Event as recordToSink writes it (count and first/last timestamps from the correlator). */
+function eventBody(k: Kubelet, ev: KubeletEvent, eventName: string, ns: string, count: number, first: string, last: string) {
+  const { kind, name, namespace, uid, resourceVersion, fieldPath } = ev.involved;
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: eventName, namespace: ns },
+    involvedObject: { kind, ...(namespace ? { namespace } : {}), name, uid, apiVersion: 'v1', ...(resourceVersion ? { resourceVersion } : {}), ...(fieldPath ? { fieldPath } : {}) },
+    reason: ev.reason,
+    message: ev.message,
+    source: { component: 'kubelet', host: k.nodeName },
+    firstTimestamp: first,
+    lastTimestamp: last,
+    count,
+    type: ev.type,
+    eventTime: null,
+    reportingComponent: 'kubelet',
+    reportingInstance: k.nodeName,
+  };
 }

@@ -27,7 +27,7 @@ import { Backoff } from './backoff';
 import { apiRequest, KUBELET_RATE_LIMITS, type Purpose } from './client';
 import { Transport, TRANSPORT_TIMERS } from '../client/transport';
 import { KUBELET_KIND, LEASE_JITTER, LEASE_RENEW_MS, NODE_STATUS_UPDATE_MS, RETRY_MS, type KubeletConfig } from './config';
-import { flushEvents, newEventCorrelator, type EventCorrelatorState, type KubeletEvent } from './events';
+import { flushEvents, newEventCorrelator, onEventAnswer, sendEventWrite, type EventCorrelatorState, type EventWrite, type KubeletEvent } from './events';
 import { hex } from './ids';
 import { createLease, onLeaseNode, renewLease } from './nodestatus/lease';
 import { allocatableOf, initialNode, onRegistered, register, syncNodeStatus } from './nodestatus/nodeStatus';
@@ -261,6 +261,8 @@ export class Kubelet implements Actor {
         return register(this, ctx);
       case 'join':
         return askToJoin(this, ctx);
+      case 'eventRetry':
+        return sendEventWrite(this, ctx, data as EventWrite);
       case 'relist':
         return listPods(this, ctx);
       case 'relistNode':
@@ -392,9 +394,7 @@ export class Kubelet implements Actor {
         return;
       }
       case 'event':
-        // The Event it bumped is gone (its TTL ran out): the next repeat makes a new one, as recordToSink would.
-        if (purpose.key !== undefined && status === 404) this.events.seen.delete(purpose.key);
-        return;
+        return onEventAnswer(ctx, this, purpose.write, status);
     }
   }
 
