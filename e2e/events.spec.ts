@@ -21,34 +21,48 @@ test('the events stream, filtered by reason, type and object', async ({ page }) 
   const table = page.getByRole('table', { name: 'Events' });
   await expect(table.locator('thead th')).toHaveText(['Last seen', 'Type', 'Reason', 'Object', 'Message', 'Source', 'Count']);
   await expect(table.locator('tbody tr[data-reason="Started"]')).toHaveCount(2, { timeout: 40_000 });
-  const reasons = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reason')));
+  const reasons = await table.locator('tbody tr[data-reason]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reason')));
   expect(reasons).toEqual(expect.arrayContaining(['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started', 'SuccessfulCreate', 'ScalingReplicaSet', 'FailedScheduling']));
   await shot(page, 'events-all');
 
   const reason = page.getByRole('combobox', { name: 'Filter events by reason' });
   await reason.selectOption('Scheduled');
-  await expect(table.locator('tbody tr')).toHaveCount(2);
-  await expect(table.locator('tbody tr').first()).toContainText(/Normal\s*Scheduled\s*pod\/web-/);
-  await expect(table.locator('tbody tr').first()).toContainText('Successfully assigned default/web-');
+  await expect(table.locator('tbody tr[data-reason]')).toHaveCount(2);
+  await expect(table.locator('tbody tr[data-reason]').first()).toContainText(/Normal\s*Scheduled\s*pod\/web-/);
+  await expect(table.locator('tbody tr[data-reason]').first()).toContainText('Successfully assigned default/web-');
   await expect(page.getByTestId('events-count')).toContainText('2 matching events');
 
   await reason.selectOption('');
   await page.getByRole('combobox', { name: 'Filter events by type' }).selectOption('Warning');
-  await expect(table.locator('tbody tr')).toHaveCount(1);
-  await expect(table.locator('tbody tr').first()).toContainText(/Warning\s*FailedScheduling\s*pod\/huge/);
-  await expect(table.locator('tbody tr').first()).toContainText('0/3 nodes are available: 3 Insufficient cpu.');
+  await expect(table.locator('tbody tr[data-reason]')).toHaveCount(1);
+  await expect(table.locator('tbody tr[data-reason]').first()).toContainText(/Warning\s*FailedScheduling\s*pod\/huge/);
+  await expect(table.locator('tbody tr[data-reason]').first()).toContainText('0/3 nodes are available: 3 Insufficient cpu.');
+  // In a panel this narrow the message has a line of its own under its row, whole and visible.
+  const warningMessage = table.locator('tbody tr.ev-msg-row').first();
+  await expect(warningMessage).toBeVisible();
+  await expect(warningMessage).toContainText('0/3 nodes are available: 3 Insufficient cpu.');
+  const box = (await warningMessage.boundingBox())!;
+  const wrap = (await page.locator('.ev-table-wrap').boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(wrap.x + wrap.width + 1);
   await shot(page, 'events-warnings');
 
   await page.getByRole('combobox', { name: 'Filter events by type' }).selectOption('');
   await page.getByRole('combobox', { name: 'Filter events by object kind' }).selectOption('Deployment');
   await page.getByRole('searchbox', { name: 'Filter events by object name', exact: true }).fill('web');
-  await expect(table.locator('tbody tr')).toHaveCount(1);
-  const row = table.locator('tbody tr').first();
+  await expect(table.locator('tbody tr[data-reason]')).toHaveCount(1);
+  const row = table.locator('tbody tr[data-reason]').first();
   await expect(row).toContainText(/ScalingReplicaSet\s*deployment\/web\s*Scaled up replica set web-[a-z0-9]+ from 0 to 2\s*deployment-controller/);
   await row.getByRole('button', { name: 'deployment/web' }).click();
   await expect(page.getByRole('region', { name: 'Inspector' }).locator('.obj-title')).toContainText('Deployment default/web');
   await page.setViewportSize({ width: 1280, height: 720 });
   await shot(page, 'events-filtered-1280');
   await page.getByRole('button', { name: 'Clear filters' }).click();
-  await expect(table.locator('tbody tr').filter({ hasText: 'Scheduled' }).first()).toBeVisible();
+  await expect(table.locator('tbody tr[data-reason]').filter({ hasText: 'Scheduled' }).first()).toBeVisible();
+
+  // A wide panel keeps the message and source in their columns.
+  await page.setViewportSize({ width: 1920, height: 900 });
+  await expect(table.locator('thead th.ev-msg')).toBeVisible();
+  await expect(table.locator('tbody tr.ev-msg-row').first()).toBeHidden();
+  await expect(table.locator('tbody tr[data-reason] td.ev-msg').first()).toBeVisible();
+  await shot(page, 'events-wide');
 });

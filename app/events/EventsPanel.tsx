@@ -35,8 +35,12 @@ export function EventsPanel() {
               <th scope="col">Type</th>
               <th scope="col">Reason</th>
               <th scope="col">Object</th>
-              <th scope="col">Message</th>
-              <th scope="col">Source</th>
+              <th scope="col" className="ev-msg">
+                Message
+              </th>
+              <th scope="col" className="ev-src">
+                Source
+              </th>
               <th scope="col" className="num">
                 Count
               </th>
@@ -54,10 +58,29 @@ export function EventsPanel() {
   );
 }
 
+/**
+ * One event. In a narrow panel the message leaves its column for a line of its
+ * own under the row, with its source (CSS shows one of the two), so it is read
+ * whole instead of clipped at the panel's edge.
+ */
 function Row({ r }: { r: EventStreamRow }) {
   const selected = useSelectedObject();
+  const cls = `${r.type === 'Warning' ? 'warning' : ''}${sameRef(selected, r.ref) ? ' selected' : ''}`;
   return (
-    <tr data-reason={r.reason} data-type={r.type} className={`${r.type === 'Warning' ? 'warning' : ''}${sameRef(selected, r.ref) ? ' selected' : ''}`}>
+    <>
+      <Cells r={r} cls={cls} />
+      <tr className={`ev-msg-row ${cls}`} aria-hidden="true">
+        <td colSpan={7}>
+          {r.message} <span className="muted">— {r.source.split(', ')[0]}</span>
+        </td>
+      </tr>
+    </>
+  );
+}
+
+function Cells({ r, cls }: { r: EventStreamRow; cls: string }) {
+  return (
+    <tr data-reason={r.reason} data-type={r.type} className={cls}>
       <td className="nowrap" title={`virtual time ${formatT(r.at)}; first seen ${r.firstSeen} ago`}>
         {r.lastSeen}
       </td>
@@ -65,15 +88,15 @@ function Row({ r }: { r: EventStreamRow }) {
       <td className="mono">{r.reason}</td>
       <td className="mono ev-obj">
         {r.ref ? (
-          <button type="button" className="link" onClick={() => selectObject(r.ref!)} title={r.involved.namespace ? `namespace ${r.involved.namespace}` : undefined}>
+          <button type="button" className="link" onClick={() => selectObject(r.ref!)} title={r.involved.namespace ? `${r.object} in namespace ${r.involved.namespace}` : r.object}>
             {r.object}
           </button>
         ) : (
-          r.object
+          <span title={r.object}>{r.object}</span>
         )}
       </td>
       <td className="ev-msg">{r.message}</td>
-      <td className="nowrap" title={r.source}>
+      <td className="nowrap ev-src" title={r.source}>
         {r.source.split(', ')[0]}
       </td>
       <td className="num">{r.count}</td>
