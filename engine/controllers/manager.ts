@@ -10,6 +10,7 @@ import { registerActorKind } from '../sim/kernel';
 import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
 import type { ApiRequest } from '../apiserver/types';
+import { serveComponentHealth } from '../apiserver/http/healthz';
 import { httpMsg, type HttpChunkMsg, type HttpEndMsg, type HttpResponseMsg } from '../apiserver/http/messages';
 import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
 import { RESOURCES } from '../apiserver/registry/resources';
@@ -202,6 +203,7 @@ export class ControllerManager implements Actor {
   }
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
+    if (serveComponentHealth(ctx, from, p)) return;
     if (this.transport.receive(ctx, from, p)) return;
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);

@@ -69,7 +69,9 @@ describe('/openapi/v3/<group-version> documents', () => {
     // bindings: create only.
     expect(Object.keys(paths['/api/v1/namespaces/{namespace}/bindings'] ?? {})).toEqual(['parameters', 'post']);
     expect(paths['/api/v1/namespaces/{namespace}/bindings/{name}']).toBeUndefined();
-    expect(paths['/api/v1/componentstatuses']).toBeUndefined();
+    // componentstatuses: get and list only (deprecated, still served).
+    expect(Object.keys(paths['/api/v1/componentstatuses'] ?? {}).sort()).toEqual(['get', 'parameters']);
+    expect(Object.keys(paths['/api/v1/componentstatuses/{name}'] ?? {}).sort()).toEqual(['get', 'parameters']);
     // The delete of a pod returns the pod (graceful deletion), as client-node's copy says.
     expect(paths['/api/v1/namespaces/{namespace}/pods/{name}']?.delete?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/io.k8s.api.core.v1.Pod' });
   });

@@ -518,3 +518,20 @@ export const apiServicePrinter: Printer = {
     return { cells: [name(o), service, available, age(o, now)] };
   },
 };
+
+/** printComponentStatus: the Healthy condition's status as Healthy/Unhealthy (Unknown without one), its message and error. */
+export const componentStatusPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    col('Status', 'string', { text: 'Status of the component conditions' }),
+    col('Message', 'string', { text: 'Message of the component conditions' }),
+    col('Error', 'string', { text: 'Error of the component conditions' }),
+  ],
+  print(o) {
+    const c = arr(o['conditions'])
+      .map(obj)
+      .find((x) => str(x['type']) === 'Healthy');
+    const state = c ? (str(c['status']) === 'True' ? 'Healthy' : 'Unhealthy') : 'Unknown';
+    return { cells: [name(o), state, c ? str(c['message']) : '', c ? str(c['error']) : ''] };
+  },
+};

@@ -3,6 +3,7 @@
 // group/resource. Resources absent here get rest.defaultTableConvertor.
 import {
   clusterRoleBindingPrinter,
+  componentStatusPrinter,
   configMapPrinter,
   eventPrinter,
   leasePrinter,
@@ -54,6 +55,7 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   '/persistentvolumes': persistentVolumePrinter,
   '/persistentvolumeclaims': persistentVolumeClaimPrinter,
   '/configmaps': configMapPrinter,
+  '/componentstatuses': componentStatusPrinter,
   '/resourcequotas': resourceQuotaPrinter,
   'apiregistration.k8s.io/apiservices': apiServicePrinter,
   'apps/deployments': deploymentPrinter,

@@ -57,6 +57,7 @@ interface Spec {
 const SPECS: Spec[] = [
   // core/v1
   { r: 'bindings', k: 'Binding', ns: true, verbs: CREATE_ONLY, key: null },
+  { r: 'componentstatuses', k: 'ComponentStatus', ns: false, short: ['cs'], verbs: ['get', 'list'], key: null },
   { r: 'configmaps', k: 'ConfigMap', ns: true, short: ['cm'] },
   { r: 'endpoints', k: 'Endpoints', ns: true, short: ['ep'], key: 'services/endpoints' },
   { r: 'events', k: 'Event', ns: true, short: ['ev'] },

@@ -15,7 +15,7 @@ import type { KObject, Status } from '../../apimachinery/types';
 import { status } from '../../apimachinery/status';
 import { RESOURCES, resourceFor, resourceForVersion, type ResourceInfo } from '../registry/resources';
 import type { ApiRequest, ApiResponse, ClusterReader, UserInfo } from '../types';
-import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpPingMsg, type HttpRequestMsg } from '../http/messages';
+import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpPingMsg, type HttpRequestMsg, type HttpResponseMsg } from '../http/messages';
 import { requestInfo, type ResourceRequestInfo } from '../http/requestInfo';
 import { WatchCache } from '../cache/watchCache';
 import { decodeObject, keyText, prefixRange } from '../storage/codec';
@@ -27,6 +27,7 @@ import { RestOp, startRest, onRestEtcd, onLeaseGranted } from './rest';
 import { LeaseManager } from './leaseManager';
 import { WatchHub } from './watchHub';
 import { KubeletProxy } from './kubeletProxy';
+import { ComponentStatuses } from './componentStatus';
 import { bootstrapObjects } from './bootstrap';
 import { ENDPOINT_RECONCILE_INTERVAL_MS, EndpointReconciler } from './endpointReconciler';
 import type { LoopbackOwner } from './loopback';
@@ -86,7 +87,7 @@ export class ApiServer implements Actor, AggregatorHost {
   private readonly feeds = new Map<string, string>();
   readonly ops = new Map<number, RestOp>();
   /** etcd call id → the op (or internal purpose) waiting on it. */
-  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator' | 'lease' | 'endpointReconciler'; key?: string }>();
+  readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator' | 'lease' | 'endpointReconciler' | 'componentStatus'; key?: string }>();
   /** The `kubernetes` Service's endpoints: this server's master lease, and the Endpoints and EndpointSlice over all leases. */
   readonly endpointReconciler = new EndpointReconciler();
   /** Its identity Lease in kube-system (APIServerIdentity), renewed every 10 s, and the GC of expired ones. */
@@ -101,6 +102,7 @@ export class ApiServer implements Actor, AggregatorHost {
   readonly watch: WatchHub;
   /** Connections to kubelets (pods/log, pods/exec, nodes/proxy). */
   readonly kubeletProxy = new KubeletProxy();
+  readonly componentStatuses = new ComponentStatuses();
   readonly records: RequestRecord[] = [];
   private nextOp = 1;
   private nextRecord = 1;
@@ -186,6 +188,9 @@ export class ApiServer implements Actor, AggregatorHost {
     if ((p.type === 'HttpResponse' || p.type === 'HttpChunk' || p.type === 'HttpEnd') && reqId !== undefined && this.kubeletProxy.owns(from, reqId)) {
       return this.kubeletProxy.receive(this, ctx, p.type, reqId, p);
     }
+    if (p.type === 'HttpResponse' && reqId !== undefined && this.componentStatuses.owns(from, reqId)) {
+      return this.componentStatuses.response(this, ctx, reqId, (p as unknown as HttpResponseMsg).response);
+    }
     if (p.type === 'HttpResponse' && this.aggregator.owns(from)) return this.aggregator.receive(this, ctx, from, p);
     this.etcd.receive(ctx, from, p);
     this.drainEtcd(ctx);
@@ -209,6 +214,8 @@ export class ApiServer implements Actor, AggregatorHost {
         return this.listForCache(ctx, data as string);
       case 'restRetry':
         return this.retryOp(ctx, data as number);
+      case 'componentStatusTimeout':
+        return this.componentStatuses.failed(this, ctx, data as number, 'timeout');
       case 'kubeletProxyTimeout':
         return this.kubeletProxy.failed(this, ctx, data as number, 'timeout');
       case 'aggregator':
@@ -255,6 +262,7 @@ export class ApiServer implements Actor, AggregatorHost {
   refused(ctx: ActorContext, to: ActorId, p: Payload): void {
     const reqId = (p as { reqId?: number }).reqId;
     if (p.type === 'HttpRequest' && reqId !== undefined && this.kubeletProxy.owns(to, reqId)) return this.kubeletProxy.failed(this, ctx, reqId, 'refused');
+    if (p.type === 'HttpRequest' && reqId !== undefined && this.componentStatuses.owns(to, reqId)) return this.componentStatuses.failed(this, ctx, reqId, 'refused');
     if (this.aggregator.owns(to)) return this.aggregator.refused(this, ctx, to, p);
     if (this.config.etcdEndpoints.includes(to)) {
       this.etcd.refused(ctx, to, p);
@@ -422,7 +430,7 @@ export class ApiServer implements Actor, AggregatorHost {
   }
 
   /** Starts an etcd call on behalf of an op. */
-  etcdCall<K extends Parameters<ApiEtcdClient['call']>[1]>(ctx: ActorContext, op: RestOp | null, type: K, body: Parameters<ApiEtcdClient['call']>[2], purpose: 'rest' | 'bootstrap' | 'compact' | 'compactTxn' | 'endpointReconciler' = 'rest'): number {
+  etcdCall<K extends Parameters<ApiEtcdClient['call']>[1]>(ctx: ActorContext, op: RestOp | null, type: K, body: Parameters<ApiEtcdClient['call']>[2], purpose: 'rest' | 'bootstrap' | 'compact' | 'compactTxn' | 'endpointReconciler' | 'componentStatus' = 'rest'): number {
     const id = this.etcd.call(ctx, type, body as never);
     this.etcdWaiters.set(id, { op: op?.id, purpose });
     return id;
@@ -487,6 +495,8 @@ export class ApiServer implements Actor, AggregatorHost {
         return onLeaseGranted(this, ctx, call);
       case 'endpointReconciler':
         return this.endpointReconciler.onEtcd(this, ctx, call);
+      case 'componentStatus':
+        return this.componentStatuses.etcdDone(this, ctx, call);
       case 'compact':
       case 'aggregator':
         return;

@@ -97,6 +97,8 @@ const gr = (r: ResourceInfo) => ({ group: r.group, resource: r.resource });
 
 export function startRest(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const { info, r } = op;
+  // Nothing stored: probed at each read (componentStatus.ts).
+  if (r.group === '' && r.resource === 'componentstatuses') return s.componentStatuses.start(s, ctx, op);
   if (!r.storagePrefix && info.verb !== 'create') return s.complete(ctx, op, statusResponse(status.methodNotSupported(gr(r), info.verb)));
   if (r.namespaced && !info.namespace && !['list', 'watch', 'deletecollection', 'create'].includes(info.verb)) return s.complete(ctx, op, notFoundPage());
   if (info.verb === 'create' && r.namespaced && !info.namespace) return s.complete(ctx, op, notFoundPage());

@@ -41,7 +41,8 @@ export function makeCtx(env: KubectlEnv, io: Output, flags: ParsedFlags, command
   const ns = getString(flags, 'namespace');
   const as = getString(flags, 'as');
   const groups = getStrings(flags, 'as-group');
-  const client = new RestClient(env, { ...(as ? { user: as } : {}), ...(groups.length ? { groups } : {}) }, commandPath);
+  // Server warnings go to stderr as `Warning: <text>` (rest.NewWarningWriter in kubectl's factory).
+  const client = new RestClient(env, { ...(as ? { user: as } : {}), ...(groups.length ? { groups } : {}) }, commandPath, (w) => io.err(`Warning: ${w}\n`));
   return {
     env,
     io,

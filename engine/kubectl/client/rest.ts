@@ -60,11 +60,35 @@ export function statusFromResponse(res: ApiResponse, method: string): Status {
   return genericStatus(res.status, method, res.body);
 }
 
+/**
+ * The server's `Warning: 299 - "text"` headers (one per line here), as
+ * client-go's WarningHandler reads them: code 299 only, the quoted text unquoted.
+ */
+export function warningsOf(res: ApiResponse): string[] {
+  const h = res.headers?.['warning'];
+  if (!h) return [];
+  const out: string[] = [];
+  for (const line of h.split('\n')) {
+    const m = /^299 +\S+ +("(?:[^"\\]|\\.)*")/.exec(line.trim());
+    if (!m) continue;
+    try {
+      out.push(JSON.parse(m[1]!) as string);
+    } catch {
+      // malformed: client-go skips it too
+    }
+  }
+  return out;
+}
+
 export class RestClient {
+  /** Warnings already printed: kubectl's warning writer prints each text once per run (Deduplicate). */
+  private readonly warned = new Set<string>();
+
   constructor(
     private readonly env: KubectlEnv,
     private readonly impersonate: Impersonation = {},
     private readonly commandName = 'kubectl',
+    private readonly onWarning: (text: string) => void = () => {},
   ) {}
 
   build(method: ApiRequest['method'], path: string, opts: RequestOptions = {}): ApiRequest {
@@ -84,7 +108,13 @@ export class RestClient {
 
   /** Raw exchange: never throws for HTTP errors. */
   async raw(method: ApiRequest['method'], path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
-    return this.env.transport.request(this.build(method, path, opts));
+    const res = await this.env.transport.request(this.build(method, path, opts));
+    for (const w of warningsOf(res)) {
+      if (this.warned.has(w)) continue;
+      this.warned.add(w);
+      this.onWarning(w);
+    }
+    return res;
   }
 
   /** Sends and decodes JSON; an HTTP error becomes a thrown KubectlFailure carrying the Status. */
