@@ -53,6 +53,11 @@ export function queryValue(q: ApiRequest['query'], name: string): string | undef
   return Array.isArray(v) ? v[v.length - 1] : v;
 }
 
+/** The Warning header for these texts: `299 - "text"` (RFC 7234), one per line here. */
+export function warningHeader(warnings: readonly string[]): Record<string, string> {
+  return warnings.length ? { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join('\n') } : {};
+}
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }

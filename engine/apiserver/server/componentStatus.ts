@@ -11,7 +11,7 @@ import type { ActorContext } from '../../sim/kernel';
 import { registerClass } from '../../sim/serial';
 import { status } from '../../apimachinery/status';
 import type { KObject } from '../../apimachinery/types';
-import { httpMsg } from '../http/messages';
+import { httpMsg, warningHeader } from '../http/messages';
 import type { ApiResponse } from '../types';
 import type { CallRecord } from '../../etcd/client/client';
 import type { ApiServer } from './apiserver';
@@ -23,6 +23,7 @@ import type { RestOp } from './rest';
 export const PROBE_TIMEOUT_MS = 20_000;
 /** The deprecation warning every request to the resource gets. */
 export const COMPONENT_STATUS_WARNING = 'v1 ComponentStatus is deprecated in v1.19+';
+const WARN = warningHeader([COMPONENT_STATUS_WARNING]);
 
 type Server = { name: string; kind: 'http'; actor: ActorId; port: number } | { name: string; kind: 'etcd' };
 
@@ -62,15 +63,14 @@ export class ComponentStatuses {
 
   /** A get or list of componentstatuses: probe, then answer. */
   start(s: ApiServer, ctx: ActorContext, op: RestOp): void {
-    const warn = { warning: `299 - ${JSON.stringify(COMPONENT_STATUS_WARNING)}` };
     const verb = op.info.verb;
-    if (verb !== 'get' && verb !== 'list') return s.complete(ctx, op, statusResponse(status.methodNotSupported({ group: '', resource: 'componentstatuses' }, verb), warn));
+    if (verb !== 'get' && verb !== 'list') return s.complete(ctx, op, statusResponse(status.methodNotSupported({ group: '', resource: 'componentstatuses' }, verb), WARN));
     const sel = chain.parseSelectors(op.req, op.r);
-    if (!sel.ok) return s.complete(ctx, op, statusResponse(sel.status, warn));
+    if (!sel.ok) return s.complete(ctx, op, statusResponse(sel.status, WARN));
     let servers = serversFor(s.id);
     if (verb === 'get') {
       servers = servers.filter((x) => x.name === op.info.name);
-      if (servers.length === 0) return s.complete(ctx, op, statusResponse(status.notFound({ group: '', resource: 'componentstatus' }, op.info.name), warn));
+      if (servers.length === 0) return s.complete(ctx, op, statusResponse(status.notFound({ group: '', resource: 'componentstatus' }, op.info.name), WARN));
     }
     const probing = op.id;
     this.probings.set(probing, { opId: op.id, waiting: servers.length, results: [] });
@@ -133,9 +133,8 @@ export class ComponentStatuses {
     const objs = pr.results.map(componentStatusObject);
     const sel = chain.parseSelectors(op.req, op.r);
     const items = sel.ok ? objs.filter((o) => chain.matches(op.r, o, sel)) : objs;
-    const warn = { warning: `299 - ${JSON.stringify(COMPONENT_STATUS_WARNING)}` };
     const body = op.info.verb === 'get' ? chain.render(op.r, op.req, items, ctx.now, null) : listBody(op, items, ctx.now);
-    s.complete(ctx, op, { status: 200, headers: { 'content-type': 'application/json', ...warn }, body: JSON.stringify(body) });
+    s.complete(ctx, op, { status: 200, headers: { 'content-type': 'application/json', ...WARN }, body: JSON.stringify(body) });
   }
 }
 

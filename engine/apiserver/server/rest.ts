@@ -16,7 +16,7 @@ import { status } from '../../apimachinery/status';
 import { type ResourceInfo, storageKey, resourceFor } from '../registry/resources';
 import type { ApiRequest, ApiResponse, UserInfo } from '../types';
 import type { ResourceRequestInfo } from '../http/requestInfo';
-import { jsonResponse, queryValue } from '../http/messages';
+import { jsonResponse, queryValue, warningHeader } from '../http/messages';
 import { rfc3339 } from '../http/time';
 import { decodeObject, keyBytes, keyText } from '../storage/codec';
 import { decodeContinue, encodeContinue } from '../storage/continueToken';
@@ -625,10 +625,6 @@ function afterWrite(s: ApiServer, ctx: ActorContext, op: RestOp, res: TxnRespons
   s.complete(ctx, op, jsonResponse(code, chain.render(r, op.req, [stored], ctx.now, null), warningHeader(op.warnings)));
 }
 
-function warningHeader(warnings: string[]): Record<string, string> {
-  // Warning: 299 - "text" (RFC 7234), one per warning.
-  return warnings.length ? { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join('\n') } : {};
-}
 
 // ---- scale ----------------------------------------------------------------------
 

@@ -128,7 +128,7 @@ export function kiGet(ki: KeyIndex, atRev: number): KeyAt | null {
 }
 
 /** Finds the generation and revision a compaction at atRev keeps; marks it available. */
-function doCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): { genIdx: number; revIndex: number; rest: number } {
+function doCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): { genIdx: number; revIndex: number; rest: number; rebornAt: number } {
   let genIdx = 0;
   let g = ki.generations[0]!;
   // The first generation that includes atRev or was created after it. A generation
@@ -144,11 +144,11 @@ function doCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): { genIdx: 
   const revIndex = lastAtOrBefore(g, atRev);
   if (revIndex !== -1) available.add(g.revs[revIndex]!);
   const rest = afterCompactedTxn(ki, genIdx, atRev);
+  // rest's revision at atRev, when a put in the compacted txn began that generation (see afterCompactedTxn)
   const next = ki.generations[rest];
-  if (rest > genIdx && next !== undefined && next.revs.length !== 0 && revMain(next.revs[0]!) === atRev) {
-    available.add(next.revs[lastAtOrBefore(next, atRev)]!);
-  }
-  return { genIdx, revIndex, rest };
+  const rebornAt = next !== undefined && next.revs.length !== 0 && revMain(next.revs[0]!) === atRev ? lastAtOrBefore(next, atRev) : -1;
+  if (rebornAt !== -1) available.add(next!.revs[rebornAt]!);
+  return { genIdx, revIndex, rest, rebornAt };
 }
 
 /**
@@ -182,13 +182,10 @@ function lastAtOrBefore(g: Generation, atRev: number): number {
 
 export function kiCompact(ki: KeyIndex, atRev: number, available: Set<Rev>): void {
   if (kiIsEmpty(ki)) throw new Error(`mvcc: 'compact' got an unexpected empty keyIndex ${JSON.stringify(ki.key)}`);
-  const { genIdx, revIndex, rest } = doCompact(ki, atRev, available);
+  const { genIdx, revIndex, rest, rebornAt } = doCompact(ki, atRev, available);
   const g = ki.generations[genIdx]!;
   if (!genIsEmpty(g) && revIndex !== -1) g.revs = g.revs.slice(revIndex);
-  const next = ki.generations[rest];
-  if (next !== undefined && next.revs.length !== 0 && revMain(next.revs[0]!) === atRev) {
-    next.revs = next.revs.slice(lastAtOrBefore(next, atRev));
-  }
+  if (rebornAt > 0) ki.generations[rest]!.revs = ki.generations[rest]!.revs.slice(rebornAt);
   if (rest > genIdx + 1) ki.generations = [g, ...ki.generations.slice(rest)];
   else if (genIdx > 0) ki.generations = ki.generations.slice(genIdx);
 }
