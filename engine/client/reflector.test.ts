@@ -224,3 +224,38 @@ describe('Reflector list pagination', () => {
     expect(r.rv).toBe('1001');
   });
 });
+
+describe('Reflector objects are shared and read-only', () => {
+  it('informers that receive the same watch event decode it once and share the frozen object', () => {
+    const a = new Reflector('/api/v1/namespaces');
+    const b = new Reflector('/api/v1/namespaces');
+    for (const r of [a, b]) runList(r, new FakeListServer(3));
+    // One event's bytes, sent alike to both watchers; the second arrives split across two chunks.
+    const line = JSON.stringify({ type: 'MODIFIED', object: { ...ns('ns-00001', 1001), metadata: { name: 'ns-00001', resourceVersion: '1001', labels: { team: 'a' } } } }) + '\n';
+    const ea = a.onChunk(line) as ReflectorEvent[];
+    expect(b.onChunk(line.slice(0, 20))).toEqual([]);
+    const eb = b.onChunk(line.slice(20)) as ReflectorEvent[];
+    expect(ea[0]!.object).toBe(eb[0]!.object);
+    expect(a.store.get('ns-00001')).toBe(b.store.get('ns-00001'));
+    const o = a.store.get('ns-00001')!;
+    expect(Object.isFrozen(o.metadata.labels)).toBe(true);
+    expect(() => {
+      o.metadata.labels!.team = 'b';
+    }).toThrow(TypeError);
+    expect(b.store.get('ns-00001')!.metadata.labels).toEqual({ team: 'a' });
+    // A different event is its own object.
+    const other = a.onChunk(JSON.stringify({ type: 'MODIFIED', object: ns('ns-00001', 1002) }) + '\n') as ReflectorEvent[];
+    expect(other[0]!.object).not.toBe(o);
+    expect(other[0]!.old).toBe(o);
+  });
+
+  it('listed objects are frozen too', () => {
+    const r = new Reflector('/api/v1/namespaces');
+    runList(r, new FakeListServer(2));
+    const o = r.store.get('ns-00000')!;
+    expect(Object.isFrozen(o) && Object.isFrozen(o.metadata)).toBe(true);
+    expect(() => {
+      o.metadata.name = 'x';
+    }).toThrow(TypeError);
+  });
+});

@@ -20,6 +20,7 @@ import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
 import { assertNever } from '../sim/assert';
 import { hashString } from '../sim/rng';
+import { deepFreeze } from '../apimachinery/readonly';
 
 export type ReflectorEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject; old?: KObject };
 
@@ -143,6 +144,8 @@ export class Reflector {
     }
     const list = JSON.parse(body) as { apiVersion?: string; kind?: string; metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number }; items: KObject[] };
     withItemKinds(list);
+    // The store's objects are frozen however they came (see decodeWatchLine).
+    for (const o of list.items) deepFreeze(o);
     this.listPages++;
     this.remainingItemCount = list.metadata.remainingItemCount;
     const cont = list.metadata.continue ?? '';
@@ -194,7 +197,7 @@ export class Reflector {
     for (let start = 0, end = text.indexOf('\n'); end >= 0 && end <= last; start = end + 1, end = text.indexOf('\n', start)) {
       const line = text.slice(start, end);
       if (!line.trim()) continue;
-      const ev = JSON.parse(line) as { type: string; object: KObject & { code?: number } };
+      const ev = decodeWatchLine(line);
       if (ev.type === 'ERROR') {
         if (ev.object.code === 410) return 'relist';
         continue;
@@ -217,6 +220,30 @@ export class Reflector {
   list(): KObject[] {
     return [...this.store.values()];
   }
+}
+
+type WatchLine = { readonly type: string; readonly object: KObject & { code?: number } };
+
+/**
+ * Decoded watch lines by their text, the last few hundred. kube-apiserver sends
+ * one event's bytes to every watcher of its version alike (the cacher encodes
+ * once per event), so the informers of kube-controller-manager, kube-scheduler,
+ * kwok and the kubelets that receive a Node or Pod change decode it once and
+ * share the object, frozen: what each would get from decoding its own equal
+ * copy, as long as nobody changes it (client-go's rule for informer objects;
+ * here a change throws).
+ */
+const decodedLines = new Map<string, WatchLine>();
+const DECODED_LINES_MAX = 256;
+
+function decodeWatchLine(line: string): WatchLine {
+  let ev = decodedLines.get(line);
+  if (ev === undefined) {
+    ev = deepFreeze(JSON.parse(line) as WatchLine);
+    if (decodedLines.size >= DECODED_LINES_MAX) decodedLines.delete(decodedLines.keys().next().value!);
+    decodedLines.set(line, ev);
+  }
+  return ev;
 }
 
 /**

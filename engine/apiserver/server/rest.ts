@@ -28,7 +28,7 @@ import { computeEviction, onEvictionEtcd, type EvictionState } from './eviction'
 import { KubeletProxy } from './kubeletProxy';
 import { EVENT_TTL_SECONDS, LeaseManager } from './leaseManager';
 import { jsonRoundTrip } from '../../sim/jsonClone';
-import { deepFreeze } from '../cache/readonly';
+import { deepFreeze } from '../../apimachinery/readonly';
 
 type Phase = 'start' | 'read' | 'lease' | 'write' | 'list' | 'collectionList' | 'collectionDelete' | 'evict';
 

@@ -128,7 +128,11 @@ export class DeploymentController implements Controller {
     return isRollingUpdate(d) ? this.rolloutRolling(p, rsList) : this.rolloutRecreate(p, rsList);
   }
 
-  /** getReplicaSetsForDeployment: ClaimReplicaSets (adopt matching orphans, release non-matching). */
+  /**
+   * getReplicaSetsForDeployment: ClaimReplicaSets (adopt matching orphans, release non-matching).
+   * Copies: a pass changes its ReplicaSets as it scales them (where upstream puts the API's answer
+   * in their place); the informer's objects are the cache, shared and frozen.
+   */
   private claimReplicaSets(p: Pass): KObject[] {
     const d = p.d;
     const sel = labelSelectorAsSelector(dSpec(d).selector);
@@ -140,13 +144,13 @@ export class DeploymentController implements Controller {
       const path = `/apis/apps/v1/namespaces/${rs.metadata.namespace}/replicasets/${rs.metadata.name}`;
       if (ref) {
         if (ref.uid !== d.metadata.uid) continue;
-        if (match) out.push(rs);
+        if (match) out.push(clone(rs));
         else if (!d.metadata.deletionTimestamp) this.write(p, { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [{ $patch: 'delete', uid: d.metadata.uid }], uid: rs.metadata.uid } } });
         continue;
       }
       if (d.metadata.deletionTimestamp || !match || rs.metadata.deletionTimestamp) continue;
       this.write(p, { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(d, KIND.Deployment)], uid: rs.metadata.uid } } });
-      out.push(rs);
+      out.push(clone(rs));
     }
     return out;
   }

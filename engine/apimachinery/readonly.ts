@@ -1,7 +1,8 @@
-// Objects of the watch cache are shared, never copied, by the requests that
-// read them (an update starts from the cached object as GuaranteedUpdate's
-// cachedExistingObject). Freezing them makes that sharing safe: a handler that
-// tried to change one would throw instead of corrupting the cache.
+// Objects shared rather than copied are frozen, so that code which tried to
+// change one throws instead of corrupting its other readers: the API server's
+// watch-cache objects (an update starts from the cached object as
+// GuaranteedUpdate's cachedExistingObject), and the decoded watch events the
+// components' reflectors share (client/reflector.ts).
 
 /** Freezes a plain JSON value in place, deeply (once: a frozen root is taken as done). */
 export function deepFreeze<T>(v: T): T {
