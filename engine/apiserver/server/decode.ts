@@ -51,13 +51,57 @@ function versionKindError(detail: string): Status {
 }
 
 export function parseJson(text: string): Parsed {
-  const scan = scanJson(text);
-  if (scan.tooDeep) return { ok: false, status: versionKindError('exceeded max depth') };
+  const keys = countTextKeys(text);
+  if (keys < 0) return { ok: false, status: versionKindError('exceeded max depth') };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text), text, duplicates: scan.duplicates, unshared: true };
+    value = JSON.parse(text);
   } catch (e) {
     return { ok: false, status: versionKindError(goJsonError(text, e as Error)) };
   }
+  // Each repeated key leaves one fewer member in the parsed value; only then is the text scanned for where.
+  const duplicates = countValueKeys(value) === keys ? [] : scanJson(text).duplicates;
+  return { ok: true, value, text, duplicates, unshared: true };
+}
+
+/** The object keys written in JSON text (a string followed by a colon), or -1 past the nesting limit. */
+function countTextKeys(text: string): number {
+  let depth = 0;
+  let keys = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x22) break;
+        if (d === 0x5c /* \ */) i++;
+      }
+      let j = i + 1;
+      while (j < n && isJsonSpace(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) === 0x3a /* : */) keys++;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > MAX_DEPTH) return -1;
+    } else if ((c === 0x7d /* } */ || c === 0x5d /* ] */) && depth > 0) depth--;
+  }
+  return keys;
+}
+
+const isJsonSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** Members of every object in a parsed JSON value. */
+function countValueKeys(v: unknown): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) n += countValueKeys(v[i]);
+    return n;
+  }
+  for (const k in v) {
+    n++;
+    n += countValueKeys((v as Record<string, unknown>)[k]);
+  }
+  return n;
 }
 
 /**
