@@ -41,3 +41,40 @@ describe('kwok-controller node stages', () => {
     expect(heartbeat()).not.toBe(first);
   });
 });
+
+describe('kwok-controller node leases (node_lease_controller.go)', () => {
+  it('renews each fake node Lease by an Update of its informer copy, every 10 s jittered up to 4 %, and makes a deleted one again', () => {
+    const e = controlPlane(33);
+    for (const name of ['fake-a', 'fake-b', 'fake-c']) createNode(e, { name });
+    const leasePath = (n: string) => `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${n}`;
+    runUntil(e, () => ['fake-a', 'fake-b', 'fake-c'].every((n) => call(e, 'GET', leasePath(n)).status === 200), 'leases', 30_000);
+    const since = e.requests(0, 1).at(-1)?.id ?? 0;
+    const renewals = new Map<string, number[]>();
+    const owner = call(e, 'GET', '/api/v1/nodes/fake-a').body.metadata.uid;
+    for (let t = 0; t < 600; t++) {
+      e.advance(100);
+      const spec = call(e, 'GET', leasePath('fake-a')).body.spec;
+      const seen = (renewals.get('fake-a') ?? []).at(-1);
+      const at = Date.parse(spec.renewTime);
+      if (seen !== at) renewals.set('fake-a', [...(renewals.get('fake-a') ?? []), at]);
+    }
+    const reqs = e.requests(since, 5000).filter((r) => r.client === 'kwok-controller-0' && r.resource === 'leases');
+    // Updates (PUT), as KWOK's renewLease does through its lease lister; never a patch.
+    expect(new Set(reqs.map((r) => `${r.verb} ${r.code}`))).toEqual(new Set(['update 200']));
+    const gaps = renewals.get('fake-a')!.slice(1).map((t, i) => t - renewals.get('fake-a')![i]!);
+    expect(gaps.length).toBeGreaterThanOrEqual(4);
+    for (const g of gaps) {
+      expect(g).toBeGreaterThanOrEqual(10_000);
+      expect(g).toBeLessThanOrEqual(10_400);
+    }
+    // Spread, not one burst: the three nodes renew at different instants.
+    const times = ['fake-a', 'fake-b', 'fake-c'].map((n) => call(e, 'GET', leasePath(n)).body.spec.renewTime);
+    expect(new Set(times).size).toBe(3);
+    const lease = call(e, 'GET', leasePath('fake-a')).body;
+    expect(lease.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'fake-a', uid: owner }]);
+    expect(lease.spec.leaseDurationSeconds).toBe(40);
+    expect(call(e, 'DELETE', leasePath('fake-b')).status).toBe(200);
+    runUntil(e, () => call(e, 'GET', leasePath('fake-b')).status === 200, 'fake-b lease made again', 15_000);
+    expect(call(e, 'GET', '/api/v1/nodes/fake-b').body.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('True');
+  });
+});

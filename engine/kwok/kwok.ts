@@ -3,7 +3,9 @@
 // kwok.x-k8s.io/node=fake it plays the kubelet's part through the API only:
 // a node not yet Ready gets its conditions, addresses and phase (stage
 // node-initialize), its Lease is renewed and its status heartbeat kept (stage
-// node-heartbeat-with-lease), pods bound there are marked Running and Ready
+// node-heartbeat-with-lease; the node lease controller, pkg/kwok/controllers/
+// node_lease_controller.go: each held Lease renewed by an Update of the lease
+// informer's copy, every 10 s jittered by up to 4 %, created when missing), pods bound there are marked Running and Ready
 // (pod-ready), and pods being deleted removed (pod-delete). Other nodes without
 // a kubelet go NotReady as they would in a real cluster.
 import type { Actor, ActorId, Payload } from '../sim/actor';
@@ -13,13 +15,16 @@ import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
 import { httpMsg, type HttpChunkMsg, type HttpResponseMsg } from '../apiserver/http/messages';
 import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
-import { rfc3339, rfc3339Micro } from '../apiserver/http/time';
+import { parseRfc3339, rfc3339, rfc3339Micro } from '../apiserver/http/time';
 import { Reflector, type ReflectorEvent } from '../client/reflector';
 
 export const KWOK_KIND = 'kwok-controller';
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
-/** KWOK's node Lease: renewed every 10 s (a quarter of its 40 s duration). */
+/** KWOK's node Lease: 40 s, renewed every 10 s (a quarter of its duration) jittered by up to 4 % (wait.Jitter). */
+const LEASE_DURATION_S = 40;
 const LEASE_RENEW_MS = 10_000;
+const LEASE_RENEW_JITTER = 0.04;
+const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
 /**
  * node-heartbeat-with-lease (kustomize/stage/node/heartbeat-with-lease): with the
  * Lease carrying liveness, a Ready node's status is heartbeated after a delay of
@@ -36,13 +41,14 @@ export interface KwokConfig {
   podCidrBase?: string;
 }
 
-type Purpose = { kind: 'list' | 'watch'; informer: 'nodes' | 'pods' } | { kind: 'write'; what: string; w?: PendingWrite };
+type Informer = 'nodes' | 'pods' | 'leases';
+type Purpose = { kind: 'list' | 'watch'; informer: Informer } | { kind: 'write'; what: string; w?: PendingWrite };
 
 /** Writes in flight at most (client-side throttling, as KWOK's client QPS/burst keep it from flooding the API server). */
 const MAX_WRITES_IN_FLIGHT = 16;
 
 interface PendingWrite {
-  method: 'POST' | 'PATCH' | 'DELETE';
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body: unknown;
   what: string;
@@ -52,12 +58,15 @@ interface PendingWrite {
 export class KwokController implements Actor {
   readonly nodes = new Reflector('/api/v1/nodes');
   readonly pods = new Reflector('/api/v1/pods');
+  readonly leases = new Reflector(LEASES);
   private readonly requests = new Map<number, Purpose>();
   /** Pods already marked ready / being deleted (by uid), so each write is made once. */
   private readonly readied = new Set<string>();
   private readonly deleting = new Set<string>();
-  /** Lease created (node name). */
-  private readonly leases = new Set<string>();
+  /** Nodes whose Lease this controller holds or tries to (TryHold), each with its renewal timer. */
+  private readonly held = new Set<string>();
+  /** Leases this controller asked to create, until the informer has them (node name). */
+  private readonly creating = new Set<string>();
   /** Nodes with a node-initialize patch in flight, and nodes with a status heartbeat timer (node name). */
   private readonly initializing = new Set<string>();
   private readonly heartbeats = new Set<string>();
@@ -79,7 +88,7 @@ export class KwokController implements Actor {
   start(ctx: ActorContext): void {
     this.list(ctx, 'nodes');
     this.list(ctx, 'pods');
-    ctx.setTimer(LEASE_RENEW_MS, 'lease');
+    this.list(ctx, 'leases');
   }
 
   private send(ctx: ActorContext, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, query: Record<string, string>, body: unknown, purpose: Purpose, contentType = 'application/json'): number {
@@ -115,13 +124,13 @@ export class KwokController implements Actor {
     }
   }
 
-  private list(ctx: ActorContext, informer: 'nodes' | 'pods'): void {
+  private list(ctx: ActorContext, informer: Informer): void {
     const r = this[informer];
     const q = r.listRequest();
     r.reqId = this.send(ctx, 'GET', q.path, q.query, undefined, { kind: 'list', informer });
   }
 
-  private watch(ctx: ActorContext, informer: 'nodes' | 'pods'): void {
+  private watch(ctx: ActorContext, informer: Informer): void {
     const r = this[informer];
     const q = r.watchRequest();
     r.reqId = this.send(ctx, 'GET', q.path, q.query, undefined, { kind: 'watch', informer });
@@ -177,12 +186,20 @@ export class KwokController implements Actor {
     return n?.metadata.annotations?.[KWOK_NODE_ANNOTATION] === 'fake';
   }
 
-  private react(ctx: ActorContext, informer: 'nodes' | 'pods', events: ReflectorEvent[]): void {
+  private react(ctx: ActorContext, informer: Informer, events: ReflectorEvent[]): void {
+    if (informer === 'leases') {
+      for (const ev of events) {
+        const name = ev.object.metadata.name!;
+        if (ev.type !== 'DELETED') this.creating.delete(name);
+        // A held Lease deleted under us is made again at the next sync, as KWOK's sync creates a missing one.
+      }
+      return;
+    }
     if (informer === 'nodes') {
       for (const ev of events) {
         const name = ev.object.metadata.name!;
         if (ev.type === 'DELETED' || !this.isFake(name)) continue;
-        if (!this.leases.has(name)) this.renewLease(ctx, ev.object, true);
+        if (!this.held.has(name)) this.tryHold(ctx, name);
         this.nodeStage(ctx, ev.object);
         // Pods bound before their node was seen.
         const waiting = this.waitingForNode.get(name);
@@ -283,33 +300,56 @@ export class KwokController implements Actor {
     return i;
   }
 
-  /** node-heartbeat-with-lease: the Lease in kube-node-lease, created or renewed. */
-  private renewLease(ctx: ActorContext, node: KObject, create: boolean, renewTime = rfc3339Micro(ctx.now)): void {
-    const name = node.metadata.name!;
-    if (create) {
-      const lease = {
+  /** TryHold: sync the node's Lease now, then every renewal interval. */
+  private tryHold(ctx: ActorContext, name: string): void {
+    this.held.add(name);
+    this.syncLease(ctx, name);
+  }
+
+  /**
+   * sync: renew the Lease from the informer's copy when it is ours (or its
+   * holder's time ran out), create it when there is none; then the next try
+   * after the jittered interval. A node gone or no longer fake is let go.
+   */
+  private syncLease(ctx: ActorContext, name: string): void {
+    const node = this.nodes.store.get(name);
+    if (!node || !this.isFake(name)) {
+      this.held.delete(name);
+      return;
+    }
+    // WaitForCacheSync: until the leases are listed, a missing one may only be unseen.
+    if (!this.leases.synced) return void ctx.setTimer(1000, 'lease', name);
+    ctx.setTimer(LEASE_RENEW_MS * (1 + LEASE_RENEW_JITTER * ctx.rng.float()), 'lease', name);
+    const lease = this.leases.store.get(`kube-node-lease/${name}`);
+    const renewTime = rfc3339Micro(ctx.now);
+    if (!lease) {
+      if (this.creating.has(name)) return;
+      this.creating.add(name);
+      const body = {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
-        metadata: { name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid }] },
-        spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
+        metadata: { name, namespace: 'kube-node-lease', ownerReferences: [nodeOwner(node)] },
+        spec: { holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_S, renewTime },
       };
-      this.leases.add(name);
-      this.write(ctx, { method: 'POST', path: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', body: lease, what: `lease ${name}`, contentType: 'application/json' });
-    } else {
-      this.write(ctx, { method: 'PATCH', path: `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, body: { spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime } }, what: `renew ${name}`, contentType: 'application/merge-patch+json' });
+      this.write(ctx, { method: 'POST', path: LEASES, body, what: `lease ${name}`, contentType: 'application/json' });
+      return;
     }
+    const spec = (lease.spec ?? {}) as LeaseSpec;
+    if (!mayHold(spec, name, ctx.now)) return;
+    const transitions = spec.holderIdentity !== name;
+    const body: KObject = {
+      ...lease,
+      // setNodeOwnerFunc: the Node is the owner, set on any renewal that finds none.
+      metadata: lease.metadata.ownerReferences?.length ? lease.metadata : { ...lease.metadata, ownerReferences: [nodeOwner(node)] },
+      spec: transitions ? { ...spec, holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_S, leaseTransitions: (spec.leaseTransitions ?? 0) + 1, renewTime } : { ...spec, renewTime },
+    };
+    this.write(ctx, { method: 'PUT', path: `${LEASES}/${name}`, body, what: `renew ${name}`, contentType: 'application/json' });
   }
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
-    if (tag === 'relist') return this.list(ctx, data as 'nodes' | 'pods');
+    if (tag === 'relist') return this.list(ctx, data as Informer);
     if (tag === 'retry') return this.write(ctx, data as PendingWrite);
-    if (tag === 'lease') {
-      ctx.setTimer(LEASE_RENEW_MS, 'lease');
-      // Every fake node renews at this instant: one timestamp for all.
-      const renewTime = rfc3339Micro(ctx.now);
-      for (const n of this.nodes.store.values()) if (this.isFake(n.metadata.name!)) this.renewLease(ctx, n, !this.leases.has(n.metadata.name!), renewTime);
-      return;
-    }
+    if (tag === 'lease') return this.syncLease(ctx, data as string);
     if (tag === 'status') {
       // node-heartbeat-with-lease: the node's conditions heartbeated, addresses kept; then the next delay.
       const name = data as string;
@@ -348,6 +388,22 @@ export class KwokController implements Actor {
     }
     this.pump(ctx);
   }
+}
+
+interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+const nodeOwner = (node: KObject) => ({ apiVersion: 'v1', kind: 'Node', name: node.metadata.name!, uid: node.metadata.uid! });
+
+/** tryAcquireOrRenew: ours, unheld, or its holder's renewTime + duration has passed. */
+function mayHold(spec: LeaseSpec, holder: string, now: number): boolean {
+  if (spec.holderIdentity === undefined || spec.holderIdentity === holder) return true;
+  if (spec.renewTime === undefined || spec.leaseDurationSeconds === undefined) return true;
+  return parseRfc3339(spec.renewTime) + spec.leaseDurationSeconds * 1000 < now;
 }
 
 interface NodeCondition {
