@@ -229,13 +229,17 @@ describe('Reflector objects are shared and read-only', () => {
   it('informers that receive the same watch event decode it once and share the frozen object', () => {
     const a = new Reflector('/api/v1/namespaces');
     const b = new Reflector('/api/v1/namespaces');
-    for (const r of [a, b]) runList(r, new FakeListServer(3));
-    // One event's bytes, sent alike to both watchers; the second arrives split across two chunks.
+    const c = new Reflector('/api/v1/namespaces');
+    for (const r of [a, b, c]) runList(r, new FakeListServer(3));
+    // One event's bytes, sent alike to the watchers; a third gets them split across two chunks.
     const line = JSON.stringify({ type: 'MODIFIED', object: { ...ns('ns-00001', 1001), metadata: { name: 'ns-00001', resourceVersion: '1001', labels: { team: 'a' } } } }) + '\n';
     const ea = a.onChunk(line) as ReflectorEvent[];
-    expect(b.onChunk(line.slice(0, 20))).toEqual([]);
-    const eb = b.onChunk(line.slice(20)) as ReflectorEvent[];
+    const eb = b.onChunk(line) as ReflectorEvent[];
     expect(ea[0]!.object).toBe(eb[0]!.object);
+    expect(c.onChunk(line.slice(0, 20))).toEqual([]);
+    const ec = c.onChunk(line.slice(20)) as ReflectorEvent[];
+    expect(ec[0]!.object).toEqual(ea[0]!.object);
+    expect(Object.isFrozen(ec[0]!.object)).toBe(true);
     expect(a.store.get('ns-00001')).toBe(b.store.get('ns-00001'));
     const o = a.store.get('ns-00001')!;
     expect(Object.isFrozen(o.metadata.labels)).toBe(true);

@@ -189,32 +189,36 @@ export class Reflector {
 
   /** Watch lines: apply them; 'relist' when the server says the version is gone. */
   onChunk(chunk: string): ReflectorEvent[] | 'relist' {
-    const text = this.partial + chunk;
     const events: ReflectorEvent[] = [];
+    // Nearly every chunk is one whole event: decoded by the chunk itself, shared with the other watchers.
+    if (this.partial === '' && chunk.length > 1 && chunk.indexOf('\n') === chunk.length - 1) return this.apply(decodeWatchChunk(chunk), events) ?? events;
+    const text = this.partial + chunk;
     // Line by line without split (a chunk is nearly always one whole event); what follows the last newline waits.
     const last = text.lastIndexOf('\n');
     this.partial = text.slice(last + 1);
     for (let start = 0, end = text.indexOf('\n'); end >= 0 && end <= last; start = end + 1, end = text.indexOf('\n', start)) {
       const line = text.slice(start, end);
       if (!line.trim()) continue;
-      const ev = decodeWatchLine(line);
-      if (ev.type === 'ERROR') {
-        if (ev.object.code === 410) return 'relist';
-        continue;
-      }
-      this.rv = ev.object.metadata.resourceVersion ?? this.rv;
-      if (ev.type === 'BOOKMARK') continue;
-      const k = Reflector.keyOf(ev.object);
-      const old = this.store.get(k);
-      if (ev.type === 'DELETED') {
-        this.store.delete(k);
-        events.push({ type: 'DELETED', object: ev.object });
-      } else {
-        this.store.set(k, ev.object);
-        events.push(old ? { type: 'MODIFIED', object: ev.object, old } : { type: 'ADDED', object: ev.object });
-      }
+      if (this.apply(deepFreeze(JSON.parse(line) as WatchLine), events) === 'relist') return 'relist';
     }
     return events;
+  }
+
+  /** One watch event into the store and `events`; 'relist' for 410 Gone. */
+  private apply(ev: WatchLine, events: ReflectorEvent[]): 'relist' | undefined {
+    if (ev.type === 'ERROR') return ev.object.code === 410 ? 'relist' : undefined;
+    this.rv = ev.object.metadata.resourceVersion ?? this.rv;
+    if (ev.type === 'BOOKMARK') return undefined;
+    const k = Reflector.keyOf(ev.object);
+    const old = this.store.get(k);
+    if (ev.type === 'DELETED') {
+      this.store.delete(k);
+      events.push({ type: 'DELETED', object: ev.object });
+    } else {
+      this.store.set(k, ev.object);
+      events.push(old ? { type: 'MODIFIED', object: ev.object, old } : { type: 'ADDED', object: ev.object });
+    }
+    return undefined;
   }
 
   list(): KObject[] {
@@ -225,24 +229,27 @@ export class Reflector {
 type WatchLine = { readonly type: string; readonly object: KObject & { code?: number } };
 
 /**
- * Decoded watch lines by their text, the last few hundred. kube-apiserver sends
- * one event's bytes to every watcher of its version alike (the cacher encodes
- * once per event), so the informers of kube-controller-manager, kube-scheduler,
- * kwok and the kubelets that receive a Node or Pod change decode it once and
- * share the object, frozen: what each would get from decoding its own equal
- * copy, as long as nobody changes it (client-go's rule for informer objects;
- * here a change throws).
+ * The last watch chunks decoded, by the chunk itself. kube-apiserver sends one
+ * event's bytes, the same string, to every watcher of its version alike (the
+ * cacher encodes once per event), so the informers of kube-controller-manager,
+ * kube-scheduler, kwok and the kubelets that receive a Node, Pod or Lease
+ * change decode it once and share the object, frozen: what each would get
+ * from decoding its own equal copy, as long as nobody changes it (client-go's
+ * rule for informer objects; here a change throws). A ring compared with ===
+ * (the same string: a pointer test; another: its length, or a short prefix),
+ * so a chunk nobody else receives costs no hashing of its text.
  */
-const decodedLines = new Map<string, WatchLine>();
-const DECODED_LINES_MAX = 256;
+const RECENT = 32;
+const recentChunks: string[] = new Array<string>(RECENT).fill('');
+const recentLines: (WatchLine | null)[] = new Array<WatchLine | null>(RECENT).fill(null);
+let recentNext = 0;
 
-function decodeWatchLine(line: string): WatchLine {
-  let ev = decodedLines.get(line);
-  if (ev === undefined) {
-    ev = deepFreeze(JSON.parse(line) as WatchLine);
-    if (decodedLines.size >= DECODED_LINES_MAX) decodedLines.delete(decodedLines.keys().next().value!);
-    decodedLines.set(line, ev);
-  }
+function decodeWatchChunk(chunk: string): WatchLine {
+  for (let i = 0; i < RECENT; i++) if (recentChunks[i] === chunk) return recentLines[i]!;
+  const ev = deepFreeze(JSON.parse(chunk) as WatchLine);
+  recentChunks[recentNext] = chunk;
+  recentLines[recentNext] = ev;
+  recentNext = (recentNext + 1) % RECENT;
   return ev;
 }
 
