@@ -6,6 +6,7 @@ import type { Engine } from '../engine/facade/engine';
 import type { ApiRequest } from '../engine/apiserver/types';
 import { ADMIN_TOKEN } from '../engine/apiserver/server/scenario';
 import { controlPlane } from '../engine/apiserver/testing/harness';
+import { liveHeapMiB } from './heap';
 
 export interface Figure {
   name: string;
@@ -86,5 +87,5 @@ export function apiserverBench(report: (f: Figure) => void): void {
   const fanSecs = (performance.now() - start) / 1000;
   report({ name: 'apiserver: one change to 1,000 watchers (wall)', value: fanSecs * 1000, unit: 'ms' });
   report({ name: 'apiserver: watch events delivered', value: delivered, unit: `of ${W}` });
-  report({ name: 'apiserver: heap after the run', value: process.memoryUsage().heapUsed / 1024 / 1024, unit: 'MiB' });
+  report({ name: 'apiserver: live heap after the run', value: liveHeapMiB(), unit: 'MiB' });
 }

@@ -9,6 +9,7 @@ import { apiserverBench } from './apiserver';
 import { schedulerBench } from './scheduler';
 import { mapBench } from './map';
 import { fleetBench } from './fleet';
+import { liveHeapMiB } from './heap';
 
 interface Figure {
   name: string;
@@ -83,8 +84,8 @@ function etcdThroughput(): void {
   report({ name: 'etcd: writes committed per wall second (steady)', value: (stats.succeeded - ok1) / warm, unit: 'writes/s' });
   report({ name: 'etcd: mean put latency (virtual)', value: stats.latencySumMs / Math.max(1, stats.succeeded + stats.failed), unit: 'ms' });
   if (ok1 - ok0 < 19_000 || stats.succeeded - ok1 < 57_000 || stats.failed > 0) console.log(`warning: ${ok1 - ok0} and ${stats.succeeded - ok1} puts succeeded, ${stats.failed} failed`);
-  const mem = process.memoryUsage().heapUsed / 1024 / 1024;
-  report({ name: 'etcd: heap after 80 s (5 members, 80k puts)', value: mem, unit: 'MiB' });
+  const mem = liveHeapMiB();
+  report({ name: 'etcd: live heap after 80 s (5 members, 80k puts)', value: mem, unit: 'MiB' });
 }
 
 async function harnessSeeds(): Promise<void> {

@@ -11,6 +11,7 @@ import { controlPlane, createNode, podObject } from '../engine/scheduler/testing
 import { ADMIN_TOKEN } from '../engine/apiserver/server/scenario';
 import type { KubeScheduler } from '../engine/scheduler/scheduler';
 import { drive, type Figure } from './apiserver';
+import { liveHeapMiB } from './heap';
 
 /**
  * scheduler_perf's templates/node-default.yaml: capacity 4 CPU / 32Gi / 110 pods
@@ -146,7 +147,7 @@ export function schedulerBench(report: (f: Figure) => void): void {
   show('scheduler: PodAffinity 5000 nodes, 5000 pods', podAffinity({ nodes: 5000, initPods: 5000, measurePods: 5000 }), 35);
   show('scheduler: NodeAffinity 5000 nodes, 10000 pods', nodeAffinity({ nodes: 5000, initPods: 5000, measurePods: 10000 }), 220);
   report({ name: 'scheduler: end to end via API+etcd, 100 nodes', value: endToEnd(100, 2000), unit: 'pods/s' });
-  report({ name: 'scheduler: heap after the runs', value: process.memoryUsage().heapUsed / 1024 / 1024, unit: 'MiB' });
+  report({ name: 'scheduler: live heap after the runs', value: liveHeapMiB(), unit: 'MiB' });
 }
 
 /** The shapes, for profiling one at a time. */
