@@ -144,7 +144,7 @@ export class Reflector {
     }
     const list = JSON.parse(body) as { apiVersion?: string; kind?: string; metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number }; items: KObject[] };
     withItemKinds(list);
-    // The store's objects are frozen however they came (see decodeWatchLine).
+    // The store's objects are frozen however they came (see decodeWatchChunk).
     for (const o of list.items) deepFreeze(o);
     this.listPages++;
     this.remainingItemCount = list.metadata.remainingItemCount;
