@@ -78,3 +78,24 @@ describe('kwok-controller node leases (node_lease_controller.go)', () => {
     expect(call(e, 'GET', '/api/v1/nodes/fake-b').body.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('True');
   });
 });
+
+describe('kwok-controller and a Lease held by someone else', () => {
+  it('leaves it alone until its holder lets it expire, then takes it over (tryAcquireOrRenew), counting the transition', () => {
+    const e = controlPlane(34);
+    const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/fake-x';
+    const renewTime = (ms: number) => new Date(Date.parse('2025-01-01T00:00:00Z') + ms).toISOString().replace('Z', '000Z');
+    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'fake-x', namespace: 'kube-node-lease' }, spec: { holderIdentity: 'other', leaseDurationSeconds: 40, renewTime: renewTime(e.sim.now) } };
+    expect(call(e, 'POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease).status).toBe(201);
+    const createdAt = e.sim.now;
+    createNode(e, { name: 'fake-x' });
+    e.advance(30_000);
+    expect(call(e, 'GET', leasePath).body.spec.holderIdentity).toBe('other');
+    runUntil(e, () => call(e, 'GET', leasePath).body.spec.holderIdentity === 'fake-x', 'taken over', 30_000);
+    // Not before the holder's renewTime + 40 s had passed.
+    expect(e.sim.now - createdAt).toBeGreaterThan(40_000);
+    const taken = call(e, 'GET', leasePath).body;
+    expect(taken.spec.leaseTransitions).toBe(1);
+    expect(taken.spec.leaseDurationSeconds).toBe(40);
+    expect(taken.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'fake-x', uid: call(e, 'GET', '/api/v1/nodes/fake-x').body.metadata.uid }]);
+  });
+});
