@@ -117,23 +117,9 @@ export function parseJsonValue(text: string): Parsed {
   }
 }
 
-/** scanJson's depth verdict alone: brackets outside strings. */
+/** The nesting limit alone (a patch body's check). */
 function tooDeep(text: string): boolean {
-  let depth = 0;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x22) break;
-        if (d === 0x5c /* \ */) i++;
-      }
-    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > MAX_DEPTH) return true;
-    } else if ((c === 0x7d /* } */ || c === 0x5d /* ] */) && depth > 0) depth--;
-  }
-  return false;
+  return countTextKeys(text) < 0;
 }
 
 /** Go's encoding/json wording for the first syntax error. */
