@@ -5,8 +5,9 @@
 // node-initialize), its Lease is renewed and its status heartbeat kept (stage
 // node-heartbeat-with-lease; the node lease controller, pkg/kwok/controllers/
 // node_lease_controller.go: each held Lease renewed by an Update of the lease
-// informer's copy, every 10 s jittered by up to 4 %, created when missing), pods bound there are marked Running and Ready
-// (pod-ready), and pods being deleted removed (pod-delete). Other nodes without
+// informer's copy, every 10 s jittered by up to 4 %, created when missing),
+// pods bound there are marked Running and Ready (pod-ready), and pods being
+// deleted removed (pod-delete). Other nodes without
 // a kubelet go NotReady as they would in a real cluster.
 import type { Actor, ActorId, Payload } from '../sim/actor';
 import type { ActorContext } from '../sim/kernel';
@@ -65,8 +66,6 @@ export class KwokController implements Actor {
   private readonly deleting = new Set<string>();
   /** Nodes whose Lease this controller holds or tries to (TryHold), each with its renewal timer. */
   private readonly held = new Set<string>();
-  /** Leases this controller asked to create, until the informer has them (node name). */
-  private readonly creating = new Set<string>();
   /** Nodes with a node-initialize patch in flight, and nodes with a status heartbeat timer (node name). */
   private readonly initializing = new Set<string>();
   private readonly heartbeats = new Set<string>();
@@ -187,14 +186,8 @@ export class KwokController implements Actor {
   }
 
   private react(ctx: ActorContext, informer: Informer, events: ReflectorEvent[]): void {
-    if (informer === 'leases') {
-      for (const ev of events) {
-        const name = ev.object.metadata.name!;
-        if (ev.type !== 'DELETED') this.creating.delete(name);
-        // A held Lease deleted under us is made again at the next sync, as KWOK's sync creates a missing one.
-      }
-      return;
-    }
+    // The lease informer is read at each sync (a Lease deleted under us is made again then); its events need nothing.
+    if (informer === 'leases') return;
     if (informer === 'nodes') {
       for (const ev of events) {
         const name = ev.object.metadata.name!;
@@ -322,9 +315,9 @@ export class KwokController implements Actor {
     ctx.setTimer(LEASE_RENEW_MS * (1 + LEASE_RENEW_JITTER * ctx.rng.float()), 'lease', name);
     const lease = this.leases.store.get(`kube-node-lease/${name}`);
     const renewTime = rfc3339Micro(ctx.now);
+    // ensureLease: a create the informer has not seen back by the next sync (10 s on) is simply tried again,
+    // an AlreadyExists answer then meaning only that the cache was behind.
     if (!lease) {
-      if (this.creating.has(name)) return;
-      this.creating.add(name);
       const body = {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
