@@ -21,6 +21,7 @@ import type { KObject } from '../apimachinery/types';
 import { assertNever } from '../sim/assert';
 import { hashString } from '../sim/rng';
 import { deepFreeze } from '../apimachinery/readonly';
+import { decodeWatchChunk, type WatchLine } from '../apimachinery/watchChunks';
 
 export type ReflectorEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject; old?: KObject };
 
@@ -224,33 +225,6 @@ export class Reflector {
   list(): KObject[] {
     return [...this.store.values()];
   }
-}
-
-type WatchLine = { readonly type: string; readonly object: KObject & { code?: number } };
-
-/**
- * The last watch chunks decoded, by the chunk itself. kube-apiserver sends one
- * event's bytes, the same string, to every watcher of its version alike (the
- * cacher encodes once per event), so the informers of kube-controller-manager,
- * kube-scheduler, kwok and the kubelets that receive a Node, Pod or Lease
- * change decode it once and share the object, frozen: what each would get
- * from decoding its own equal copy, as long as nobody changes it (client-go's
- * rule for informer objects; here a change throws). A ring compared with ===
- * (the same string: a pointer test; another: its length, or a short prefix),
- * so a chunk nobody else receives costs no hashing of its text.
- */
-const RECENT = 32;
-const recentChunks: string[] = new Array<string>(RECENT).fill('');
-const recentLines: (WatchLine | null)[] = new Array<WatchLine | null>(RECENT).fill(null);
-let recentNext = 0;
-
-function decodeWatchChunk(chunk: string): WatchLine {
-  for (let i = 0; i < RECENT; i++) if (recentChunks[i] === chunk) return recentLines[i]!;
-  const ev = deepFreeze(JSON.parse(chunk) as WatchLine);
-  recentChunks[recentNext] = chunk;
-  recentLines[recentNext] = ev;
-  recentNext = (recentNext + 1) % RECENT;
-  return ev;
 }
 
 /**

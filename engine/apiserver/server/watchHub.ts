@@ -18,6 +18,7 @@ import type { ApiServer } from './apiserver';
 import { cacheKey, stage, statusResponse } from './apiserver';
 import type { RestOp } from './rest';
 import * as chain from './chain';
+import { primeWatchChunk } from '../../apimachinery/watchChunks';
 
 /** How often a watcher that asked for bookmarks gets one (cacher's bookmarkFrequency). */
 export const BOOKMARK_EVERY_MS = 60_000;
@@ -189,8 +190,13 @@ export class WatchHub {
       // Stored objects carry their type meta: then an object (not a Table) is encoded as it is, the same JSON a copy would give.
       const typed = shared !== undefined && shaped.apiVersion === apiVersion && shaped.kind === w.r.kind ? shaped : { ...shaped, apiVersion, kind: w.r.kind };
       const out = chain.renderWatchObject(w.r, w.req, typed, ctx.now, !w.sentHeaders);
-      line = `${JSON.stringify({ type, object: out })}\n`;
-      if (shared !== undefined) encodings!.set(shared, line);
+      const event = { type, object: out as KObject };
+      line = `${JSON.stringify(event)}\n`;
+      if (shared !== undefined) {
+        encodings!.set(shared, line);
+        // The cache's object as decoded from etcd (plain JSON data), unconverted: what the readers' decoding would rebuild.
+        if (shaped === object && out === typed) primeWatchChunk(line, event);
+      }
     }
     w.sentHeaders = true;
     ctx.send(w.client, httpMsg.chunk(w.reqId, line));
