@@ -10,10 +10,18 @@ export { epochMs };
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
+// The last second written: every write of a busy second stamps the same one.
+let lastSecond = Number.NaN;
+let lastText = '';
+
 /** metav1.Time: `2025-01-01T00:00:05Z`. */
 export function rfc3339(virtualMs: number): string {
-  const d = new Date(epochMs() + Math.floor(virtualMs / 1000) * 1000);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z`;
+  const second = epochMs() + Math.floor(virtualMs / 1000) * 1000;
+  if (second === lastSecond) return lastText;
+  const d = new Date(second);
+  lastText = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z`;
+  lastSecond = second;
+  return lastText;
 }
 
 /** metav1.MicroTime: `2025-01-01T00:00:05.123000Z`. */

@@ -166,29 +166,38 @@ export const RESOURCES: readonly ResourceInfo[] = SPECS.map((s) => {
   return info;
 });
 
-/** First entry wins: a resource served in several versions is found in its preferred (stored) one. */
-function index(key: (r: ResourceInfo) => string): Map<string, ResourceInfo> {
-  const m = new Map<string, ResourceInfo>();
-  for (const r of RESOURCES) if (!m.has(key(r))) m.set(key(r), r);
+/**
+ * First entry wins: a resource served in several versions is found in its
+ * preferred (stored) one. Keyed by group, then name: a lookup per request
+ * builds no key string.
+ */
+function index(name: (r: ResourceInfo) => string, withVersion = false): Map<string, Map<string, ResourceInfo>> {
+  const m = new Map<string, Map<string, ResourceInfo>>();
+  for (const r of RESOURCES) {
+    const outer = withVersion ? `${r.group}/${r.version}` : r.group;
+    let inner = m.get(outer);
+    if (!inner) m.set(outer, (inner = new Map()));
+    if (!inner.has(name(r))) inner.set(name(r), r);
+  }
   return m;
 }
-const byGroupResource = index((r) => `${r.group}/${r.resource}`);
-const byGroupKind = index((r) => `${r.group}/${r.kind}`);
-const byGroupVersionResource = index((r) => `${r.group}/${r.version}/${r.resource}`);
+const byGroupResource = index((r) => r.resource);
+const byGroupKind = index((r) => r.kind);
+const byGroupVersionResource = index((r) => r.resource, true);
 
 /** The resource in its preferred version. */
 export function resourceFor(group: string, resource: string): ResourceInfo | undefined {
-  return byGroupResource.get(`${group}/${resource}`);
+  return byGroupResource.get(group)?.get(resource);
 }
 
 /** The resource as one group-version serves it (what a URL names). */
 export function resourceForVersion(group: string, version: string, resource: string): ResourceInfo | undefined {
-  return byGroupVersionResource.get(`${group}/${version}/${resource}`);
+  return byGroupVersionResource.get(`${group}/${version}`)?.get(resource);
 }
 
 /** The resource a kind is served as (for events, the group decides which shape). */
 export function resourceForKind(group: string, kind: string): ResourceInfo | undefined {
-  return byGroupKind.get(`${group}/${kind}`);
+  return byGroupKind.get(group)?.get(kind);
 }
 
 /**

@@ -66,4 +66,22 @@ describe('GuaranteedUpdate from the watch cache', () => {
     expect(r.body.data).toEqual({ k: '1' });
     expect(Number(r.body.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion) + 1);
   });
+
+  it('an unconditional update that meets a newer object in etcd is retried from its body, with its warnings once', () => {
+    const e = controlPlane(44);
+    const created = call(e, 'POST', CM, { metadata: { name: 'd' }, data: { k: '1' } }).body;
+    e.advance(100);
+    call(e, 'PUT', `${CM}/d`, { ...created, data: { k: '2' } });
+    e.advance(100);
+    makeStale(e, '/registry/configmaps/default/d', created);
+    const since = e.requests(0, 1)[0]!.id;
+    // No resourceVersion: the write on the stale copy fails its compare in etcd, and the update is computed again.
+    const r = call(e, 'PUT', `${CM}/d`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', labels: { l: 'x' } }, data: { k: '3' }, bogus: 1 });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ k: '3' });
+    expect(r.body.metadata.labels).toEqual({ l: 'x' });
+    expect(storageStages(e, since, `${CM}/d`)).toEqual(['watch cache: get', 'etcd: TxnRequest', 'etcd: TxnRequest']);
+    expect(r.headers['warning']?.split('\n')).toEqual(['299 - "unknown field \\"bogus\\""']);
+    expect(call(e, 'GET', `${CM}/d`).body.data).toEqual({ k: '3' });
+  });
 });

@@ -45,6 +45,12 @@ export class RestOp {
   next: KObject | null = null;
   /** The decoded body, once. */
   body: KObject | null = null;
+  /**
+   * An update's first attempt works on the decoded body itself (no copy); a
+   * retry decodes the request again. The resourceVersion the body came with.
+   */
+  bodyTaken = false;
+  bodyRv: string | undefined = undefined;
   warnings: string[] = [];
   /** What the write does: put the object, or delete the key. */
   writeKind: 'create' | 'put' | 'delete' = 'put';
@@ -471,9 +477,18 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
       }
       op.warnings.push(...dec.warnings);
       op.body = dec.obj;
+      op.bodyRv = dec.obj.metadata.resourceVersion;
       stage(rec, 'decode', 'decode', 'ok', t0, ctx.now, `${dec.obj.kind} ${dec.obj.metadata.name ?? ''}`);
     }
-    obj = jsonRoundTrip(op.body);
+    if (!op.bodyTaken) {
+      op.bodyTaken = true;
+      obj = op.body;
+    } else {
+      // A retry: the first attempt changed the decoded body; the same bytes decode the same again.
+      const again = chain.decodeBody(op.req, r, 'update');
+      if (!again.ok) return failUpdate(s, ctx, op, again.status);
+      obj = again.obj;
+    }
   }
   if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) return failUpdate(s, ctx, op, status.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`));
   if (r.namespaced) {
@@ -600,7 +615,7 @@ function afterWrite(s: ApiServer, ctx: ActorContext, op: RestOp, res: TxnRespons
     op.currentRev = kv ? kv.modRevision : 0;
     op.fromCache = false;
     op.attempts++;
-    const pinned = op.info.verb === 'update' && op.body?.metadata.resourceVersion;
+    const pinned = op.info.verb === 'update' && op.bodyRv;
     if (pinned && op.current) return s.complete(ctx, op, statusResponse(status.optimisticLock(gr(r), op.info.name)));
     if (op.attempts > 20) return s.complete(ctx, op, statusResponse(status.optimisticLock(gr(r), op.info.name)));
     if (op.info.verb === 'delete') return computeDelete(s, ctx, op);
