@@ -24,7 +24,7 @@ export const ERR_SUFFIX = "unable to parse quantity's suffix";
 /** resource.ErrNumeric */
 export const ERR_NUMERIC = 'unable to parse numeric part of quantity';
 
-export type ParsedQuantity =
+export type QuantityParse =
   | { ok: true; quantity: Quantity; /** value in milli-units, rounded up as MilliValue() does */ value: bigint; canonical: string }
   | { ok: false; error: string };
 
@@ -93,8 +93,29 @@ function ceilDiv(n: bigint, d: bigint): bigint {
   return (n + d - 1n) / d;
 }
 
+/** What resource.ParseQuantity gives: the quantity, or its error. */
+export type QuantityValue = Readonly<{ ok: true; quantity: Readonly<Quantity> } | { ok: false; error: string }>;
+
+// Parsed quantities by their text: a Node's capacity and allocatable hold the
+// same few texts on every node and are validated on every status write, and
+// the exact rational arithmetic is BigInt. Results are frozen and shared.
+const PARSED_MEMO_MAX = 4096;
+const parsed = new Map<string, QuantityValue>();
+
 /** resource.ParseQuantity. */
-export function parseQuantityValue(input: string): { ok: true; quantity: Quantity } | { ok: false; error: string } {
+export function parseQuantityValue(input: string): QuantityValue {
+  let r = parsed.get(input);
+  if (r === undefined) {
+    const fresh = parseQuantityText(input);
+    if (fresh.ok) Object.freeze(fresh.quantity);
+    r = Object.freeze(fresh);
+    if (parsed.size >= PARSED_MEMO_MAX) parsed.clear();
+    parsed.set(input, r);
+  }
+  return r;
+}
+
+function parseQuantityText(input: string): { ok: true; quantity: Quantity } | { ok: false; error: string } {
   const str = input;
   if (str.length === 0) return { ok: false, error: ERR_FORMAT_WRONG };
   const p = splitQuantity(str);
@@ -161,12 +182,18 @@ export function formatQuantity(q: Quantity): string {
 }
 
 /** Parses a quantity as sent in JSON (string, or a bare number) and gives its canonical text. */
-export function parseQuantity(s: string | number): ParsedQuantity {
+export function parseQuantity(s: string | number): QuantityParse {
   const text = typeof s === 'number' ? goNumberText(s) : s.trim();
-  const r = parseQuantityValue(text);
-  if (!r.ok) return r;
-  return { ok: true, quantity: r.quantity, value: milliValue(r.quantity), canonical: formatQuantity(r.quantity) };
+  let r = withCanonical.get(text);
+  if (r === undefined) {
+    const v = parseQuantityValue(text);
+    r = Object.freeze(v.ok ? { ok: true, quantity: v.quantity, value: milliValue(v.quantity), canonical: formatQuantity(v.quantity) } : v);
+    if (withCanonical.size >= PARSED_MEMO_MAX) withCanonical.clear();
+    withCanonical.set(text, r);
+  }
+  return r;
 }
+const withCanonical = new Map<string, QuantityParse>();
 
 /** A JSON number as Go's decoder hands its raw text to Quantity.UnmarshalJSON. */
 function goNumberText(n: number): string {
