@@ -6,6 +6,7 @@ import type { InternalRaftRequest, KeyValue as RpcKeyValue } from '../api/rpc';
 import { isEtcdError } from '../api/errors';
 import { EtcdStateMachine } from '../mvcc/applier';
 import type { Entry } from '../raft';
+import { decodeEntryData } from '../server/requestCodec';
 import type { RevisionEvents } from '../../sim/checkers/etcdTypes';
 import { toCheckerKv } from './workload';
 
@@ -15,7 +16,7 @@ const parsed = new WeakMap<Entry, InternalRaftRequest>();
 function decode(e: Entry): InternalRaftRequest {
   let req = parsed.get(e);
   if (!req) {
-    req = JSON.parse(e.data) as InternalRaftRequest;
+    req = decodeEntryData(e.data);
     parsed.set(e, req);
   }
   return req;

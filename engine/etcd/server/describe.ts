@@ -1,6 +1,7 @@
 // One-line summaries of Raft log entries for the log strip ("PUT /foo").
 import { binaryToUtf8 } from '../api/bytes';
 import type { InternalRaftRequest } from '../api/rpc';
+import { decodeEntryData } from './requestCodec';
 import type { ConfChange, Entry } from '../raft';
 import type { RaftLogEntryView } from '../../facade/types';
 
@@ -11,7 +12,7 @@ export function describeEntry(e: Entry): RaftLogEntryView {
     return { index: e.index, term: e.term, kind: 'conf', summary: what };
   }
   if (e.data === '') return { index: e.index, term: e.term, kind: 'empty', summary: '(empty entry of a new leader)' };
-  const req = safeParse<InternalRaftRequest>(e.data);
+  const req = safeDecode(e.data);
   return { index: e.index, term: e.term, kind: 'normal', summary: req ? summarize(req) : 'request' };
 }
 
@@ -30,6 +31,14 @@ function summarize(r: InternalRaftRequest): string {
 
 function clip(s: string): string {
   return s.length > 32 ? `${s.slice(0, 31)}…` : s;
+}
+
+function safeDecode(data: string): InternalRaftRequest | null {
+  try {
+    return decodeEntryData(data);
+  } catch {
+    return null;
+  }
 }
 
 function safeParse<T>(s: string): T | null {
