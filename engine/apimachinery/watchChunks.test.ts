@@ -36,6 +36,16 @@ describe('watch chunks primed by the server', () => {
     expect(() => primeWatchChunk(`${JSON.stringify(nonFinite)}\n`, nonFinite)).toThrow(/differs from its decoding/);
   });
 
+  it('a line primed before a burst of others is still found when it arrives', () => {
+    const lines = Array.from({ length: 200 }, (_, i): [string, WatchLine] => {
+      const event: WatchLine = { type: 'MODIFIED', object: lease(String(8000 + i), `2026-12-03T07:00:${String(i % 60).padStart(2, '0')}.000000Z`) };
+      return [`${JSON.stringify(event)}\n`, event];
+    });
+    for (const [chunk, event] of lines) primeWatchChunk(chunk, event);
+    expect(decodeWatchChunk(lines[0]![0])).toBe(lines[0]![1]);
+    expect(decodeWatchChunk(lines[199]![0])).toBe(lines[199]![1]);
+  });
+
   it('an unprimed chunk is decoded once and shared', () => {
     const chunk = `${JSON.stringify({ type: 'ADDED', object: lease('7004', 'x') })}\n`;
     const a = decodeWatchChunk(chunk);

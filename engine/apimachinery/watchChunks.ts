@@ -9,15 +9,16 @@
 // encoded the line (the event it stringified, which decoding would rebuild
 // exactly), and every reader shares the object. Shared objects are read-only
 // (client-go's rule for informer objects; under test they are frozen and a
-// change throws, see readonly.ts). A ring compared with === (the same string:
-// a pointer test; another: its length, or a short prefix), so a chunk nobody
-// else receives costs no hashing of its text.
+// change throws, see readonly.ts). A ring compared with ===, newest first
+// (the same string: a pointer test; another: its length, or a short prefix),
+// so a chunk nobody else receives costs no hashing of its text.
 import type { KObject } from './types';
 import { deepFreeze, readonlyChecks } from './readonly';
 
 export type WatchLine = { readonly type: string; readonly object: KObject & { code?: number } };
 
-const RECENT = 32;
+// Deep enough for a burst: 100 writes in flight put their events out before the first reaches its readers.
+const RECENT = 256;
 const recentChunks: string[] = new Array<string>(RECENT).fill('');
 const recentLines: (WatchLine | null)[] = new Array<WatchLine | null>(RECENT).fill(null);
 let recentNext = 0;
@@ -30,7 +31,11 @@ function remember(chunk: string, line: WatchLine): void {
 
 /** The event in one whole watch line (JSON and its newline), shared with every reader of the same line. */
 export function decodeWatchChunk(chunk: string): WatchLine {
-  for (let i = 0; i < RECENT; i++) if (recentChunks[i] === chunk) return recentLines[i]!;
+  // Newest first: a line is read just after it was primed or first decoded (unequal lines of one length compare their text).
+  for (let k = 1; k <= RECENT; k++) {
+    const i = (recentNext - k + RECENT) % RECENT;
+    if (recentChunks[i] === chunk) return recentLines[i]!;
+  }
   const ev = deepFreeze(JSON.parse(chunk) as WatchLine);
   remember(chunk, ev);
   return ev;
