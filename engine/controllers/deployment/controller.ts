@@ -8,6 +8,7 @@
 // Ours issues its writes, then waits: while any write for a Deployment is in
 // flight its key is not reconciled again, and the answer re-enqueues it.
 // Writes carry resourceVersions, so a stale cache only costs a 409 and a retry.
+import { jsonRoundTrip } from '../../sim/jsonClone';
 import type { KObject } from '../../apimachinery/types';
 import type { ReflectorEvent } from '../../client/reflector';
 import { RateLimitingQueue } from '../../client/workqueue';
@@ -41,7 +42,8 @@ interface Pass {
 }
 
 const RECENT = 50;
-const clone = <T>(o: T): T => JSON.parse(JSON.stringify(o)) as T;
+// A JSON round trip, built directly (sim/jsonClone.ts): the pass's copies of its Deployment and ReplicaSets.
+const clone = <T>(o: T): T => jsonRoundTrip(o);
 
 export class DeploymentController implements Controller {
   readonly name = 'deployment-controller';
@@ -139,17 +141,16 @@ export class DeploymentController implements Controller {
     if (!sel.ok) return [];
     const out: KObject[] = [];
     for (const rs of p.ctx.list('replicasets', d.metadata.namespace ?? '')) {
+      // ClaimObject: another controller's ReplicaSet is skipped before its labels are matched.
       const ref = controllerOf(rs);
-      const match = matches(sel.selector, rs.metadata.labels ?? {});
-      const path = `/apis/apps/v1/namespaces/${rs.metadata.namespace}/replicasets/${rs.metadata.name}`;
       if (ref) {
         if (ref.uid !== d.metadata.uid) continue;
-        if (match) out.push(clone(rs));
-        else if (!d.metadata.deletionTimestamp) this.write(p, { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [{ $patch: 'delete', uid: d.metadata.uid }], uid: rs.metadata.uid } } });
+        if (matches(sel.selector, rs.metadata.labels ?? {})) out.push(clone(rs));
+        else if (!d.metadata.deletionTimestamp) this.write(p, { method: 'PATCH', path: rsPath(rs), contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [{ $patch: 'delete', uid: d.metadata.uid }], uid: rs.metadata.uid } } });
         continue;
       }
-      if (d.metadata.deletionTimestamp || !match || rs.metadata.deletionTimestamp) continue;
-      this.write(p, { method: 'PATCH', path, contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(d, KIND.Deployment)], uid: rs.metadata.uid } } });
+      if (d.metadata.deletionTimestamp || rs.metadata.deletionTimestamp || !matches(sel.selector, rs.metadata.labels ?? {})) continue;
+      this.write(p, { method: 'PATCH', path: rsPath(rs), contentType: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [newControllerRef(d, KIND.Deployment)], uid: rs.metadata.uid } } });
       out.push(clone(rs));
     }
     return out;
@@ -235,7 +236,11 @@ export class DeploymentController implements Controller {
 
   /** isScalingEvent: an active ReplicaSet's desired-replicas annotation differs from spec.replicas. */
   private isScalingEvent(p: Pass, rsList: KObject[]): boolean {
-    const { newRS, oldRSs } = this.getAllReplicaSets({ ...p, d: clone(p.d), wrote: false, dry: true }, rsList.map(clone), false);
+    // getAllReplicaSetsAndSyncRevision(createIfNotExisted=false), read only: syncing the new ReplicaSet's revision
+    // never touches its desired-replicas annotation (it is not copied from the Deployment), so nothing needs a copy.
+    const sorted = [...rsList].sort(byCreation);
+    const newRS = sorted.find((rs) => equalIgnoreHash(rsSpec(rs).template, dSpec(p.d).template)) ?? null;
+    const oldRSs = sorted.filter((rs) => rs !== newRS);
     for (const rs of activeRSs([...oldRSs, newRS])) {
       const desired = rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION];
       if (desired === undefined || !/^\d+$/.test(desired)) continue;
@@ -512,9 +517,10 @@ export class DeploymentController implements Controller {
 
   /** A status PUT when the status (or the revision annotation) changed; true when written. */
   private writeStatus(p: Pass, status: DeploymentStatus): boolean {
+    const next = dropZero(status);
+    if (deepEqual(p.orig.status ?? {}, next) && deepEqual(p.orig.metadata.annotations ?? {}, p.d.metadata.annotations ?? {})) return false;
     const body = clone(p.d);
-    body.status = dropZero(status);
-    if (deepEqual(p.orig.status ?? {}, body.status) && deepEqual(p.orig.metadata.annotations ?? {}, body.metadata.annotations ?? {})) return false;
+    body.status = next;
     this.request(p, { method: 'PUT', path: `/apis/apps/v1/namespaces/${body.metadata.namespace}/deployments/${body.metadata.name}/status`, body }, { key: p.key, what: 'status' });
     return true;
   }

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import type { KObject } from '../../apimachinery/types';
 import { computeHash, fnv32a, safeEncodeString } from './hash';
-import { getProportion, maxSurge, maxUnavailable, newRSNewReplicas, resolveFenceposts, scaledValue, setNewReplicaSetAnnotations } from './util';
+import { equalIgnoreHash, getProportion, maxSurge, maxUnavailable, newRSNewReplicas, resolveFenceposts, scaledValue, setNewReplicaSetAnnotations } from './util';
 import { deployment } from './testSim';
 
 const rs = (replicas: number, annotations: Record<string, string> = {}): KObject => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `rs-${replicas}`, annotations }, spec: { replicas } });
@@ -95,5 +95,30 @@ describe('SetNewReplicaSetAnnotations', () => {
     const r = rs(0);
     setNewReplicaSetAnnotations(deployment('d', 10, 'x'), r, 1, false);
     expect(r.metadata.annotations).toEqual({ 'deployment.kubernetes.io/revision': '1', 'deployment.kubernetes.io/desired-replicas': '10', 'deployment.kubernetes.io/max-replicas': '13' });
+  });
+});
+
+describe('equalIgnoreHash', () => {
+  const HASH = 'pod-template-hash';
+  const t = (labels: Record<string, string> | undefined, image = 'nginx:1.27', extra: Record<string, unknown> = {}) => ({
+    ...(labels === undefined ? {} : { metadata: { labels, ...extra } }),
+    spec: { containers: [{ name: 'app', image }] },
+  });
+  it('ignores only the pod-template-hash label', () => {
+    expect(equalIgnoreHash(t({ app: 'a', [HASH]: '5d8f' }), t({ app: 'a' }))).toBe(true);
+    expect(equalIgnoreHash(t({ app: 'a', [HASH]: '5d8f' }), t({ app: 'a', [HASH]: '77c4' }))).toBe(true);
+    expect(equalIgnoreHash(t({ app: 'a' }), t({ app: 'b' }))).toBe(false);
+    expect(equalIgnoreHash(t({ app: 'a' }), t({ app: 'a' }, 'nginx:1.28'))).toBe(false);
+  });
+  it('reads no labels left, and no metadata, as empty', () => {
+    expect(equalIgnoreHash(t({ [HASH]: '5d8f' }), t(undefined))).toBe(true);
+    expect(equalIgnoreHash(t({}), t(undefined))).toBe(true);
+    expect(equalIgnoreHash(t({ [HASH]: '5d8f' }, 'nginx:1.27', { annotations: { a: '1' } }), t(undefined))).toBe(false);
+    expect(equalIgnoreHash(undefined, {})).toBe(true);
+  });
+  it('leaves the templates as they were', () => {
+    const a = t({ app: 'a', [HASH]: '5d8f' });
+    equalIgnoreHash(a, t({ app: 'a' }));
+    expect(a.metadata!.labels).toEqual({ app: 'a', [HASH]: '5d8f' });
   });
 });

@@ -142,18 +142,20 @@ export const bySizeNewer = (a: KObject, b: KObject): number => rsReplicas(b) - r
 /** ReplicaSetsBySizeOlder: larger first, then older. */
 export const bySizeOlder = (a: KObject, b: KObject): number => rsReplicas(b) - rsReplicas(a) || byCreation(a, b);
 
-/** EqualIgnoreHash: templates equal once the pod-template-hash label is dropped. */
+/** EqualIgnoreHash: templates equal once the pod-template-hash label is dropped (compared in place, no copies). */
 export function equalIgnoreHash(t1: unknown, t2: unknown): boolean {
-  const strip = (t: unknown) => {
-    const c = JSON.parse(JSON.stringify(t ?? {})) as { metadata?: { labels?: Record<string, string> } };
-    if (c.metadata?.labels) {
-      delete c.metadata.labels[DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY];
-      if (!Object.keys(c.metadata.labels).length) delete c.metadata.labels;
-    }
-    if (c.metadata && !Object.keys(c.metadata).length) delete c.metadata;
-    return c;
-  };
-  return deepEqual(strip(t1), strip(t2));
+  const { metadata: m1, ...rest1 } = (t1 ?? {}) as { metadata?: unknown };
+  const { metadata: m2, ...rest2 } = (t2 ?? {}) as { metadata?: unknown };
+  return deepEqual(rest1, rest2) && deepEqual(metaIgnoringHash(m1), metaIgnoringHash(m2));
+}
+
+/** A template's metadata without the hash label; no labels left drops labels (an absent metadata reads as empty). */
+function metaIgnoringHash(m: unknown): Record<string, unknown> {
+  if (typeof m !== 'object' || m === null) return {};
+  const { labels, ...rest } = m as { labels?: unknown };
+  if (typeof labels !== 'object' || labels === null) return labels === undefined ? rest : { ...rest, labels };
+  const { [DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY]: _hash, ...others } = labels as Record<string, unknown>;
+  return Object.keys(others).some((k) => others[k] !== undefined) ? { ...rest, labels: others } : rest;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {
