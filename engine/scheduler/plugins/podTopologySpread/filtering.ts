@@ -12,7 +12,7 @@ import type { PodInfo } from '../../framework/podInfo';
 import { errorStatus, SKIP, unresolvable, unschedulable, type MaybeStatus } from '../../framework/status';
 import { requiredNodeAffinity, type RequiredNodeAffinity } from '../helper/nodeSelector';
 import {
-  countPodsMatchSelector,
+  countMatchingOnNode,
   getConstraints,
   labelsOf,
   labelValue,
@@ -140,7 +140,7 @@ export function calPreFilterState(ctx: SpreadPluginContext, pod: Pod, allNodes: 
       if (!matchNodeInclusionPolicies(c, pod, node, required)) continue;
       const value = labelValue(nodeLabels, c.topologyKey)!;
       const m = counts[i]!;
-      m.set(value, (m.get(value) ?? 0) + countPodsMatchSelector(nodeInfo.pods, c.selector, ns));
+      m.set(value, (m.get(value) ?? 0) + countMatchingOnNode(nodeInfo, c.selector, ns));
     }
   }
   const paths = counts.map((m) => {

@@ -14,7 +14,7 @@ import { errorStatus, SKIP, type MaybeStatus, type Status } from '../../framewor
 import { requiredNodeAffinity } from '../helper/nodeSelector';
 import {
   buildDefaultConstraints,
-  countPodsMatchSelector,
+  countMatchingOnNode,
   filterTopologySpreadConstraints,
   LABEL_HOSTNAME,
   labelsOf,
@@ -140,7 +140,7 @@ export function preScore(ctx: SpreadPluginContext, cycleState: CycleState, pod: 
         const cur = m.get(value);
         if (cur === undefined) continue;
         if (!matchNodeInclusionPolicies(c, pod, node, required)) continue;
-        m.set(value, cur + countPodsMatchSelector(nodeInfo.pods, c.selector, ns));
+        m.set(value, cur + countMatchingOnNode(nodeInfo, c.selector, ns));
       }
     }
   }
@@ -166,7 +166,7 @@ export function score(cycleState: CycleState, pod: Pod, nodeInfo: NodeInfo): num
     if (tpVal === undefined) continue;
     const cnt =
       c.topologyKey === LABEL_HOSTNAME
-        ? countPodsMatchSelector(nodeInfo.pods, c.selector, pod.metadata.namespace ?? '')
+        ? countMatchingOnNode(nodeInfo, c.selector, pod.metadata.namespace ?? '')
         : (s.topologyValueToPodCounts[i]!.get(tpVal) ?? 0);
     total += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]!);
   }
@@ -204,7 +204,7 @@ export class SpreadInputsRecorder implements ScoreInputsRecorder {
         continue;
       }
       out[at + 1 + 2 * i] = this.values.id(value);
-      out[at + 2 + 2 * i] = c.topologyKey === LABEL_HOSTNAME ? countPodsMatchSelector(nodeInfo.pods, c.selector, pod.metadata.namespace ?? '') : (s.topologyValueToPodCounts[i]!.get(value) ?? 0);
+      out[at + 2 + 2 * i] = c.topologyKey === LABEL_HOSTNAME ? countMatchingOnNode(nodeInfo, c.selector, pod.metadata.namespace ?? '') : (s.topologyValueToPodCounts[i]!.get(value) ?? 0);
     }
   }
 
