@@ -37,13 +37,18 @@ interface Pass {
   ctx: ControllerContext;
   /** A write (not the final status) was issued. */
   wrote: boolean;
-  /** Compute only (isScalingEvent's look at the ReplicaSets): no requests. */
-  dry?: boolean;
 }
 
 const RECENT = 50;
-// A JSON round trip, built directly (sim/jsonClone.ts): the pass's copies of its Deployment and ReplicaSets.
-const clone = <T>(o: T): T => jsonRoundTrip(o);
+// The pass's copies of its Deployment and ReplicaSets: a JSON round trip, built directly (sim/jsonClone.ts).
+const clone = jsonRoundTrip;
+
+/** FindNewReplicaSet / FindOldReplicaSets: the oldest ReplicaSet whose template is the Deployment's, and the rest, by creation. */
+function splitByTemplate(d: KObject, rsList: readonly KObject[]): { newRS: KObject | null; oldRSs: KObject[] } {
+  const sorted = [...rsList].sort(byCreation);
+  const newRS = sorted.find((rs) => equalIgnoreHash(rsSpec(rs).template, dSpec(d).template)) ?? null;
+  return { newRS, oldRSs: sorted.filter((rs) => rs !== newRS) };
+}
 
 export class DeploymentController implements Controller {
   readonly name = 'deployment-controller';
@@ -177,9 +182,7 @@ export class DeploymentController implements Controller {
    */
   private getAllReplicaSets(p: Pass, rsList: KObject[], create: boolean): { newRS: KObject | null; oldRSs: KObject[] } {
     const d = p.d;
-    const sorted = [...rsList].sort(byCreation);
-    const existing = sorted.find((rs) => equalIgnoreHash(rsSpec(rs).template, dSpec(d).template)) ?? null;
-    const oldRSs = sorted.filter((rs) => rs !== existing);
+    const { newRS: existing, oldRSs } = splitByTemplate(d, rsList);
     const newRevision = maxRevision(oldRSs) + 1;
     const status = dStatus(d);
     if (existing) {
@@ -238,9 +241,7 @@ export class DeploymentController implements Controller {
   private isScalingEvent(p: Pass, rsList: KObject[]): boolean {
     // getAllReplicaSetsAndSyncRevision(createIfNotExisted=false), read only: syncing the new ReplicaSet's revision
     // never touches its desired-replicas annotation (it is not copied from the Deployment), so nothing needs a copy.
-    const sorted = [...rsList].sort(byCreation);
-    const newRS = sorted.find((rs) => equalIgnoreHash(rsSpec(rs).template, dSpec(p.d).template)) ?? null;
-    const oldRSs = sorted.filter((rs) => rs !== newRS);
+    const { newRS, oldRSs } = splitByTemplate(p.d, rsList);
     for (const rs of activeRSs([...oldRSs, newRS])) {
       const desired = rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION];
       if (desired === undefined || !/^\d+$/.test(desired)) continue;
@@ -535,7 +536,6 @@ export class DeploymentController implements Controller {
   }
 
   private request(p: Pass, call: ApiCall, tag: Tag): void {
-    if (p.dry) return;
     this.inflight.set(p.key, (this.inflight.get(p.key) ?? 0) + 1);
     p.ctx.request(call, tag);
   }
