@@ -51,7 +51,8 @@ const space = fc.constantFrom('', '', ' ', '\n\t ');
 const json: fc.Arbitrary<string> = fc.letrec((tie) => ({
   v: fc.oneof(
     { depthSize: 'small' },
-    fc.constantFrom('1', 'true', 'null', '"s"', '"a\\"b"'),
+    // Strings ending in an escaped backslash, or holding an escaped quote after one: a quote's escape is the parity of its backslash run.
+    fc.constantFrom('1', 'true', 'null', '"s"', '"a\\"b"', '"e\\\\"', '"\\\\\\""', '"k:{\\"uid\\":1}"'),
     fc.array(tie('v'), { maxLength: 3 }).map((xs) => `[${xs.join(',')}]`),
     // Whitespace around the colon too: the fast path finds keys by the colon after a string.
     fc.array(fc.tuple(key, tie('v'), space, space), { maxLength: 4 }).map((es) => `{${es.map(([k, v, s1, s2]) => `"${k}"${s1}:${s2}${v}`).join(',')}}`),

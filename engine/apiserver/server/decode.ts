@@ -51,23 +51,62 @@ function versionKindError(detail: string): Status {
 }
 
 export function parseJson(text: string): Parsed {
-  const keys = countTextKeys(text);
-  if (keys < 0) return { ok: false, status: versionKindError('exceeded max depth') };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, status: versionKindError(goJsonError(text, e as Error)) };
+    return { ok: false, status: versionKindError(tooDeep(text) ? 'exceeded max depth' : goJsonError(text, e as Error)) };
   }
-  // Each repeated key leaves one fewer member in the parsed value; only then is the text scanned for where.
-  const duplicates = countValueKeys(value) === keys ? [] : scanJson(text).duplicates;
+  const strings = countValueStrings(value, 0);
+  if (strings < 0) return { ok: false, status: versionKindError('exceeded max depth') };
+  // A repeated key leaves its key (and maybe a string value) out of the parsed value: fewer strings
+  // than the text holds. Only then is the text scanned for where.
+  const duplicates = strings === countTextStrings(text) ? [] : scanJson(text).duplicates;
   return { ok: true, value, text, duplicates, unshared: true };
 }
 
-/** The object keys written in JSON text (a string followed by a colon), or -1 past the nesting limit. */
-function countTextKeys(text: string): number {
+/**
+ * The strings of valid JSON text: its unescaped quotes, halved. A quote is
+ * escaped when an odd run of backslashes precedes it (outside strings valid
+ * JSON has no backslashes). indexOf hops between quotes faster than a scan.
+ */
+function countTextStrings(text: string): number {
+  let quotes = 0;
+  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) quotes++;
+  for (let i = text.indexOf('\\'); i >= 0; ) {
+    let j = i;
+    while (text.charCodeAt(j) === 0x5c) j++;
+    if ((j - i) % 2 === 1 && text.charCodeAt(j) === 0x22) quotes--;
+    i = text.indexOf('\\', j);
+  }
+  return quotes / 2;
+}
+
+/** Keys and string values of a parsed JSON value, or -1 past the nesting limit. */
+function countValueStrings(v: unknown, depth: number): number {
+  if (typeof v === 'string') return 1;
+  if (typeof v !== 'object' || v === null) return 0;
+  if (++depth > MAX_DEPTH) return -1;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const m = countValueStrings(v[i], depth);
+      if (m < 0) return -1;
+      n += m;
+    }
+    return n;
+  }
+  for (const k in v) {
+    const m = countValueStrings((v as Record<string, unknown>)[k], depth);
+    if (m < 0) return -1;
+    n += 1 + m;
+  }
+  return n;
+}
+
+/** The nesting limit of JSON text (a string's brackets are skipped): whether { and [ open past MAX_DEPTH. */
+function tooDeep(text: string): boolean {
   let depth = 0;
-  let keys = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -77,49 +116,26 @@ function countTextKeys(text: string): number {
         if (d === 0x22) break;
         if (d === 0x5c /* \ */) i++;
       }
-      let j = i + 1;
-      while (j < n && isJsonSpace(text.charCodeAt(j))) j++;
-      if (text.charCodeAt(j) === 0x3a /* : */) keys++;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > MAX_DEPTH) return -1;
+      if (++depth > MAX_DEPTH) return true;
     } else if ((c === 0x7d /* } */ || c === 0x5d /* ] */) && depth > 0) depth--;
   }
-  return keys;
-}
-
-const isJsonSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-
-/** Members of every object in a parsed JSON value. */
-function countValueKeys(v: unknown): number {
-  if (typeof v !== 'object' || v === null) return 0;
-  let n = 0;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) n += countValueKeys(v[i]);
-    return n;
-  }
-  for (const k in v) {
-    n++;
-    n += countValueKeys((v as Record<string, unknown>)[k]);
-  }
-  return n;
+  return false;
 }
 
 /**
  * A JSON body whose duplicate keys nobody reads (a patch: the patched object is
- * what gets field-checked): only the nesting limit is checked before parsing.
+ * what gets field-checked): only the nesting limit is checked.
  */
 export function parseJsonValue(text: string): Parsed {
-  if (tooDeep(text)) return { ok: false, status: versionKindError('exceeded max depth') };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text), text, duplicates: [] };
+    value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, status: versionKindError(goJsonError(text, e as Error)) };
+    return { ok: false, status: versionKindError(tooDeep(text) ? 'exceeded max depth' : goJsonError(text, e as Error)) };
   }
-}
-
-/** The nesting limit alone (a patch body's check). */
-function tooDeep(text: string): boolean {
-  return countTextKeys(text) < 0;
+  if (countValueStrings(value, 0) < 0) return { ok: false, status: versionKindError('exceeded max depth') };
+  return { ok: true, value, text, duplicates: [] };
 }
 
 /** Go's encoding/json wording for the first syntax error. */

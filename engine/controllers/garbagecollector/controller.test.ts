@@ -116,6 +116,29 @@ describe('GarbageCollector', () => {
     expect(ctx.calls).toEqual([]);
   });
 
+  it('an update that moves the owners moves the dependent in the graph; one that moves nothing queues nothing', () => {
+    const ctx = new FakeContext();
+    const gc = new GarbageCollector();
+    const a = rs('a', 'u-a');
+    ctx.upsert(gc, 'replicasets', a);
+    ctx.upsert(gc, 'replicasets', rs('b', 'u-b'));
+    ctx.upsert(gc, 'pods', pod('p', [{ uid: 'u-a', name: 'a' }]));
+    ctx.drain(gc);
+    // A status write: same owners, both live.
+    ctx.upsert(gc, 'pods', pod('p', [{ uid: 'u-a', name: 'a' }], { resourceVersion: '8', labels: { x: 'y' } }));
+    expect(gc.queue.len()).toBe(0);
+    // Adopted by b: a's deletion no longer concerns it.
+    ctx.upsert(gc, 'pods', pod('p', [{ uid: 'u-b', name: 'b' }], { resourceVersion: '9' }));
+    ctx.drain(gc);
+    ctx.remove(gc, 'replicasets', a);
+    ctx.drain(gc);
+    expect(ctx.calls).toEqual([]);
+    // Pointed at an owner the graph does not know: looked up live.
+    ctx.upsert(gc, 'pods', pod('p', [{ uid: 'u-c', name: 'c' }], { resourceVersion: '10' }));
+    ctx.drain(gc);
+    expect(calls(ctx)).toEqual(['GET /apis/apps/v1/namespaces/default/replicasets/c']);
+  });
+
   it('an owner of an unknown kind is never treated as gone', () => {
     const ctx = new FakeContext();
     const gc = new GarbageCollector();

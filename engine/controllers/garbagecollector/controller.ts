@@ -51,6 +51,16 @@ function orphaning(o: KObject): boolean {
   return !!o.metadata.deletionTimestamp && (o.metadata.finalizers ?? []).includes(FINALIZER_ORPHAN);
 }
 
+/** Same object, both live, the same owners by uid with the same blockOwnerDeletion, in order. */
+function graphUnchanged(old: KObject, o: KObject): boolean {
+  if (old.metadata.uid !== o.metadata.uid || old.metadata.deletionTimestamp || o.metadata.deletionTimestamp) return false;
+  const a = refsOf(old);
+  const b = refsOf(o);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.uid !== b[i]!.uid || !a[i]!.blockOwnerDeletion !== !b[i]!.blockOwnerDeletion) return false;
+  return true;
+}
+
 export class GarbageCollector implements Controller {
   readonly name = 'generic-garbage-collector';
   readonly informers = GC_INFORMERS;
@@ -71,6 +81,9 @@ export class GarbageCollector implements Controller {
 
   onEvent(resource: string, ev: ReflectorEvent, ctx: ControllerContext): void {
     const o = ev.object;
+    // processGraphChanges: an update that moves neither the owners nor the deletion state changes nothing
+    // in the graph (most events: a Lease renewed, a status written).
+    if (ev.type !== 'DELETED' && ev.old && graphUnchanged(ev.old, o)) return;
     const id = `${resource}|${Reflector.keyOf(o)}`;
     const uid = o.metadata.uid ?? '';
     if (ev.type === 'DELETED') {
