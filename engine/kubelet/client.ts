@@ -25,7 +25,8 @@ export type Purpose =
   | { kind: 'register' }
   /** kubeadm join's wait for the control plane (join.ts). */
   | { kind: 'join' }
-  | { kind: 'nodeStatus'; body: string; attempt: number }
+  | { kind: 'nodeStatus'; attempt: number }
+  | { kind: 'nodeStatusGet'; attempt: number }
   | { kind: 'leaseGet' }
   | { kind: 'leaseNode'; then: 'create' | 'renew'; attempt: number }
   | { kind: 'leaseWrite'; attempt: number }
@@ -43,7 +44,7 @@ export const KUBELET_RATE_LIMITS: Record<string, RateLimit> = {
 /** The heartbeat client's timeout. */
 export const HEARTBEAT_TIMEOUT_MS = Math.min(NODE_STATUS_UPDATE_MS, LEASE_DURATION_S * 1000);
 
-const HEARTBEAT: ReadonlySet<Purpose['kind']> = new Set(['nodeStatus', 'leaseGet', 'leaseNode', 'leaseWrite']);
+const HEARTBEAT: ReadonlySet<Purpose['kind']> = new Set(['nodeStatus', 'nodeStatusGet', 'leaseGet', 'leaseNode', 'leaseWrite']);
 
 export function isHeartbeat(p: Purpose): boolean {
   return HEARTBEAT.has(p.kind);

@@ -288,6 +288,35 @@ describe('kubelet', () => {
     expect(hb()).not.toBe(first);
   });
 
+  it('its status PATCH is the two-way patch from the Node it read: heartbeats alone when only the report is due, and a condition the node controller changed comes back', () => {
+    const e = withNode(14);
+    e.advance(15_000);
+    // What the kubelet sends, read off the wire as kube-apiserver receives it.
+    const apiserver = e.sim.actor('kube-apiserver-0')!;
+    const bodies: any[] = [];
+    const receive = apiserver.receive.bind(apiserver);
+    apiserver.receive = (ctx, from, msg: any) => {
+      if (from === 'node-1' && msg?.type === 'HttpRequest' && msg.request.method === 'PATCH' && msg.request.path === '/api/v1/nodes/node-1/status') bodies.push(JSON.parse(msg.request.body));
+      receive(ctx, from, msg);
+    };
+    e.advance(5 * 60_000 + 10_000);
+    expect(bodies.length).toBe(1);
+    const beat = bodies[0].status;
+    expect(Object.keys(beat).sort()).toEqual(['$setElementOrder/conditions', 'conditions']);
+    expect(beat.conditions.every((c: any) => Object.keys(c).sort().join() === 'lastHeartbeatTime,type')).toBe(true);
+    // Someone else marks the node not ready: the kubelet's next update sees the change in its informer and undoes it.
+    const node = call(e, 'GET', '/api/v1/nodes/node-1').body;
+    const conditions = node.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c));
+    expect(call(e, 'PUT', '/api/v1/nodes/node-1/status', { ...node, status: { ...node.status, conditions } }).status).toBe(200);
+    const unknownAt = e.sim.now;
+    e.advance(11_000);
+    const ready = bodies.at(-1).status.conditions.find((c: any) => c.type === 'Ready');
+    expect(ready).toMatchObject({ status: 'True', reason: 'KubeletReady' });
+    expect(Date.parse(ready.lastTransitionTime)).toBeGreaterThanOrEqual(Date.parse('2025-01-01T00:00:00Z') + unknownAt);
+    const after = call(e, 'GET', '/api/v1/nodes/node-1').body.status.conditions.find((c: any) => c.type === 'Ready');
+    expect(after.status).toBe('True');
+  });
+
   it('readiness probe: a slow-starting server is Running but not Ready until it listens', () => {
     const e = withNode(12);
     const probe = { httpGet: { path: '/', port: 8080 }, periodSeconds: 5 };

@@ -75,8 +75,7 @@ export class Kubelet implements Actor {
   announced = false;
   /** The boot id the Node in the API had was compared with this boot's (the Rebooted event). */
   bootChecked = false;
-  /** The node status last sent, without heartbeats, and when. */
-  lastNodeStatus = '';
+  /** When the node status was last PATCHed (nodeStatusReportFrequency counts from it). */
   lastNodeReportAt = -Infinity;
   nodeStatusInFlight = false;
   readonly transitions = new Map<string, string>();
@@ -344,11 +343,14 @@ export class Kubelet implements Actor {
       case 'nodeStatus':
         this.nodeStatusInFlight = false;
         if (ok) {
-          this.lastNodeStatus = purpose.body;
           this.lastNodeReportAt = ctx.now;
           return;
         }
         return this.heartbeatFailed(ctx, purpose);
+      case 'nodeStatusGet':
+        this.nodeStatusInFlight = false;
+        if (ok) return syncNodeStatus(this, ctx, purpose.attempt, JSON.parse(body) as KObject);
+        return this.heartbeatFailed(ctx, { kind: 'nodeStatus', attempt: purpose.attempt });
       case 'leaseGet':
         this.leaseInFlight = false;
         if (status === 404) return createLease(this, ctx);

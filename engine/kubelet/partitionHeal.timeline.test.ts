@@ -47,6 +47,15 @@ describe('a node partitioned from the API servers, then healed', () => {
     runUntil(e, () => ready().status === 'True', 'Ready again', bound + 1000, 100);
     const readyAfter = e.sim.now - healAt;
     expect(readyAfter).toBeLessThanOrEqual(bound);
+    // The kubelet's setters start from the Node as the API has it: Unknown → True is a transition, now,
+    // recorded as NodeReady, and so are the pressure conditions the node controller had set Unknown.
+    expect(Date.parse(ready().lastTransitionTime)).toBeGreaterThanOrEqual(Date.parse('2025-01-01T00:00:00Z') + healAt);
+    const healEvents = () =>
+      (call(e, 'GET', '/api/v1/namespaces/default/events').body.items as any[])
+        .filter((ev) => ev.involvedObject.name === victim && ev.source?.component === 'kubelet' && Date.parse(ev.lastTimestamp) >= Date.parse('2025-01-01T00:00:00Z') + healAt - 1000)
+        .map((ev) => ev.reason);
+    runUntil(e, () => healEvents().includes('NodeReady'), 'NodeReady recorded', 10_000, 200);
+    expect(healEvents()).toEqual(expect.arrayContaining(['NodeReady', 'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID']));
     runUntil(e, () => renewTime() >= Date.parse('2025-01-01T00:00:00Z') + healAt, 'the Lease renewed', bound + 1000, 100);
     expect(e.sim.now - healAt).toBeLessThanOrEqual(bound);
     runUntil(e, () => phase() === 'Succeeded', 'the pod status caught up', bound + 1000, 100);

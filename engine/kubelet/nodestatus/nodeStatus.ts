@@ -8,7 +8,9 @@
 // pressure conditions come from the eviction manager; each transition records
 // upstream's event ("Node node-1 status is now: NodeHasSufficientMemory").
 import type { ActorContext } from '../../sim/kernel';
-import type { KObject } from '../../apimachinery/types';
+import type { JsonObject, JsonValue, KObject } from '../../apimachinery/types';
+import { createTwoWayMergePatch, patchMetaFor } from '../../apimachinery/patch';
+import { deepEqual } from '../../apimachinery/patch/goValues';
 import { rfc3339 } from '../../apiserver/http/time';
 import { formatQuantity, parseQuantity, subQuantity, type Quantity } from '../../apiserver/validation/quantity';
 import { apiRequest } from '../client';
@@ -27,7 +29,7 @@ export function register(k: Kubelet, ctx: ActorContext): void {
   if (!k.announced) {
     k.announced = true;
     recordNodeEvent(k, 'Normal', 'Starting', 'Starting kubelet.', ctx.now);
-    statusEvents(k, node.status as { conditions: { type: string; status: string }[] }, ctx.now);
+    statusEvents(k, node.status as { conditions: { type: string; status: string }[] }, ctx.now, []);
     recordNodeEvent(k, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods', ctx.now);
     k.flush(ctx);
   }
@@ -102,17 +104,18 @@ function computeAllocatable(c: KubeletCapacity): Record<string, string> {
   };
 }
 
-/** The node's status with heartbeats at `now`. */
-export function nodeStatus(k: Kubelet, now: number): Record<string, unknown> {
+/**
+ * The node's status with heartbeats at `now`, as the setters leave `base` (the
+ * Node they update: a condition keeps its lastTransitionTime while its status
+ * stays); without one, from what the kubelet itself last computed.
+ */
+export function nodeStatus(k: Kubelet, now: number, base?: KObject): Record<string, unknown> {
   const stamp = rfc3339(now);
   const cond = (type: string, status: string, reason: string, message: string) => {
-    const key = `${type}=${status}`;
-    let since = k.transitions.get(type);
-    if (!since || !since.startsWith(`${key}@`)) {
-      since = `${key}@${stamp}`;
-      k.transitions.set(type, since);
-    }
-    return { type, status, lastHeartbeatTime: stamp, lastTransitionTime: since.slice(key.length + 1), reason, message };
+    const prev = previousCondition(k, type, base);
+    const since = prev && prev.status === status ? prev.since : stamp;
+    k.transitions.set(type, `${type}=${status}@${since}`);
+    return { type, status, lastHeartbeatTime: stamp, lastTransitionTime: since, reason, message };
   };
   const images = [...k.runtime.images.values()]
     .sort((a, b) => b.sizeBytes - a.sizeBytes || (a.ref < b.ref ? -1 : 1))
@@ -169,47 +172,98 @@ const EVENT_OF: Record<string, Record<string, string>> = {
   Ready: { True: 'NodeReady', False: 'NodeNotReady' },
 };
 
-/** recordNodeStatusEvent for each condition whose status differs from what the kubelet last reported. */
-function statusEvents(k: Kubelet, status: { conditions: { type: string; status: string }[] }, now: number, before?: Map<string, string>): void {
+type Condition = { type: string; status: string; lastTransitionTime?: string; lastHeartbeatTime?: string };
+const conditionsOf = (n: KObject | undefined): Condition[] => ((n?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []);
+
+/** A condition as `base` has it, or (without a base) as the kubelet last computed it. */
+function previousCondition(k: Kubelet, type: string, base: KObject | undefined): { status: string; since: string } | undefined {
+  if (base) {
+    const c = conditionsOf(base).find((x) => x.type === type);
+    return c ? { status: c.status, since: c.lastTransitionTime ?? '' } : undefined;
+  }
+  const mine = k.transitions.get(type);
+  if (!mine) return undefined;
+  const at = mine.indexOf('@');
+  return { status: mine.slice(type.length + 1, at), since: mine.slice(at + 1) };
+}
+
+/**
+ * recordNodeStatusEvent as the setters call it: a pressure condition on every
+ * change and when it first appears (it starts Unknown); Ready only when an
+ * existing Ready condition changes (ReadyCondition: a node that comes up Ready
+ * records no NodeReady).
+ */
+function statusEvents(k: Kubelet, status: { conditions: { type: string; status: string }[] }, now: number, before: readonly Condition[]): void {
   for (const c of status.conditions) {
-    if (before && before.get(c.type) === c.status) continue;
+    const was = before.find((b) => b.type === c.type)?.status;
+    if (was === c.status || (c.type === 'Ready' && was === undefined)) continue;
     const ev = EVENT_OF[c.type]?.[c.status];
     if (ev) recordNodeEvent(k, 'Normal', ev, `Node ${k.nodeName} status is now: ${ev}`, now);
   }
 }
 
-/** syncNodeStatus: PATCH when the status changed, or every nodeStatusReportFrequency. */
-export function syncNodeStatus(k: Kubelet, ctx: ActorContext, attempt = 0): void {
+/**
+ * updateNodeStatus's tryUpdateNodeStatus (kubelet_node_status.go): the first
+ * try starts from the node informer's copy, a retry from a GET (through the
+ * heartbeat client); the setters update that Node; it is PATCHed only when its
+ * status changed (heartbeats aside) or nodeStatusReportFrequency (5 min) has
+ * passed, with the two-way strategic merge patch from the copy to the result
+ * (PatchNodeStatus). A stale copy therefore patches only what differs from it.
+ */
+export function syncNodeStatus(k: Kubelet, ctx: ActorContext, attempt = 0, fetched?: KObject): void {
   if (!k.registered || k.nodeStatusInFlight) return;
-  const before = new Map([...k.transitions].map(([t, s]) => [t, s.slice(t.length + 1).split('@')[0]!]));
-  const status = nodeStatus(k, ctx.now);
-  statusEvents(k, status as { conditions: { type: string; status: string }[] }, ctx.now, before);
+  if (attempt > 0 && !fetched) {
+    k.nodeStatusInFlight = true;
+    apiRequest(k, ctx, { method: 'GET', path: `/api/v1/nodes/${k.nodeName}`, query: {} }, { kind: 'nodeStatusGet', attempt });
+    return;
+  }
+  const original = fetched ?? k.node.store.get(k.nodeName);
+  // Not in the informer yet: the lister's NotFound fails this try; the next GETs it.
+  if (!original) return syncNodeStatus(k, ctx, 1);
+  const status = nodeStatus(k, ctx.now, original);
+  statusEvents(k, status as { conditions: Condition[] }, ctx.now, conditionsOf(original));
   k.flush(ctx);
-  const comparable = JSON.stringify(withoutHeartbeats(status));
-  // nodeStatusHasChanged compares with the Node as the API server has it: a condition the node
-  // controller set meanwhile (Ready=Unknown while the kubelet was cut off) is a change too.
-  const unchanged = comparable === k.lastNodeStatus && sameConditions(k.node.store.get(k.nodeName)?.status, status);
-  if (unchanged && ctx.now - k.lastNodeReportAt < NODE_STATUS_REPORT_MS) return;
+  const before = (original.status ?? {}) as JsonObject;
+  const after = settersApplied(before, status);
+  if (!statusChanged(before, after) && ctx.now - k.lastNodeReportAt < NODE_STATUS_REPORT_MS) return;
+  const patch = createTwoWayMergePatch({ status: before }, { status: after }, patchMetaFor('', 'v1', 'Node'));
+  if (!patch.ok) return;
   k.nodeStatusInFlight = true;
   apiRequest(
     k,
     ctx,
-    { method: 'PATCH', path: `/api/v1/nodes/${k.nodeName}/status`, query: {}, body: JSON.stringify({ status }) },
-    { kind: 'nodeStatus', body: comparable, attempt },
+    { method: 'PATCH', path: `/api/v1/nodes/${k.nodeName}/status`, query: {}, body: JSON.stringify(patch.value) },
+    { kind: 'nodeStatus', attempt },
     'application/strategic-merge-patch+json',
   );
 }
 
-/** The API's Node (when the informer has it) shows the same condition statuses as `status`. */
-function sameConditions(server: unknown, status: Record<string, unknown>): boolean {
-  const theirs = (server as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
-  if (!theirs) return true;
-  const ours = status.conditions as { type: string; status: string }[];
-  return ours.every((c) => theirs.some((t) => t.type === c.type && t.status === c.status));
+/**
+ * The Node's status after the setters: their fields replaced, nodeInfo's set
+ * one by one (kubeProxyVersion, which the v1.32 kubelet no longer sets, stays
+ * as the API has it), their conditions updated in place or appended, others kept.
+ */
+function settersApplied(before: JsonObject, status: Record<string, unknown>): JsonObject {
+  const mine = status.conditions as Condition[];
+  const theirs = (before.conditions ?? []) as unknown as Condition[];
+  const conditions = theirs.map((c) => mine.find((m) => m.type === c.type) ?? c);
+  for (const m of mine) if (!theirs.some((c) => c.type === m.type)) conditions.push(m);
+  const nodeInfo = { ...((before.nodeInfo ?? {}) as JsonObject), ...(status.nodeInfo as JsonObject) };
+  return { ...before, ...(status as JsonObject), nodeInfo, conditions: conditions as unknown as JsonValue };
 }
 
-/** Drops lastHeartbeatTime from conditions, to compare statuses. */
-function withoutHeartbeats(status: Record<string, unknown>): unknown {
-  const conds = status.conditions as { lastHeartbeatTime?: string }[];
-  return { ...status, conditions: conds.map(({ lastHeartbeatTime: _h, ...rest }) => rest) };
+/** nodeStatusHasChanged: the conditions (heartbeats aside) or any other field of the status differ. */
+function statusChanged(a: JsonObject, b: JsonObject): boolean {
+  const ca = (a.conditions ?? []) as unknown as Condition[];
+  const cb = (b.conditions ?? []) as unknown as Condition[];
+  if (ca.length !== cb.length) return true;
+  const beat = ({ lastHeartbeatTime: _h, ...rest }: Condition) => rest as unknown as JsonValue;
+  for (const c of ca) {
+    const d = cb.find((x) => x.type === c.type);
+    if (!d || !deepEqual(beat(c), beat(d))) return true;
+  }
+  const { conditions: _a, ...ra } = a;
+  const { conditions: _b, ...rb } = b;
+  return !deepEqual(ra, rb);
 }
+
