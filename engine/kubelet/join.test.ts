@@ -38,6 +38,8 @@ describe('a node joining with the control plane', () => {
         // No NodeReady: ReadyCondition records one only when an existing Ready condition changes, and this node came up Ready.
         ['NodeAllocatableEnforced', 'NodeHasNoDiskPressure', 'NodeHasSufficientMemory', 'NodeHasSufficientPID', 'RegisteredNode', 'Starting'].sort(),
       );
+      // nodeutil.RecordNodeEvent wraps the node controller's text: "Node %s event: %s".
+      expect(nodeEvents(e, node).find((ev) => ev.reason === 'RegisteredNode')).toMatchObject({ message: `Node ${node} event: Registered Node ${node} in Controller`, source: { component: 'node-controller' } });
       const starting = nodeEvents(e, node).find((ev) => ev.reason === 'Starting')!;
       expect(starting).toMatchObject({ message: 'Starting kubelet.', source: { component: 'kubelet', host: node }, type: 'Normal' });
     }

@@ -128,6 +128,11 @@ function renewTimeOf(lease: KObject): number {
   return t;
 }
 
+/** nodeutil.RecordNodeEvent's message: "Node %s event: %s". */
+function nodeEventMessage(name: string, event: string): string {
+  return `Node ${name} event: ${event}`;
+}
+
 function nodeRef(node: KObject): KObject {
   return { apiVersion: 'v1', kind: 'Node', metadata: { name: node.metadata.name, uid: node.metadata.uid } };
 }
@@ -222,14 +227,14 @@ export class NodeLifecycleController implements Controller {
     const names = new Set(nodes.map((n) => n.metadata.name!));
     for (const n of nodes) {
       if (this.knownNodes.has(n.metadata.name!)) continue;
-      ctx.event({ regarding: nodeRef(n), type: 'Normal', reason: 'RegisteredNode', message: `Registered Node ${n.metadata.name} in Controller` });
+      ctx.event({ regarding: nodeRef(n), type: 'Normal', reason: 'RegisteredNode', message: nodeEventMessage(n.metadata.name ?? '', `Registered Node ${n.metadata.name} in Controller`) });
       this.knownNodes.set(n.metadata.name!, n.metadata.uid ?? '');
       this.addPodEvictorForNewZone(n, ctx.now);
       this.markNodeAsReachable(n, ctx);
     }
     for (const [name, uid] of [...this.knownNodes]) {
       if (names.has(name)) continue;
-      ctx.event({ regarding: { apiVersion: 'v1', kind: 'Node', metadata: { name, uid } }, type: 'Normal', reason: 'RemovingNode', message: `Removing Node ${name} from Controller` });
+      ctx.event({ regarding: { apiVersion: 'v1', kind: 'Node', metadata: { name, uid } }, type: 'Normal', reason: 'RemovingNode', message: nodeEventMessage(name, `Removing Node ${name} from Controller`) });
       this.knownNodes.delete(name);
       this.nodeHealth.delete(name);
     }
