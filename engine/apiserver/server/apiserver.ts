@@ -19,6 +19,7 @@ import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpPingMsg
 import { requestInfo, type ResourceRequestInfo } from '../http/requestInfo';
 import { WatchCache } from '../cache/watchCache';
 import { decodeObject, keyText, prefixRange } from '../storage/codec';
+import { WrittenObjects } from './writtenObjects';
 import type { RequestRecord, StageRecord } from '../records/types';
 import { ApiEtcdClient, ETCD_CLIENT_TIMER_TAGS } from './etcdLink';
 import { handleNonResource } from './nonResource';
@@ -82,6 +83,8 @@ type CacheWatchState = { state: 'listing'; callId: number } | { state: 'starting
 export class ApiServer implements Actor, AggregatorHost {
   readonly etcd: ApiEtcdClient;
   readonly caches = new Map<string, WatchCache>();
+  /** What this apiserver just wrote, for its watch cache to take instead of decoding the events. */
+  readonly written = new WrittenObjects();
   readonly cacheWatch = new Map<string, CacheWatchState>();
   /** `member/watchId` → the cache its etcd watch feeds (an index over cacheWatch's watching states). */
   private readonly feeds = new Map<string, string>();
@@ -570,7 +573,7 @@ export class ApiServer implements Actor, AggregatorHost {
     const cache = this.caches.get(key)!;
     for (const ev of body.events) {
       const k = keyText(ev.kv.key);
-      const obj = ev.type === 'PUT' ? decodeObject(ev.kv) : null;
+      const obj = ev.type === 'PUT' ? this.written.objectOf(k, ev.kv) : null;
       const ce = cache.apply(k, ev.type, obj, ev.kv.modRevision);
       if (ce) this.watch.dispatch(ctx, key, ce);
     }

@@ -627,6 +627,7 @@ function afterWrite(s: ApiServer, ctx: ActorContext, op: RestOp, res: TxnRespons
     rec.revision = rev;
   }
   const obj = op.next!;
+  if (op.writeKind !== 'delete') s.written.note(op.key, rev, obj);
   if (op.writeKind === 'delete' && op.answer === 'status') return s.complete(ctx, op, jsonResponse(201, status.success()));
   if (op.writeKind === 'delete') {
     const out = withTypeMetaFresh(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: String(op.currentRev) } });
