@@ -9,12 +9,24 @@ import { LeaderElector, LEADER_ELECTION_DEFAULTS, type LeaderElectionPlan } from
 describe('client machinery against kube-apiserver', () => {
   const e = controlPlane(11);
 
-  it('a Reflector pages through a real list and replaces its store once', () => {
+  it('a Reflector lists at "0" from the watch cache in one answer (its limit ignored), then, once its version is refused as expired, pages through etcd and replaces its store once', () => {
     for (let i = 0; i < 23; i++) expect(call(e, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` } }).status).toBe(201);
     const r = new Reflector('/api/v1/namespaces/default/configmaps');
     r.pageSize = 5;
     const get = (q: ReflectorRequest) => call(e, 'GET', q.path, undefined, { query: q.query });
+    const first = r.listRequest();
+    expect(first.query).toEqual({ resourceVersion: '0', limit: '5' });
+    const whole = get(first);
+    expect(JSON.parse(whole.text).metadata.continue).toBeUndefined();
+    expect(r.onList(whole.status, whole.text)).not.toBe('retry');
+    expect(r.nextRequest()).toBeNull();
+    expect(r.store.size).toBeGreaterThanOrEqual(23);
+    // A relist at the synced version that comes back 410 Expired: the next one reads etcd ("").
+    expect(r.listRequest().query).toEqual({ resourceVersion: r.rv });
+    expect(r.onList(410, JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410 }))).toBe('retry');
     let req: ReflectorRequest | null = r.listRequest();
+    expect(req.query).toEqual({ resourceVersion: '', limit: '5' });
+    const before = r.store.size;
     let out: ReflectorEvent[] | 'retry' = [];
     let pages = 0;
     while (req) {
@@ -23,7 +35,7 @@ describe('client machinery against kube-apiserver', () => {
       out = r.onList(res.status, res.text);
       expect(out).not.toBe('retry');
       req = r.nextRequest();
-      if (req) expect(r.store.size).toBe(0);
+      if (req) expect(r.store.size).toBe(before); // nothing replaced before the list is whole
     }
     const total = call(e, 'GET', '/api/v1/namespaces/default/configmaps').body.items.length as number;
     expect(total).toBeGreaterThanOrEqual(23);

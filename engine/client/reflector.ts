@@ -63,6 +63,10 @@ export class Reflector {
   paginatedResult = false;
   /** Watches started (seeds each one's timeout). */
   private watches = 0;
+  /** isLastSyncResourceVersionUnavailable: a list at the last synced version was refused as expired. */
+  private lastSyncUnavailable = false;
+  /** resourceVersion of the list in progress's first page. */
+  private listRv = '';
 
   constructor(
     /** Collection path: `/api/v1/namespaces`, `/api/v1/serviceaccounts`. */
@@ -81,9 +85,23 @@ export class Reflector {
     this.pageRv = '';
     this.listPages = 0;
     this.remainingItemCount = undefined;
-    const query: Record<string, string> = { resourceVersion: '' };
-    if (this.pageSize > 0) query.limit = String(this.pageSize);
+    const rv = this.relistResourceVersion();
+    this.listRv = rv;
+    const query: Record<string, string> = { resourceVersion: rv };
+    // The pager's size: kept for "0" (the watch cache ignores it) and "" (etcd pages); dropped for a
+    // version, so the watch cache may serve it, unless lists came back paged before (watch cache off).
+    if (this.pageSize > 0 && (rv === '' || rv === '0' || this.paginatedResult)) query.limit = String(this.pageSize);
     return { path: this.path, query };
+  }
+
+  /**
+   * relistResourceVersion (reflector.go): "0" for the first list, so the
+   * watch cache answers it; the last synced version afterwards; "" (a read
+   * from etcd) once a list at that version came back expired.
+   */
+  private relistResourceVersion(): string {
+    if (this.lastSyncUnavailable) return '';
+    return this.rv === '' ? '0' : this.rv;
   }
 
   /**
@@ -141,8 +159,11 @@ export class Reflector {
         return [];
       }
       this.pageItems = [];
+      // A first page at a version the server no longer has (410 Expired, or 504 "Too large resource version"): the next list reads etcd.
+      if (!asked && this.listRv !== '' && this.listRv !== '0' && (status === 410 || status === 504)) this.lastSyncUnavailable = true;
       return 'retry';
     }
+    this.lastSyncUnavailable = false;
     const list = JSON.parse(body) as { apiVersion?: string; kind?: string; metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number }; items: KObject[] };
     withItemKinds(list);
     // The store's objects are frozen however they came (see decodeWatchChunk).
@@ -162,7 +183,8 @@ export class Reflector {
     }
     const items = this.pageItems;
     this.pageItems = [];
-    this.paginatedResult = true;
+    // client-go keeps the pager's size for relists only if a list at "0" came back paged (no watch cache).
+    if (this.listRv === '0') this.paginatedResult = true;
     return this.replace(items, this.pageRv);
   }
 

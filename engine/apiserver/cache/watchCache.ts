@@ -31,17 +31,28 @@ export class WatchCache {
   ready = false;
   /** The sorted list, kept until the next change (admission and RBAC read whole resources per request). */
   private sorted: readonly KObject[] | null = null;
+  /**
+   * Pods' keys by spec.nodeName (the pod registry's "spec.nodeName" index,
+   * pkg/registry/core/pod: a kubelet's list of its own pods reads only them).
+   */
+  private readonly byNode: Map<string, Set<string>> | null;
 
   constructor(
     readonly resourceKey: string,
     readonly capacity = DEFAULT_EVENT_WINDOW,
-  ) {}
+  ) {
+    this.byNode = resourceKey === '/pods' ? new Map() : null;
+  }
 
   /** Replace everything with a fresh list (at start, and after the etcd watch was lost). */
   replace(objects: { key: string; obj: KObject }[], rv: number): void {
     this.store.clear();
+    this.byNode?.clear();
     this.sorted = null;
-    for (const o of objects) this.store.set(o.key, o.obj);
+    for (const o of objects) {
+      this.store.set(o.key, o.obj);
+      this.index(o.key, undefined, o.obj);
+    }
     this.events = [];
     this.rv = rv;
     this.listRv = rv;
@@ -59,11 +70,13 @@ export class WatchCache {
         return null;
       }
       this.store.delete(key);
+      this.index(key, prev, undefined);
       // A deleted object is reported in its last state with the delete's revision.
       const gone: KObject = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(rv) } };
       ev = { type: 'DELETED', object: gone, prevObject: prev, rv };
     } else {
       this.store.set(key, obj!);
+      this.index(key, prev, obj!);
       ev = prev ? { type: 'MODIFIED', object: obj!, prevObject: prev, rv } : { type: 'ADDED', object: obj!, rv };
     }
     this.rv = rv;
@@ -96,11 +109,39 @@ export class WatchCache {
     return out;
   }
 
+  private index(key: string, prev: KObject | undefined, next: KObject | undefined): void {
+    if (!this.byNode) return;
+    const was = nodeNameOf(prev);
+    const now = nodeNameOf(next);
+    if (prev && (!next || was !== now)) {
+      const keys = this.byNode.get(was)!;
+      keys.delete(key);
+      if (keys.size === 0) this.byNode.delete(was);
+    }
+    if (next && (!prev || was !== now)) {
+      let keys = this.byNode.get(now);
+      if (!keys) this.byNode.set(now, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  /** The pods whose spec.nodeName is `node`, in key order; undefined when this cache has no such index. */
+  listOnNode(node: string): KObject[] | undefined {
+    if (!this.byNode) return undefined;
+    const keys = [...(this.byNode.get(node) ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return keys.map((k) => this.store.get(k)!);
+  }
+
   /** The objects in key order (a shared, frozen array: copy it to change it). */
   list(): readonly KObject[] {
     this.sorted ??= Object.freeze([...this.store.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, o]) => o));
     return this.sorted;
   }
+}
+
+function nodeNameOf(o: KObject | undefined): string {
+  const n = (o?.spec as { nodeName?: unknown } | undefined)?.nodeName;
+  return typeof n === 'string' ? n : '';
 }
 
 registerClass('WatchCache', WatchCache);

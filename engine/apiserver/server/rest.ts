@@ -23,6 +23,8 @@ import { decodeContinue, encodeContinue } from '../storage/continueToken';
 import type { ApiServer } from './apiserver';
 import { notFoundPage, stage, statusResponse } from './apiserver';
 import * as chain from './chain';
+import * as fields from '../../apimachinery/selectors/fields';
+import type { WatchCache } from '../cache/watchCache';
 import { createTxn, deleteTxn, getRequest, updateTxn, type SideWrite } from './storageOps';
 import { computeEviction, onEvictionEtcd, type EvictionState } from './eviction';
 import { KubeletProxy } from './kubeletProxy';
@@ -294,16 +296,20 @@ function startList(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   if (!sel.ok) return s.complete(ctx, op, statusResponse(sel.status));
   const rv = queryValue(op.req.query, 'resourceVersion');
   const cont = queryValue(op.req.query, 'continue');
-  if (rv === '0' && !cont) {
-    const cache = s.cacheOf(op.r)!;
-    const items = s.cluster.list(op.r.group, op.r.resource, op.info.namespace || undefined).filter((o) => chain.matches(op.r, o, sel));
+  // resourceVersion=0 is served from the watch cache (which ignores limit); until the cache is
+  // initialized the cacher forwards it to etcd (cacher.go GetList).
+  const cache = s.cacheOf(op.r);
+  if (rv === '0' && !cont && cache?.ready) {
+    const items = cacheCandidates(s, op, cache, sel).filter((o) => chain.matches(op.r, o, sel));
     stage(s.record(op.recordId), 'storage', 'watch cache', 'ok', ctx.now, ctx.now, `list ${items.length} ${op.r.resource}`);
     return respondList(s, ctx, op, items, { resourceVersion: String(cache.rv) });
   }
   const prefix = op.r.namespaced && op.info.namespace ? `${storagePrefix(op.r)}/${op.info.namespace}/` : `${storagePrefix(op.r)}/`;
   const limit = Number(queryValue(op.req.query, 'limit') ?? '0');
   if (!(Number.isInteger(limit) && limit >= 0)) return s.complete(ctx, op, statusResponse(status.badRequest(`limit: Invalid value: ${JSON.stringify(queryValue(op.req.query, 'limit'))}: must be a non-negative integer`)));
-  const req: RangeRequest = { key: keyBytes(prefix), rangeEnd: prefixEnd(keyBytes(prefix)) };
+  // MatchesSingle (the generic registry's ListPredicate): a metadata.name selector reads the one key.
+  const single = !cont && sel.field ? fields.fieldRequiresExactMatch(sel.field, 'metadata.name') : undefined;
+  const req: RangeRequest = single && (!op.r.namespaced || op.info.namespace) ? { key: keyBytes(`${prefix}${single}`) } : { key: keyBytes(prefix), rangeEnd: prefixEnd(keyBytes(prefix)) };
   if (cont) {
     if (rv && rv !== '') return s.complete(ctx, op, statusResponse(status.badRequest('specifying resource version is not allowed when using continue')));
     const c = decodeContinue(cont);
@@ -321,6 +327,24 @@ function startList(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   op.key = prefix;
   op.phase = 'list';
   etcdCall(s, ctx, op, 'RangeRequest', req);
+}
+
+/**
+ * What a list from the watch cache looks through: the one object a
+ * metadata.name selector names (the registry's MatchesSingle: the exact key,
+ * when the scope gives one), the pods a spec.nodeName selector names (the
+ * cache's index), else the resource (in the namespace asked for).
+ */
+function cacheCandidates(s: ApiServer, op: RestOp, cache: WatchCache, sel: chain.Selectors): readonly KObject[] {
+  const name = sel.field && fields.fieldRequiresExactMatch(sel.field, 'metadata.name');
+  if (name !== undefined && name !== '' && (!op.r.namespaced || op.info.namespace)) {
+    const o = cache.store.get(op.r.namespaced ? `${storagePrefix(op.r)}/${op.info.namespace}/${name}` : `${storagePrefix(op.r)}/${name}`);
+    return o ? [o] : [];
+  }
+  const node = sel.field && fields.fieldRequiresExactMatch(sel.field, 'spec.nodeName');
+  const onNode = node !== undefined ? cache.listOnNode(node) : undefined;
+  if (onNode) return op.info.namespace ? onNode.filter((o) => o.metadata.namespace === op.info.namespace) : onNode;
+  return s.cluster.list(op.r.group, op.r.resource, op.info.namespace || undefined);
 }
 
 function storagePrefix(r: ResourceInfo): string {

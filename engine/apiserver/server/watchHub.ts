@@ -130,7 +130,10 @@ export class WatchHub {
         return;
       }
       initial = [];
+      // A watcher pinned to a trigger value sees only events whose object (now or before) has it, as dispatch does.
+      const pinned = w.trigger;
       for (const ev of evs) {
+        if (pinned !== undefined && triggerValue(w.key, ev.object) !== pinned && triggerValue(w.key, ev.prevObject) !== pinned) continue;
         const t = this.transition(op.r, w, ev, sel);
         if (t) initial.push(t);
       }

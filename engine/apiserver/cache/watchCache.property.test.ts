@@ -1,0 +1,41 @@
+// The watch cache's spec.nodeName index against filtering the whole cache, over
+// random writes that create, move (bind, rebind) and delete pods, and relists.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { KObject } from '../../apimachinery/types';
+import { WatchCache } from './watchCache';
+
+const NODES = ['', 'node-1', 'node-2', 'node-3'];
+const pod = (name: string, nodeName: string): KObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: nodeName ? { nodeName } : {} });
+const op = fc.oneof(
+  fc.record({ k: fc.constant('put' as const), name: fc.integer({ min: 0, max: 7 }), node: fc.constantFrom(...NODES) }),
+  fc.record({ k: fc.constant('delete' as const), name: fc.integer({ min: 0, max: 7 }) }),
+  fc.record({ k: fc.constant('replace' as const), names: fc.array(fc.tuple(fc.integer({ min: 0, max: 7 }), fc.constantFrom(...NODES)), { maxLength: 5 }) }),
+);
+
+describe('WatchCache spec.nodeName index', () => {
+  it('lists on a node exactly the pods filtering the whole cache finds, in key order', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const c = new WatchCache('/pods');
+        c.replace([], 1);
+        let rv = 1;
+        for (const o of ops) {
+          rv++;
+          if (o.k === 'put') c.apply(`/registry/pods/default/p${o.name}`, 'PUT', pod(`p${o.name}`, o.node), rv);
+          else if (o.k === 'delete') c.apply(`/registry/pods/default/p${o.name}`, 'DELETE', null, rv);
+          else c.replace([...new Map(o.names.map(([n, node]) => [n, node])).entries()].map(([n, node]) => ({ key: `/registry/pods/default/p${n}`, obj: pod(`p${n}`, node) })), rv);
+          for (const node of NODES) {
+            const want = c.list().filter((p) => ((p.spec as { nodeName?: string }).nodeName ?? '') === node);
+            expect(c.listOnNode(node)).toEqual(want);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('only pods are indexed', () => {
+    expect(new WatchCache('/nodes').listOnNode('node-1')).toBeUndefined();
+  });
+});
