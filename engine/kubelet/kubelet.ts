@@ -20,7 +20,7 @@ import { registerActorKind } from '../sim/kernel';
 import type { Rng } from '../sim/rng';
 import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
-import { httpMsg, type HttpCancelMsg, type HttpChunkMsg, type HttpRequestMsg, type HttpResponseMsg } from '../apiserver/http/messages';
+import type { HttpCancelMsg, HttpChunkMsg, HttpRequestMsg, HttpResponseMsg } from '../apiserver/http/messages';
 import { Reflector } from '../client/reflector';
 import type { Node, Pod } from '../scheduler/framework/api';
 import { Backoff } from './backoff';

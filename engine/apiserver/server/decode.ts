@@ -51,6 +51,16 @@ function versionKindError(detail: string): Status {
 }
 
 export function parseJson(text: string): Parsed {
+  const p = parseWithinDepth(text);
+  if (!p.ok) return p;
+  // A repeated key leaves its key (and maybe a string value) out of the parsed value: fewer strings
+  // than the text holds. Only then is the text scanned for where.
+  const duplicates = p.strings === countTextStrings(text) ? [] : scanJson(text).duplicates;
+  return { ok: true, value: p.value, text, duplicates, unshared: true };
+}
+
+/** JSON.parse with the decoder's errors and nesting limit (read off the parsed value; the text is scanned only when parsing fails). */
+function parseWithinDepth(text: string): { ok: true; value: unknown; strings: number } | { ok: false; status: Status } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -59,10 +69,7 @@ export function parseJson(text: string): Parsed {
   }
   const strings = countValueStrings(value, 0);
   if (strings < 0) return { ok: false, status: versionKindError('exceeded max depth') };
-  // A repeated key leaves its key (and maybe a string value) out of the parsed value: fewer strings
-  // than the text holds. Only then is the text scanned for where.
-  const duplicates = strings === countTextStrings(text) ? [] : scanJson(text).duplicates;
-  return { ok: true, value, text, duplicates, unshared: true };
+  return { ok: true, value, strings };
 }
 
 /**
@@ -128,14 +135,8 @@ function tooDeep(text: string): boolean {
  * what gets field-checked): only the nesting limit is checked.
  */
 export function parseJsonValue(text: string): Parsed {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, status: versionKindError(tooDeep(text) ? 'exceeded max depth' : goJsonError(text, e as Error)) };
-  }
-  if (countValueStrings(value, 0) < 0) return { ok: false, status: versionKindError('exceeded max depth') };
-  return { ok: true, value, text, duplicates: [] };
+  const p = parseWithinDepth(text);
+  return p.ok ? { ok: true, value: p.value, text, duplicates: [] } : p;
 }
 
 /** Go's encoding/json wording for the first syntax error. */

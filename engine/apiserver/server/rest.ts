@@ -304,12 +304,11 @@ function startList(s: ApiServer, ctx: ActorContext, op: RestOp): void {
     stage(s.record(op.recordId), 'storage', 'watch cache', 'ok', ctx.now, ctx.now, `list ${items.length} ${op.r.resource}`);
     return respondList(s, ctx, op, items, { resourceVersion: String(cache.rv) });
   }
-  const prefix = op.r.namespaced && op.info.namespace ? `${storagePrefix(op.r)}/${op.info.namespace}/` : `${storagePrefix(op.r)}/`;
+  const prefix = listPrefix(op);
   const limit = Number(queryValue(op.req.query, 'limit') ?? '0');
   if (!(Number.isInteger(limit) && limit >= 0)) return s.complete(ctx, op, statusResponse(status.badRequest(`limit: Invalid value: ${JSON.stringify(queryValue(op.req.query, 'limit'))}: must be a non-negative integer`)));
-  // MatchesSingle (the generic registry's ListPredicate): a metadata.name selector reads the one key.
-  const single = !cont && sel.field ? fields.fieldRequiresExactMatch(sel.field, 'metadata.name') : undefined;
-  const req: RangeRequest = single && (!op.r.namespaced || op.info.namespace) ? { key: keyBytes(`${prefix}${single}`) } : { key: keyBytes(prefix), rangeEnd: prefixEnd(keyBytes(prefix)) };
+  const single = cont ? undefined : singleName(op, sel);
+  const req: RangeRequest = single !== undefined ? { key: keyBytes(`${prefix}${single}`) } : { key: keyBytes(prefix), rangeEnd: prefixEnd(keyBytes(prefix)) };
   if (cont) {
     if (rv && rv !== '') return s.complete(ctx, op, statusResponse(status.badRequest('specifying resource version is not allowed when using continue')));
     const c = decodeContinue(cont);
@@ -329,16 +328,30 @@ function startList(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   etcdCall(s, ctx, op, 'RangeRequest', req);
 }
 
+/** The keys a list reads below: the resource's, or one namespace's. */
+function listPrefix(op: RestOp): string {
+  return op.r.namespaced && op.info.namespace ? `${storagePrefix(op.r)}/${op.info.namespace}/` : `${storagePrefix(op.r)}/`;
+}
+
 /**
- * What a list from the watch cache looks through: the one object a
- * metadata.name selector names (the registry's MatchesSingle: the exact key,
- * when the scope gives one), the pods a spec.nodeName selector names (the
- * cache's index), else the resource (in the namespace asked for).
+ * MatchesSingle (the generic registry's ListPredicate): the name a
+ * metadata.name selector pins, when the list's scope gives its key (a
+ * namespaced resource needs the namespace); the list then reads that one key.
+ */
+function singleName(op: RestOp, sel: chain.Selectors): string | undefined {
+  const name = sel.field && fields.fieldRequiresExactMatch(sel.field, 'metadata.name');
+  return name && (!op.r.namespaced || op.info.namespace) ? name : undefined;
+}
+
+/**
+ * What a list from the watch cache looks through: the one object of
+ * singleName, the pods a spec.nodeName selector names (the cache's index),
+ * else the resource (in the namespace asked for).
  */
 function cacheCandidates(s: ApiServer, op: RestOp, cache: WatchCache, sel: chain.Selectors): readonly KObject[] {
-  const name = sel.field && fields.fieldRequiresExactMatch(sel.field, 'metadata.name');
-  if (name !== undefined && name !== '' && (!op.r.namespaced || op.info.namespace)) {
-    const o = cache.store.get(op.r.namespaced ? `${storagePrefix(op.r)}/${op.info.namespace}/${name}` : `${storagePrefix(op.r)}/${name}`);
+  const name = singleName(op, sel);
+  if (name !== undefined) {
+    const o = cache.store.get(`${listPrefix(op)}${name}`);
     return o ? [o] : [];
   }
   const node = sel.field && fields.fieldRequiresExactMatch(sel.field, 'spec.nodeName');
