@@ -1,6 +1,7 @@
 // Pod-failure back-off of the Job controller (pkg/controller/job/backoff_utils.go,
 // v1.32): failures since the last success and the time of the latest one; a
-// replacement pod waits 10 s doubling per failure, at most 10 minutes.
+// replacement pod waits 10 s doubling per failure, at most 10 minutes
+// (MaxJobPodFailureBackOff; the docs' "six minutes" is the 10 s x 2^5 step).
 import { parseRfc3339 } from '../../apiserver/http/time';
 import type { Loose } from '../endpoint/podutil';
 
@@ -44,7 +45,8 @@ export function finishedTime(pod: Loose, now: number): number {
 export function nextBackoffRecord(prev: BackoffRecord, newSucceeded: Loose[], newFailed: Loose[], now: number): BackoffRecord {
   if (newSucceeded.length === 0) {
     if (newFailed.length === 0) return prev;
-    let last = prev.lastFailureTime ?? -Infinity;
+    // The latest of the new failures, even if an earlier record said later.
+    let last = -Infinity;
     for (const p of newFailed) last = Math.max(last, finishedTime(p, now));
     return { failuresAfterLastSuccess: prev.failuresAfterLastSuccess + newFailed.length, lastFailureTime: last };
   }

@@ -280,11 +280,13 @@ describe('JobController podFailurePolicy', () => {
     ]);
   });
 
-  it('Ignore: the failure does not count toward backoffLimit and the pod is replaced at once', () => {
+  it('Ignore: the failure does not count toward backoffLimit; the replacement waits the pod-failure back-off all the same', () => {
     const { w } = setup({ podFailurePolicy: policy, podReplacementPolicy: 'Failed', backoffLimit: 0 });
     w.run(1500);
     failWith(w, w.pods()[0].metadata.name, 137);
     w.run(3000);
+    expect(w.pods().filter((p) => p.status.phase === 'Pending')).toHaveLength(0);
+    w.run(10_000);
     expect(w.job().status.failed ?? 0).toBe(0);
     expect(w.job().status.conditions ?? []).toEqual([]);
     expect(w.pods().filter((p) => p.status.phase === 'Pending')).toHaveLength(1);

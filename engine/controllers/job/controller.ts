@@ -191,16 +191,19 @@ export class JobController implements Controller {
 
     // getNewFinishedPods
     const tracked = (p: Loose) => hasFinalizer(p) && !expectedRm.has(p.metadata.uid);
-    const newSucceeded = pods.filter((p) => tracked(p) && p.status?.phase === 'Succeeded' && !unc.succeeded.includes(p.metadata.uid));
-    // Failures a pod failure policy rule ignores do not count.
-    const newFailed = pods.filter((p) => tracked(p) && p.status?.phase !== 'Succeeded' && isPodFailed(p, job) && !unc.failed.includes(p.metadata.uid) && matchPodFailurePolicy(job, p).countFailed);
     const indexed = isIndexedJob(job);
     const completionsN: number = job.spec?.completions ?? 0;
+    // getValidPodsWithFilter: an Indexed Job's pods count only with a valid index.
+    const valid = (p: Loose) => tracked(p) && (!indexed || (completionIndex(p) >= 0 && completionIndex(p) < completionsN));
+    const newSucceeded = pods.filter((p) => valid(p) && p.status?.phase === 'Succeeded' && !unc.succeeded.includes(p.metadata.uid));
+    const newFailed = pods.filter((p) => valid(p) && isPodFailed(p, job) && !unc.failed.includes(p.metadata.uid));
+    // nonIgnoredFailedPodsCount: failures a pod failure policy rule ignores do not count (the back-off still sees them).
+    const newFailedCounted = newFailed.filter((p) => matchPodFailurePolicy(job, p).countFailed);
     // calculateSucceededIndexes: the recorded intervals plus succeeded pods not counted yet.
     const prevSucceededIndexes: Interval[] = indexed ? parseIndexes(status.completedIndexes, completionsN) : [];
     let succeededIndexes: Interval[] = indexed ? withIndexes(prevSucceededIndexes, newSucceeded.map(completionIndex).filter((ix) => ix >= 0 && ix < completionsN)) : [];
     const succeeded = indexed ? intervalsTotal(succeededIndexes) : (status.succeeded ?? 0) + newSucceeded.length + unc.succeeded.length;
-    const failedCount = (status.failed ?? 0) + newFailed.length + unc.failed.length;
+    const failedCount = (status.failed ?? 0) + newFailedCounted.length + unc.failed.length;
     let needsUpdate = false;
     if (!status.startTime && job.spec?.suspend !== true) {
       status.startTime = rfc3339(now);
@@ -258,17 +261,23 @@ export class JobController implements Controller {
     }
 
     let active = activePods.length;
+    let ready = activePods.filter(isPodReady).length;
+    let terminating = pods.filter(isTerminating).length;
     let suspendChanged = false;
     if (finishedCond) {
-      // deleteActivePods: the finalizers stay until the pods are counted.
+      // deleteActivePods: the finalizers stay until the pods are counted; the deleted pods count as terminating, not ready.
       for (const p of activePods) this.deletePod(ctx, key, job, p);
       active = 0;
+      terminating += activePods.length;
+      ready = 0;
       if (!satisfied) finishedCond = null;
     } else {
       const manageJobCalled = satisfied && !job.metadata.deletionTimestamp;
       if (manageJobCalled) {
         const m = this.manageJob(ctx, key, job, { activePods, terminating: pods.filter(isTerminating), succeeded, backoff: newBackoff, succeededIndexes, failedIndexes, delayed });
         active = m.active;
+        terminating += m.removed;
+        ready -= m.removedReady;
         if (m.retryAfter > 0) result = { type: 'after', delayMs: m.retryAfter };
       }
       const completions = job.spec?.completions;
@@ -361,8 +370,6 @@ export class JobController implements Controller {
       }
       finishedCond = this.condition('Complete', finishedCond.reason ?? '', finishedCond.message ?? '', now);
     }
-    const ready = activePods.filter(isPodReady).length;
-    const terminating = pods.filter(isTerminating).length;
     if (suspendChanged || status.active !== active || status.ready !== ready || status.terminating !== terminating) needsUpdate = true;
     status.active = active;
     status.ready = ready;
@@ -430,13 +437,14 @@ export class JobController implements Controller {
   }
 
   /** manageJob: create or delete pods toward min(parallelism, completions left); Indexed pods get the lowest pending indexes. */
-  private manageJob(ctx: ControllerContext, key: string, job: Loose, j: ManageInput): { active: number; retryAfter: number } {
+  private manageJob(ctx: ControllerContext, key: string, job: Loose, j: ManageInput): { active: number; retryAfter: number; removed: number; removedReady: number } {
     const { activePods, succeeded } = j;
     let active = activePods.length;
     const parallelism: number = job.spec?.parallelism ?? 1;
     if (job.spec?.suspend === true) {
-      for (const p of activePods) this.deletePod(ctx, key, job, p);
-      return { active: 0, retryAfter: 0 };
+      this.expect(key, 0, activePods.length, ctx.now);
+      this.deleteJobPods(ctx, key, job, activePods);
+      return { active: 0, retryAfter: 0, removed: activePods.length, removedReady: activePods.filter(isPodReady).length };
     }
     const completions = job.spec?.completions;
     let wantActive: number;
@@ -451,8 +459,8 @@ export class JobController implements Controller {
     if (rm.length > 0) {
       const victims = rm.slice(0, MAX_POD_CREATE_DELETE_PER_SYNC);
       this.expect(key, 0, victims.length, ctx.now);
-      for (const p of victims) this.deletePod(ctx, key, job, p);
-      return { active: active - victims.length, retryAfter: 0 };
+      this.deleteJobPods(ctx, key, job, victims);
+      return { active: active - victims.length, retryAfter: 0, removed: victims.length, removedReady: victims.filter(isPodReady).length };
     }
     // Terminating pods still hold their place when only failed pods are replaced.
     const busy = onlyReplaceFailedPods(job) ? j.terminating : [];
@@ -461,14 +469,16 @@ export class JobController implements Controller {
       const perIndex = hasBackoffLimitPerIndex(job);
       // The Job-wide back-off, unless each index keeps its own.
       const wait = perIndex ? 0 : remainingBackoff(j.backoff, ctx.now);
-      if (wait > 0) return { active, retryAfter: wait };
+      // v1.32 returns 0 active while it waits (status.active reads 0; kubernetes#139428, fixed after v1.32),
+      // and enqueueSyncJobWithDelay waits at least the batch period.
+      if (wait > 0) return { active: 0, retryAfter: Math.max(wait, SYNC_JOB_BATCH_PERIOD_MS), removed: 0, removedReady: 0 };
       diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
       let indexes: number[] = [];
       if (isIndexedJob(job)) {
         indexes = firstPendingIndexes(activePods, j.succeededIndexes, diff, completions ?? 0, busy, j.failedIndexes ?? []);
         if (perIndex) {
           const ready = indexesReadyToCreate(indexes, j.delayed, ctx.now);
-          if (ready.wait > 0) return { active, retryAfter: ready.wait };
+          if (ready.wait > 0) return { active: 0, retryAfter: Math.max(ready.wait, SYNC_JOB_BATCH_PERIOD_MS), removed: 0, removedReady: 0 };
           indexes = ready.now;
         }
         diff = indexes.length;
@@ -487,7 +497,26 @@ export class JobController implements Controller {
       }
       active += diff;
     }
-    return { active, retryAfter: 0 };
+    return { active, retryAfter: 0, removed: 0, removedReady: 0 };
+  }
+
+  /**
+   * deleteJobPods: the tracking finalizer comes off before the DELETE, so a pod
+   * removed by suspend or a lower parallelism is never counted as failed.
+   */
+  private deleteJobPods(ctx: ControllerContext, key: string, job: Loose, pods: readonly Loose[]): void {
+    let fin = this.finalizerExpectations.get(key);
+    for (const p of pods) {
+      if (hasFinalizer(p)) {
+        if (!fin) this.finalizerExpectations.set(key, (fin = new Set()));
+        fin.add(p.metadata.uid);
+        ctx.request(
+          { method: 'PATCH', path: `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: removeFinalizerPatch() },
+          { type: 'removeFinalizer', job: key, uid: p.metadata.uid } satisfies Tag,
+        );
+      }
+      this.deletePod(ctx, key, job, p);
+    }
   }
 
   private deletePod(ctx: ControllerContext, key: string, job: Loose, p: Loose): void {
@@ -518,9 +547,12 @@ export class JobController implements Controller {
       }
       case 'deletePod':
         if (ok && job) ctx.event({ regarding: job, type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${t.pod}` });
-        if (!ok && status !== 404) {
+        if (!ok) {
+          // failDelete: the informer will not see this deletion (404 included).
           const e = this.expectations.get(t.job);
           if (e && e.del > 0) e.del--;
+        }
+        if (!ok && status !== 404) {
           if (job) ctx.event({ regarding: job, type: 'Warning', reason: 'FailedDelete', message: `Error deleting: ${errorMessage(status, body)}` });
           this.queue.addRateLimited(t.job, ctx.now);
         }
@@ -538,7 +570,14 @@ export class JobController implements Controller {
           const o = JSON.parse(body) as KObject;
           if (o.metadata?.resourceVersion && job?.metadata.resourceVersion === o.metadata.resourceVersion) this.staleRV.delete(t.job);
           if (t.finished && job) {
-            if (t.finished.type === 'Complete') ctx.event({ regarding: job, type: 'Normal', reason: 'Completed', message: 'Job completed' });
+            if (t.finished.type === 'Complete') {
+              // recordJobFinished
+              const completions = (o.spec as Loose)?.completions;
+              if (typeof completions === 'number' && ((o.status as Loose)?.succeeded ?? 0) > completions) {
+                ctx.event({ regarding: job, type: 'Warning', reason: 'TooManySucceededPods', message: 'Too many succeeded pods running after completion count reached' });
+              }
+              ctx.event({ regarding: job, type: 'Normal', reason: 'Completed', message: 'Job completed' });
+            }
             else ctx.event({ regarding: job, type: 'Warning', reason: t.finished.reason ?? '', message: t.finished.message ?? '' });
           }
           this.queue.add(t.job, ctx.now);

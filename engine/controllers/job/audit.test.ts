@@ -1,0 +1,214 @@
+// Fidelity checks against upstream v1.32 pkg/controller/job (job_controller.go,
+// backoff_utils.go): behaviours a user can see in the Job's status and events.
+import { describe, it, expect } from 'vitest';
+import type { KObject } from '../../apimachinery/types';
+import { FakeContext } from '../framework/testing';
+import { JobController, JOB_TRACKING_FINALIZER } from './controller';
+
+function job(name: string, spec: Record<string, unknown> = {}): KObject {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: 'default', uid: `uid-job-${name}`, resourceVersion: '1', generation: 1 },
+    spec: { completions: 1, parallelism: 1, backoffLimit: 6, template: { metadata: { labels: { 'job-name': name } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } }, ...spec },
+    status: {},
+  };
+}
+
+/** A small API server: pods with finalizers (graceful deletion leaves them terminating until removed), Job status writes (each PUT body kept). */
+class World {
+  rv = 10;
+  seq = 0;
+  readonly puts: any[] = [];
+  readonly log: string[] = [];
+  constructor(
+    readonly c: JobController,
+    readonly ctx: FakeContext,
+  ) {}
+
+  pods(): any[] {
+    return [...this.ctx.store('pods').values()];
+  }
+  job(): any {
+    return this.ctx.store('jobs').get('default/pi');
+  }
+  pod(name: string): any {
+    return this.ctx.store('pods').get(`default/${name}`);
+  }
+
+  serve(): void {
+    while (this.ctx.calls.length) {
+      const { call } = this.ctx.calls[0]!;
+      const m = /pods\/([^/]+)$/.exec(call.path);
+      this.log.push(`${call.method} ${m ? m[1] : call.path.split('/').pop()}`);
+      if (call.method === 'POST') {
+        const p = JSON.parse(JSON.stringify(call.body)) as any;
+        p.metadata.name = `${p.metadata.generateName}${String(this.seq++).padStart(5, 'a')}`;
+        p.metadata.uid = `uid-${p.metadata.name}`;
+        p.metadata.resourceVersion = String(this.rv++);
+        p.metadata.creationTimestamp = '2025-01-01T00:00:00Z';
+        p.status = { phase: 'Pending' };
+        this.ctx.respond(this.c, 201, p);
+        this.ctx.upsert(this.c, 'pods', p);
+      } else if (call.method === 'DELETE' && m) {
+        const p = this.pod(m[1]!);
+        this.ctx.respond(this.c, p ? 200 : 404, {});
+        if (p) this.finalize({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2025-01-01T00:00:30Z', deletionGracePeriodSeconds: 30 } });
+      } else if (call.method === 'PATCH' && m) {
+        const p = this.pod(m[1]!);
+        this.ctx.respond(this.c, p ? 200 : 404, p ?? {});
+        if (p) this.finalize({ ...p, metadata: { ...p.metadata, finalizers: (p.metadata.finalizers ?? []).filter((f: string) => f !== JOB_TRACKING_FINALIZER) } });
+      } else if (call.method === 'PUT') {
+        const j = JSON.parse(JSON.stringify(call.body)) as any;
+        if (this.job().metadata.resourceVersion !== j.metadata.resourceVersion) {
+          this.ctx.respond(this.c, 409, {});
+          continue;
+        }
+        this.puts.push(j.status);
+        j.metadata.resourceVersion = String(this.rv++);
+        this.ctx.respond(this.c, 200, j);
+        this.ctx.upsert(this.c, 'jobs', j);
+      } else throw new Error(`unexpected ${call.method} ${call.path}`);
+    }
+  }
+
+  /** The kubelet's part: a deleted pod goes away once its containers stopped and no finalizer is left. */
+  private finalize(p: any): void {
+    p.metadata.resourceVersion = String(this.rv++);
+    if (p.metadata.deletionTimestamp && (p.metadata.finalizers ?? []).length === 0) this.ctx.remove(this.c, 'pods', p);
+    else this.ctx.upsert(this.c, 'pods', p);
+  }
+
+  set(name: string, status: any): void {
+    const p = JSON.parse(JSON.stringify(this.pod(name)));
+    p.status = status;
+    p.metadata.resourceVersion = String(this.rv++);
+    this.ctx.upsert(this.c, 'pods', p);
+  }
+
+  run(ms: number): void {
+    for (let t = 0; t <= ms; t += 100) {
+      this.ctx.drain(this.c);
+      this.serve();
+      this.ctx.now += 100;
+    }
+  }
+
+  updateSpec(patch: Record<string, unknown>): void {
+    const j = JSON.parse(JSON.stringify(this.job()));
+    Object.assign(j.spec, patch);
+    j.metadata.resourceVersion = String(this.rv++);
+    j.metadata.generation++;
+    this.ctx.upsert(this.c, 'jobs', j);
+  }
+}
+
+const ready = (phase = 'Running') => ({ phase, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-01-01T00:00:00Z' }] });
+const failedAt = (w: World, exitCode = 1) => {
+  const at = new Date(Date.UTC(2025, 0, 1) + w.ctx.now).toISOString().replace(/\.\d+Z$/, 'Z');
+  return { phase: 'Failed', containerStatuses: [{ name: 'c', state: { terminated: { exitCode, finishedAt: at } } }] };
+};
+
+function setup(spec: Record<string, unknown> = {}) {
+  const c = new JobController();
+  const ctx = new FakeContext();
+  const w = new World(c, ctx);
+  ctx.upsert(c, 'jobs', job('pi', spec));
+  return { c, ctx, w };
+}
+
+describe('Job controller fidelity (v1.32)', () => {
+  it('suspending a running Job removes the tracking finalizer before deleting its pods: they are not counted as failed (deleteJobPods)', () => {
+    const { w } = setup({ completions: 4, parallelism: 2 });
+    w.run(1500);
+    const names = w.pods().map((p) => p.metadata.name).sort();
+    for (const n of names) w.set(n, ready());
+    w.run(1500);
+    w.log.length = 0;
+    w.updateSpec({ suspend: true });
+    w.run(5000);
+    // Finalizer first, then the delete, pod by pod.
+    expect(w.log.filter((l) => !l.startsWith('PUT'))).toEqual(names.flatMap((n) => [`PATCH ${n}`, `DELETE ${n}`]));
+    const st = w.job().status;
+    expect(st.failed ?? 0).toBe(0);
+    expect(st.uncountedTerminatedPods).toEqual({});
+    expect(st.conditions.map((c: any) => [c.type, c.status])).toEqual([['Suspended', 'True']]);
+    // The sync that deleted them reported them terminating, not ready (jobCtx.ready -= removedReady, terminating += removed).
+    const first = w.puts.find((s) => s.conditions?.some((c: any) => c.type === 'Suspended'));
+    expect(first).toMatchObject({ active: 0, ready: 0, terminating: 2 });
+  });
+
+  it('lowering parallelism deletes the extra pod without counting it as failed', () => {
+    const { w } = setup({ completions: 4, parallelism: 2 });
+    w.run(1500);
+    w.updateSpec({ parallelism: 1 });
+    w.run(3000);
+    expect(w.job().status).toMatchObject({ active: 1, terminating: 0 });
+    expect(w.job().status.failed ?? 0).toBe(0);
+  });
+
+  it('a Job failing with ready pods reports them terminating and not ready in the same status write', () => {
+    const { w } = setup({ completions: 4, parallelism: 2, activeDeadlineSeconds: 5 });
+    w.run(1500);
+    for (const p of w.pods()) w.set(p.metadata.name, ready());
+    w.run(6000);
+    const ft = w.puts.find((s) => s.conditions?.some((c: any) => c.type === 'FailureTarget'));
+    expect(ft).toMatchObject({ active: 0, ready: 0, terminating: 2 });
+    expect(w.job().status.conditions.map((c: any) => c.type)).toEqual(['FailureTarget', 'Failed']);
+  });
+
+  it('failures a podFailurePolicy Ignore rule matches still feed the pod-failure back-off (newBackoffRecord takes every failed pod)', () => {
+    const policy = { rules: [{ action: 'Ignore', onExitCodes: { operator: 'In', values: [137] } }] };
+    const { ctx, w } = setup({ podFailurePolicy: policy, podReplacementPolicy: 'Failed', backoffLimit: 0 });
+    w.run(1500);
+    const first = w.pods()[0].metadata.name;
+    w.set(first, failedAt(w, 137));
+    const at = ctx.now;
+    w.run(5000);
+    expect(w.pods().filter((p) => p.status.phase === 'Pending')).toHaveLength(0);
+    w.run(7000);
+    const next = w.pods().filter((p) => p.status.phase === 'Pending');
+    expect(next).toHaveLength(1);
+    expect(ctx.now - at).toBeGreaterThanOrEqual(10_000);
+    expect(w.job().status.failed ?? 0).toBe(0);
+    expect(w.job().status.conditions ?? []).toEqual([]);
+  });
+
+  it('while the back-off holds a replacement, status.active reads 0 even with pods running (manageJob returns 0, v1.32)', () => {
+    const { w } = setup({ completions: 4, parallelism: 2 });
+    w.run(1500);
+    const [a, b] = w.pods().map((p) => p.metadata.name);
+    w.set(a!, failedAt(w));
+    w.run(3000);
+    expect(w.pod(b!).status.phase).toBe('Pending');
+    expect(w.job().status).toMatchObject({ active: 0, failed: 1 });
+    w.run(10_000);
+    expect(w.job().status).toMatchObject({ active: 2, failed: 1 });
+  });
+
+  it('completing with more succeeded pods than completions warns TooManySucceededPods before Completed', () => {
+    const { ctx, w } = setup({ completions: 1, parallelism: 1 });
+    w.run(1500);
+    // A second pod of the Job (created by hand, owned by it, tracked).
+    const extra = JSON.parse(JSON.stringify(w.pods()[0]));
+    extra.metadata.name = 'pi-extra';
+    extra.metadata.uid = 'uid-pi-extra';
+    ctx.upsert(w.c, 'pods', extra);
+    for (const p of w.pods()) w.set(p.metadata.name, { phase: 'Succeeded' });
+    w.run(5000);
+    expect(w.job().status.succeeded).toBe(2);
+    expect(ctx.events.filter((e) => e.reason === 'TooManySucceededPods' || e.reason === 'Completed').map((e) => [e.type, e.reason, e.message])).toEqual([
+      ['Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached'],
+      ['Normal', 'Completed', 'Job completed'],
+    ]);
+  });
+});
+
+describe('newBackoffRecord (backoff_utils.go)', () => {
+  it('takes the last failure time from the new failures only', async () => {
+    const { nextBackoffRecord } = await import('./backoff');
+    const pod = (finishedAt: string) => ({ metadata: {}, status: { phase: 'Failed', containerStatuses: [{ state: { terminated: { finishedAt } } }] } });
+    const r = nextBackoffRecord({ failuresAfterLastSuccess: 2, lastFailureTime: 50_000 }, [], [pod('2025-01-01T00:00:20Z')], 60_000);
+    expect(r).toEqual({ failuresAfterLastSuccess: 3, lastFailureTime: 20_000 });
+  });
+});
