@@ -24,6 +24,12 @@ import {
 /** A status update waiting for the Job just created (its uid goes into the active list). */
 interface PendingStatus {
   body: KObject;
+  /** The Job being created and its schedule time (rfc3339). */
+  jobName: string;
+  scheduled: string;
+  /** status.lastScheduleTime before this schedule time, and whether the status needs writing should the create fail. */
+  prevLastScheduleTime?: string;
+  updateStatus: boolean;
 }
 
 export class CronJobController implements Controller {
@@ -98,8 +104,8 @@ export class CronJobController implements Controller {
     const statusWrite = (): PlannedWrite => ({ call: { method: 'PUT', path: `/apis/batch/v1/namespaces/${cj.metadata.namespace}/cronjobs/${cj.metadata.name}/status`, body: { ...cj, status: dropEmpty(status) } }, observe: 'cronjobs' });
     if (r.create) {
       // The active list needs the new Job's uid: the status is written once the create answered.
-      steps.push({ writes: [r.create] });
-      this.pendingStatus.set(key, { body: { ...cj, status: dropEmpty(status) } });
+      steps.push({ writes: [r.create.write] });
+      this.pendingStatus.set(key, { body: { ...cj, status: dropEmpty(status) }, jobName: r.create.jobName, scheduled: status.lastScheduleTime!, prevLastScheduleTime: r.create.prevLastScheduleTime, updateStatus: cleaned || r.create.updateStatus });
     } else if (updateStatus) steps.push({ writes: [statusWrite()] });
     this.writes.start(key, steps, ctx);
     if (r.requeueAfter !== null) return { type: 'after', delayMs: Math.max(0, r.requeueAfter) };
@@ -140,9 +146,14 @@ export class CronJobController implements Controller {
   }
 
   /** syncCronJob: the active list, then whether (and which) Job to start now; returns when to look again. */
-  private syncCronJob(cj: KObject, jobs: KObject[], steps: PlannedStep[], ev: (t: 'Normal' | 'Warning', r: string, m: string) => EventSpec, ctx: ControllerContext): { updateStatus: boolean; requeueAfter: number | null; create: PlannedWrite | null } {
+  private syncCronJob(
+    cj: KObject,
+    jobs: KObject[],
+    steps: PlannedStep[],
+    ev: (t: 'Normal' | 'Warning', r: string, m: string) => EventSpec,
+    ctx: ControllerContext,
+  ): { updateStatus: boolean; requeueAfter: number | null; create: { write: PlannedWrite; jobName: string; prevLastScheduleTime?: string; updateStatus: boolean } | null } {
     const none = (updateStatus: boolean, requeueAfter: number | null = null) => ({ updateStatus, requeueAfter, create: null });
-    if (cj.metadata.deletionTimestamp) return none(false);
     const now = ctx.now;
     const status = cj.status as CronJobStatus;
     let updateStatus = false;
@@ -174,6 +185,8 @@ export class CronJobController implements Controller {
       deleteFromActive(cj, a.uid);
       updateStatus = true;
     }
+    // Being deleted: the active list is reconciled, nothing started.
+    if (cj.metadata.deletionTimestamp) return none(updateStatus);
     const spec = cjSpec(cj);
     if (spec.timeZone !== undefined && spec.timeZone !== null) {
       const loc = loadLocation(spec.timeZone);
@@ -224,20 +237,31 @@ export class CronJobController implements Controller {
       }
     }
     const job = jobFromTemplate(cj, scheduledTime);
+    const prevLastScheduleTime = status.lastScheduleTime;
     status.lastScheduleTime = rfc3339(scheduledTime);
     pushRecent(this.recent, now, keyOfObject(cj), `create job ${name}`);
     return {
       updateStatus: true,
       requeueAfter: requeue(),
       create: {
-        call: { method: 'POST', path: `/apis/batch/v1/namespaces/${cj.metadata.namespace}/jobs`, body: job },
-        observe: 'jobs',
-        ok: ev('Normal', 'SuccessfulCreate', `Created job ${name}`),
-        fail: { regarding: refObject(cj), type: 'Warning', reason: 'FailedCreate', prefix: 'Error creating job: ' },
-        quiet: [409],
-        capture: true,
+        write: {
+          call: { method: 'POST', path: `/apis/batch/v1/namespaces/${cj.metadata.namespace}/jobs`, body: job },
+          observe: 'jobs',
+          ok: ev('Normal', 'SuccessfulCreate', `Created job ${name}`),
+          fail: { regarding: refObject(cj), type: 'Warning', reason: 'FailedCreate', prefix: 'Error creating job: ' },
+          quiet: [409],
+          capture: true,
+          meta: CREATE,
+        },
+        jobName: name,
+        prevLastScheduleTime,
+        updateStatus,
       },
     };
+  }
+
+  private writeStatus(owner: string, body: KObject, ctx: ControllerContext): void {
+    this.writes.start(owner, [{ writes: [{ call: { method: 'PUT', path: `/apis/batch/v1/namespaces/${body.metadata.namespace}/cronjobs/${body.metadata.name}/status`, body }, observe: 'cronjobs' }] }], ctx);
   }
 
   onResponse(tag: unknown, status: number, body: string, ctx: ControllerContext): void {
@@ -251,13 +275,40 @@ export class CronJobController implements Controller {
       const st = (pending.body.status ?? {}) as CronJobStatus;
       st.active = [...(st.active ?? []), refOf(created) as ObjectReference];
       pending.body.status = st;
-      this.writes.start(r.owner, [{ writes: [{ call: { method: 'PUT', path: `/apis/batch/v1/namespaces/${pending.body.metadata.namespace}/cronjobs/${pending.body.metadata.name}/status`, body: pending.body }, observe: 'cronjobs' }] }], ctx);
+      this.writeStatus(r.owner, pending.body, ctx);
+      return;
+    }
+    if (pending) {
+      // The create failed (or a Replace delete before it): the status is written all the same, without the new schedule time.
+      const st = (pending.body.status ?? {}) as CronJobStatus;
+      if (pending.prevLastScheduleTime) st.lastScheduleTime = pending.prevLastScheduleTime;
+      else delete st.lastScheduleTime;
+      pending.body.status = st;
+      const existing = ctx.store('jobs').get(`${pending.body.metadata.namespace}/${pending.jobName}`);
+      if (existing && r.failed.includes(CREATE)) {
+        // AlreadyExists: a Job this CronJob created but did not record joins the active list; someone else's is left alone.
+        if (controllerOf(existing)?.uid !== pending.body.metadata.uid) {
+          if (pending.updateStatus) this.writeStatus(r.owner, { ...pending.body, status: dropEmpty(st) }, ctx);
+          return;
+        }
+        if (!(st.active ?? []).some((a) => a.uid === existing.metadata.uid)) {
+          st.active = [...(st.active ?? []), refOf(existing)];
+          st.lastScheduleTime = pending.scheduled;
+          this.writeStatus(r.owner, { ...pending.body, status: dropEmpty(st) }, ctx);
+        } else if (pending.updateStatus) this.writeStatus(r.owner, { ...pending.body, status: dropEmpty(st) }, ctx);
+        return;
+      }
+      if (pending.updateStatus) this.writeStatus(r.owner, { ...pending.body, status: dropEmpty(st) }, ctx);
+      this.queue.addRateLimited(r.owner, ctx.now);
       return;
     }
     if (r.ok) this.queue.add(r.owner, ctx.now);
     else this.queue.addRateLimited(r.owner, ctx.now);
   }
 }
+
+/** The meta of the Job create write (it tells a failed create from one skipped after a failed delete). */
+const CREATE = 'create';
 
 function inActiveList(cj: KObject, uid: string): boolean {
   return (cjStatus(cj).active ?? []).some((a) => a.uid === uid);
