@@ -212,3 +212,43 @@ describe('newBackoffRecord (backoff_utils.go)', () => {
     expect(r).toEqual({ failuresAfterLastSuccess: 3, lastFailureTime: 20_000 });
   });
 });
+
+describe('Job controller orphan pods (syncOrphanPod, cleanupPodFinalizers)', () => {
+  it('pods orphaned by the garbage collector (cascade=orphan) lose the tracking finalizer', () => {
+    const { c, ctx, w } = setup({ completions: 2, parallelism: 2 });
+    w.run(1500);
+    for (const p of w.pods()) {
+      const q = JSON.parse(JSON.stringify(p));
+      q.metadata.ownerReferences = [];
+      q.metadata.resourceVersion = String(w.rv++);
+      ctx.upsert(c, 'pods', q);
+    }
+    ctx.remove(c, 'jobs', w.job());
+    w.run(500);
+    expect(w.pods()).toHaveLength(2);
+    expect(w.pods().every((p) => !(p.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER))).toBe(true);
+  });
+
+  it('a pod another kind of controller owns keeps the finalizer', () => {
+    const { c, ctx, w } = setup({ completions: 1, parallelism: 1 });
+    w.run(1500);
+    const q = JSON.parse(JSON.stringify(w.pods()[0]));
+    q.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'uid-rs', controller: true }];
+    q.metadata.resourceVersion = String(w.rv++);
+    ctx.upsert(c, 'pods', q);
+    ctx.remove(c, 'jobs', w.job());
+    w.run(500);
+    expect(w.pods()[0].metadata.finalizers).toContain(JOB_TRACKING_FINALIZER);
+  });
+
+  it('a finished Job whose pod still carries the finalizer has it removed (updateJob backup)', () => {
+    const { c, ctx, w } = setup({ completions: 1, parallelism: 1 });
+    w.run(1500);
+    const j = JSON.parse(JSON.stringify(w.job()));
+    j.status.conditions = [{ type: 'Failed', status: 'True', reason: 'X', message: 'y' }];
+    j.metadata.resourceVersion = String(w.rv++);
+    ctx.upsert(c, 'jobs', j);
+    w.run(500);
+    expect(w.pods()[0].metadata.finalizers ?? []).not.toContain(JOB_TRACKING_FINALIZER);
+  });
+});

@@ -110,10 +110,10 @@ export class JobController implements Controller {
     const o = ev.object as Loose;
     if (resource === 'jobs') {
       const key = keyOfObject(o);
-      if (ev.type === 'DELETED') {
-        // Its pods' finalizers must still come off (upstream's orphan queue).
+      if (ev.type === 'DELETED' || (ev.type === 'MODIFIED' && isJobFinished(o))) {
+        // cleanupPodFinalizers: a deleted (or, as a backup, finished) Job's pods must still lose their finalizers (upstream's orphan queue).
         for (const p of ctx.store('pods').values() as Iterable<Loose>) {
-          if (hasFinalizer(p) && this.jobKeyOf(p) === key) this.queue.add(`${ORPHAN}${keyOfObject(p)}`, ctx.now);
+          if (hasFinalizer(p) && controllerRef(p)?.uid === o.metadata.uid) this.queue.add(`${ORPHAN}${keyOfObject(p)}`, ctx.now);
         }
       }
       if (this.staleRV.get(key) !== undefined && this.staleRV.get(key) !== o.metadata.resourceVersion) this.staleRV.delete(key);
@@ -121,9 +121,16 @@ export class JobController implements Controller {
       return;
     }
     if (resource !== 'pods') return;
+    // A pod with the finalizer and no controller (the garbage collector orphaned it) loses the finalizer.
+    if (!controllerRef(o)) {
+      if (ev.type !== 'DELETED' && hasFinalizer(o)) this.queue.add(`${ORPHAN}${keyOfObject(o)}`, ctx.now);
+      return;
+    }
     const key = this.jobKeyOf(o);
     if (!key) return;
-    if (ev.type !== 'DELETED' && hasFinalizer(o) && !ctx.store('jobs').has(key)) this.queue.add(`${ORPHAN}${keyOfObject(o)}`, ctx.now);
+    const owner = ctx.store('jobs').get(key) as Loose;
+    const resolved = owner && owner.metadata.uid === controllerRef(o)?.uid ? owner : undefined;
+    if (ev.type !== 'DELETED' && hasFinalizer(o) && (!resolved || (o.metadata.deletionTimestamp && isJobFinished(resolved)))) this.queue.add(`${ORPHAN}${keyOfObject(o)}`, ctx.now);
     const exp = this.expectations.get(key);
     const fin = this.finalizerExpectations.get(key);
     const old = ev.type === 'MODIFIED' ? (ev.old as Loose) : undefined;
@@ -136,7 +143,7 @@ export class JobController implements Controller {
 
   /** The key of the Job controlling the pod (its controller owner reference). */
   private jobKeyOf(p: Loose): string | null {
-    const ref = (p.metadata.ownerReferences ?? []).find((r: Loose) => r.controller === true);
+    const ref = controllerRef(p);
     if (!ref || ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1') return null;
     return `${p.metadata.namespace}/${ref.name}`;
   }
@@ -424,10 +431,16 @@ export class JobController implements Controller {
   private syncOrphanPod(podKey: string, ctx: ControllerContext): SyncResult {
     const p = ctx.store('pods').get(podKey) as Loose;
     if (!p || !hasFinalizer(p)) return { type: 'done' };
-    const jobKey = this.jobKeyOf(p);
-    const job = jobKey ? (ctx.store('jobs').get(jobKey) as Loose) : undefined;
-    const ref = (p.metadata.ownerReferences ?? []).find((r: Loose) => r.controller === true);
-    if (job && job.metadata.uid === ref?.uid && !isJobFinished(job)) return { type: 'done' };
+    const ref = controllerRef(p);
+    if (ref) {
+      // Controlled by something other than a batch/v1 Job: not ours to touch.
+      if (ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1') return { type: 'done' };
+      const job = ctx.store('jobs').get(`${p.metadata.namespace}/${ref.name}`) as Loose;
+      if (job && job.metadata.uid === ref.uid) {
+        if (typeof job.spec?.managedBy === 'string' && job.spec.managedBy !== JOB_CONTROLLER_NAME) return { type: 'done' };
+        if (!isJobFinished(job)) return { type: 'done' }; // adopted
+      }
+    }
     ctx.request(
       { method: 'PATCH', path: `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: removeFinalizerPatch() },
       // Answered with the orphan key, so a failure retries this pod.
@@ -589,6 +602,9 @@ export class JobController implements Controller {
     }
   }
 }
+
+/** metav1.GetControllerOf. */
+const controllerRef = (o: Loose): Loose | undefined => (o.metadata.ownerReferences ?? []).find((r: Loose) => r.controller === true);
 
 /** ensureJobConditionStatus: set the condition (new times) when it changed; a False one is never added. */
 function ensureCondition(list: Condition[], type: string, status: 'True' | 'False', reason: string, message: string, now: number): boolean {
