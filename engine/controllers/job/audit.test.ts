@@ -252,3 +252,38 @@ describe('Job controller orphan pods (syncOrphanPod, cleanupPodFinalizers)', () 
     expect(w.pods()[0].metadata.finalizers ?? []).not.toContain(JOB_TRACKING_FINALIZER);
   });
 });
+
+describe('Job controller pod creation (slow start, as CreatePods in batches of 1, 2, 4…)', () => {
+  it('creates in doubling batches and, when the first create fails, skips the rest: one FailedCreate, not one per pod', () => {
+    const { ctx, w } = setup({ completions: 7, parallelism: 7 });
+    // Which POSTs are issued together: runs of 'P' between answers.
+    const trace: string[] = [];
+    const request = ctx.request.bind(ctx);
+    ctx.request = (call, tag) => {
+      if (call.method === 'POST') trace.push('P');
+      request(call, tag);
+    };
+    const respond = ctx.respond.bind(ctx);
+    let refuse = true;
+    ctx.respond = (c, status, body) => {
+      trace.push('|');
+      const call = ctx.calls[0]!.call;
+      if (call.method === 'POST' && refuse) return respond(c, 403, { kind: 'Status', reason: 'Forbidden', message: 'pods "pi-" is forbidden: exceeded quota' });
+      return respond(c, status, body);
+    };
+    const upsert = ctx.upsert.bind(ctx);
+    ctx.upsert = (c, r, o) => {
+      if (!(refuse && r === 'pods')) upsert(c, r, o);
+    };
+    const runs = () => trace.join('').split('|').filter((x) => x).map((x) => x.length);
+    w.run(0);
+    expect(ctx.events.filter((e) => e.reason === 'FailedCreate').map((e) => e.message)).toEqual(['Error creating: pods "pi-" is forbidden: exceeded quota']);
+    expect(runs()).toEqual([1]);
+    expect(w.pods()).toHaveLength(0);
+    refuse = false;
+    trace.length = 0;
+    w.run(3000);
+    expect(w.pods()).toHaveLength(7);
+    expect(runs()).toEqual([1, 2, 4]);
+  });
+});

@@ -30,6 +30,7 @@ export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 export const SYNC_JOB_BATCH_PERIOD_MS = 1000;
 const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
 const MAX_UNCOUNTED_PODS = 500;
+const SLOW_START_INITIAL_BATCH_SIZE = 1;
 const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
 /** Queue keys of orphan pods (upstream has a second queue for them). */
 const ORPHAN = 'orphan:';
@@ -60,6 +61,17 @@ interface ManageInput {
   failedIndexes: Interval[] | null;
   /** Per index, the failed pod whose replacement inherits its failure count. */
   delayed: ReadonlyMap<number, Loose>;
+}
+
+/** One manageJob's pod creations in slow-start batches (controller.SlowStartInitialBatchSize, doubling). */
+interface CreateBatch {
+  ns: string;
+  bodies: KObject[];
+  /** Index of the next body to send. */
+  next: number;
+  batchSize: number;
+  inflight: number;
+  failed: boolean;
 }
 
 interface Expectations {
@@ -99,6 +111,8 @@ export class JobController implements Controller {
   readonly expectations = new Map<string, Expectations>();
   /** finalizerExpectations: pods whose tracking finalizer removal is under way, per job key. */
   readonly finalizerExpectations = new Map<string, Set<string>>();
+  /** Slow-start pod creations under way, per job key. */
+  readonly createBatches = new Map<string, CreateBatch>();
   /** podBackoffStore. */
   readonly backoff = new Map<string, BackoffRecord>();
   /** Jobs with a status write in flight, and the resourceVersion each status write replaced (stale until the informer moves past it). */
@@ -170,6 +184,7 @@ export class JobController implements Controller {
     if (!job) {
       this.expectations.delete(key);
       this.finalizerExpectations.delete(key);
+      this.createBatches.delete(key);
       this.backoff.delete(key);
       this.staleRV.delete(key);
       return { type: 'done' };
@@ -498,6 +513,7 @@ export class JobController implements Controller {
       }
       this.expect(key, diff, 0, ctx.now);
       const pod = podFromTemplate(job);
+      const bodies: KObject[] = [];
       for (let i = 0; i < diff; i++) {
         let body = isIndexedJob(job) ? indexedPod(pod, job.metadata.name, indexes[i]!) : pod;
         if (perIndex) {
@@ -506,11 +522,22 @@ export class JobController implements Controller {
           if (counts.ignored > 0) annotations[JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = String(counts.ignored);
           body = { ...body, metadata: { ...body.metadata, annotations } };
         }
-        ctx.request({ method: 'POST', path: `/api/v1/namespaces/${job.metadata.namespace}/pods`, body }, { type: 'createPod', job: key } satisfies Tag);
+        bodies.push(body);
       }
+      // Slow start: batches of 1, 2, 4…; a failure in one skips the rest.
+      const batch: CreateBatch = { ns: job.metadata.namespace, bodies, next: 0, batchSize: Math.min(diff, SLOW_START_INITIAL_BATCH_SIZE), inflight: 0, failed: false };
+      this.createBatches.set(key, batch);
+      this.issueCreates(ctx, key, batch);
       active += diff;
     }
     return { active, retryAfter: 0, removed: 0, removedReady: 0 };
+  }
+
+  private issueCreates(ctx: ControllerContext, key: string, b: CreateBatch): void {
+    for (let i = 0; i < b.batchSize; i++) {
+      b.inflight++;
+      ctx.request({ method: 'POST', path: `/api/v1/namespaces/${b.ns}/pods`, body: b.bodies[b.next++] }, { type: 'createPod', job: key } satisfies Tag);
+    }
   }
 
   /**
@@ -554,8 +581,25 @@ export class JobController implements Controller {
           const e = this.expectations.get(t.job);
           if (e) e.add--;
           if (job) ctx.event({ regarding: job, type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${errorMessage(status, body)}` });
-          this.queue.addRateLimited(t.job, ctx.now);
         }
+        const b = this.createBatches.get(t.job);
+        if (!b) {
+          if (!ok) this.queue.addRateLimited(t.job, ctx.now);
+          return;
+        }
+        b.inflight--;
+        if (!ok) b.failed = true;
+        if (b.inflight > 0) return;
+        if (b.failed || b.next >= b.bodies.length) {
+          // The creations never attempted will not be observed either; the sync's error requeues it rate-limited.
+          const e = this.expectations.get(t.job);
+          if (e) e.add -= b.bodies.length - b.next;
+          this.createBatches.delete(t.job);
+          if (b.failed) this.queue.addRateLimited(t.job, ctx.now);
+          return;
+        }
+        b.batchSize = Math.min(2 * b.batchSize, b.bodies.length - b.next);
+        this.issueCreates(ctx, t.job, b);
         return;
       }
       case 'deletePod':
