@@ -211,6 +211,23 @@ describe('StatefulSet control loop', () => {
     expect(writes(plan(set, [], [cr], [existing]).steps)).toEqual(['POST pods web-0', 'PUT statefulsets/web/status']);
   });
 
+  it('a claim being deleted fails the pod creation (stateful_pod_control.go createPersistentVolumeClaims); missing claims are still created', () => {
+    const tpl = (name: string) => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    const set = sts({ volumeClaimTemplates: [tpl('www'), tpl('logs')] });
+    const cr = revisionOf(set, 1);
+    const deleting = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-0', namespace: 'default', uid: 'c0', deletionTimestamp: rfc3339(NOW), finalizers: ['kubernetes.io/pvc-protection'] } };
+    const r = plan(set, [], [cr], [deleting]);
+    expect(writes(r.steps)).toEqual(['POST persistentvolumeclaims logs-web-0', 'PUT statefulsets/web/status']);
+    expect(r.failed).toBe(true);
+    expect(r.events.map((e) => [e.type, e.reason, e.message])).toEqual([['Warning', 'FailedCreate', 'create Pod web-0 in StatefulSet web failed error: pvc www-web-0 is being deleted']]);
+    // A pending pod whose claim is being deleted: the error, without an event.
+    const p0 = pod(set, 0, cr.metadata.name!, 'Pending');
+    const logs = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'logs-web-0', namespace: 'default', uid: 'c1' } };
+    const r2 = plan(set, [p0], [cr], [deleting, logs]);
+    expect(r2.failed).toBe(true);
+    expect(r2.events).toEqual([]);
+  });
+
   it('persistentVolumeClaimRetentionPolicy puts the owner references on the claims', () => {
     const claim = (refs: any[]) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-2', namespace: 'default', ownerReferences: refs } }) as KObject;
     const set = sts({ replicas: 2, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } });

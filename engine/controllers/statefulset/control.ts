@@ -38,7 +38,13 @@ export interface ControlPlan {
   status: StatefulSetStatus;
   /** What the pass did, for the controllers panel. */
   notes: string[];
+  /** Events for failures found while planning (no write to fail). */
+  events: EventSpec[];
+  /** The pass ended in an error without a failed write: upstream's sync returns it (a rate-limited requeue). */
+  failed: boolean;
 }
+
+type Outcome = { exit: boolean; steps: PlannedStep[]; error?: boolean };
 
 const podsPath = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
 const claimsPath = (ns: string) => `/api/v1/namespaces/${ns}/persistentvolumeclaims`;
@@ -53,6 +59,8 @@ export function planStatefulSet(input: ControlInput): ControlPlan {
 class Pass {
   readonly steps: PlannedStep[] = [];
   readonly notes: string[] = [];
+  readonly events: EventSpec[] = [];
+  private failed = false;
   readonly set: KObject;
   readonly ref: KObject;
   /** A revision is written first: when that fails upstream returns before any status update. */
@@ -75,7 +83,7 @@ class Pass {
       this.push([{ call: { method: 'PUT', path: `/apis/apps/v1/namespaces/${set.metadata.namespace}/statefulsets/${set.metadata.name}/status`, body }, observe: 'statefulsets' }], !this.revisionWrite);
     }
     this.truncateHistory(revisions, current, update);
-    return { steps: this.steps, status, notes: this.notes };
+    return { steps: this.steps, status, notes: this.notes, events: this.events, failed: this.failed };
   }
 
   private push(writes: PlannedWrite[], always = false): void {
@@ -206,12 +214,13 @@ class Pass {
    * in slow-start batches (1, 2, 4… up to 500) whose writes run at once.
    * Returns whether the caller must stop here.
    */
-  private runForAll(n: number, fn: (i: number) => { exit: boolean; steps: PlannedStep[] }, monotonic: boolean): boolean {
+  private runForAll(n: number, fn: (i: number) => Outcome, monotonic: boolean): boolean {
     if (monotonic) {
       for (let i = 0; i < n; i++) {
         const r = fn(i);
         this.steps.push(...r.steps);
-        if (r.exit) return true;
+        if (r.error) this.failed = true;
+        if (r.exit || r.error) return true;
       }
       return false;
     }
@@ -220,6 +229,11 @@ class Pass {
       // The batch's writes by depth: first writes of every item together, then the second ones...
       const depth = Math.max(0, ...results.map((r) => r.steps.length));
       for (let d = 0; d < depth; d++) this.push(results.flatMap((r) => r.steps[d]?.writes ?? []));
+      // slowStartBatch stops after a batch with an error.
+      if (results.some((r) => r.error)) {
+        this.failed = true;
+        return true;
+      }
       j += size;
       size = Math.min(2 * size, n - j, MAX_BATCH_SIZE);
     }
@@ -227,7 +241,7 @@ class Pass {
   }
 
   /** processReplica: recreate terminal pods, create missing ones, wait for readiness, enforce identity and storage. */
-  private processReplica(updateSet: KObject, monotonic: boolean, replicas: KObject[], i: number): { exit: boolean; steps: PlannedStep[] } {
+  private processReplica(updateSet: KObject, monotonic: boolean, replicas: KObject[], i: number): Outcome {
     const pod = replicas[i]!;
     const now = this.input.now;
     const minReady = setSpec(this.set).minReadySeconds ?? 0;
@@ -240,11 +254,22 @@ class Pass {
     const steps: PlannedStep[] = [];
     if (!isCreated(pod)) {
       if (podClaimIsStale(this.set, pod, this.input.claims)) return { exit: true, steps };
+      // createPersistentVolumeClaims: a claim being deleted fails the pod's creation (the missing ones are still created).
+      const deleting = this.claimsBeingDeleted(pod);
+      if (deleting) {
+        steps.push(...this.createMissingClaims(pod, true));
+        this.events.push(this.event('Warning', 'FailedCreate', `create Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: ${deleting}`));
+        return { exit: true, steps, error: true };
+      }
       steps.push(...this.createPod(pod));
       if (monotonic) return { exit: true, steps };
       return { exit: false, steps };
     }
-    if (isPending(pod)) steps.push(...this.createMissingClaims(pod));
+    if (isPending(pod)) {
+      steps.push(...this.createMissingClaims(pod));
+      // createMissingPersistentVolumeClaims returns the error without an event.
+      if (this.claimsBeingDeleted(pod)) return { exit: true, steps, error: true };
+    }
     if (isTerminating(pod) && monotonic) return { exit: true, steps };
     if (!isRunningAndReady(pod) && monotonic) return { exit: true, steps };
     if (!isRunningAndAvailable(pod, minReady, now) && monotonic) return { exit: true, steps };
@@ -255,7 +280,7 @@ class Pass {
   }
 
   /** processCondemned: pods beyond the replicas go, highest ordinal first, once their predecessors are healthy. */
-  private processCondemned(firstUnavailable: KObject | null, monotonic: boolean, condemned: KObject[], i: number): { exit: boolean; steps: PlannedStep[] } {
+  private processCondemned(firstUnavailable: KObject | null, monotonic: boolean, condemned: KObject[], i: number): Outcome {
     const pod = condemned[i]!;
     const minReady = setSpec(this.set).minReadySeconds ?? 0;
     if (isTerminating(pod)) return { exit: monotonic, steps: [] };
@@ -287,9 +312,20 @@ class Pass {
     return [...(claims.length ? [{ writes: claims }] : []), { writes: [create] }];
   }
 
-  private createMissingClaims(pod: KObject): PlannedStep[] {
-    const claims = this.claimCreates(pod, false);
+  private createMissingClaims(pod: KObject, forCreate = false): PlannedStep[] {
+    const claims = this.claimCreates(pod, forCreate);
     return claims.length ? [{ writes: claims }] : [];
+  }
+
+  /** The "pvc <name> is being deleted" error of createPersistentVolumeClaims (aggregated as Go does), or null. */
+  private claimsBeingDeleted(pod: KObject): string | null {
+    const errs: string[] = [];
+    for (const claim of podClaims(this.set, pod).values()) {
+      const existing = this.input.claims.get(`${claim.metadata.namespace}/${claim.metadata.name}`);
+      if (existing?.metadata.deletionTimestamp) errs.push(`pvc ${claim.metadata.name} is being deleted`);
+    }
+    if (!errs.length) return null;
+    return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
   }
 
   /** createPersistentVolumeClaims: each claim the informer does not hold; events name the claim and the pod. */

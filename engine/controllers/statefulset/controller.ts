@@ -100,7 +100,10 @@ export class StatefulSetController implements Controller {
     const plan = planStatefulSet({ set, pods, revisions, claims: ctx.store('persistentvolumeclaims'), allRevisions: ctx.store('controllerrevisions'), now: ctx.now });
     steps.push(...plan.steps);
     for (const n of plan.notes) pushRecent(this.recent, ctx.now, key, n);
+    for (const e of plan.events) ctx.event(e);
     this.writes.start(key, steps, ctx);
+    // An error found while planning: upstream's sync returns it and the key is requeued rate-limited.
+    if (plan.failed) this.queue.addRateLimited(key, ctx.now);
     // Ready replicas become available minReadySeconds later: look again then.
     const minReady = setSpec(set).minReadySeconds ?? 0;
     if (minReady > 0 && plan.status.availableReplicas !== setReplicas(set)) this.queue.addAfter(key, minReady * 1000, ctx.now);
