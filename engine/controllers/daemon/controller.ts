@@ -350,8 +350,13 @@ export class DaemonSetsController implements Controller {
       for (let i = pos; i < pos + batch; i++) {
         const spec = JSON.parse(JSON.stringify(template.spec)) as Record<string, unknown>;
         pinToNode(spec, nodesNeeding[i]!);
-        const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { ...JSON.parse(JSON.stringify(template.metadata)), generateName: `${ds.metadata.name}-`, namespace: ns, ownerReferences: [newControllerRef(ds, KIND.DaemonSet)] }, spec };
-        delete pod.metadata.creationTimestamp;
+        // GetPodFromTemplate (controller_utils.go): only the template's labels, annotations and finalizers carry over.
+        const m = template.metadata as { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
+        const metadata: KObject['metadata'] = { generateName: `${ds.metadata.name}-`, namespace: ns, ownerReferences: [newControllerRef(ds, KIND.DaemonSet)] };
+        if (m.labels) metadata.labels = { ...m.labels };
+        if (m.annotations) metadata.annotations = { ...m.annotations };
+        if (m.finalizers) metadata.finalizers = [...m.finalizers];
+        const pod = { apiVersion: 'v1', kind: 'Pod', metadata, spec };
         writes.push({
           call: { method: 'POST', path: `/api/v1/namespaces/${ns}/pods`, body: pod },
           observe: 'pods',
