@@ -5,7 +5,7 @@ import type { PlannedStep } from '../framework/writes';
 import { controllerRevisionName, hashControllerRevision, newControllerRevision, templatePatch } from '../history/history';
 import { KIND } from '../replicaset/podUtil';
 import { planStatefulSet } from './control';
-import { claimOwnerMatchesSetAndPod, newStatefulSetPod, parentAndOrdinal } from './utils';
+import { claimOwnerMatchesSetAndPod, newStatefulSetPod, parentAndOrdinal, updateClaimOwnerRefs } from './utils';
 
 const NOW = 100_000;
 
@@ -240,6 +240,28 @@ describe('StatefulSet control loop', () => {
     const kept = sts({ replicas: 3, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' } });
     expect(claimOwnerMatchesSetAndPod(claim([setRef]), kept, p2)).toBe(true);
     expect(claimOwnerMatchesSetAndPod(claim([]), sts(), p2)).toBe(true);
+  });
+
+  it('the owner references set on claims name a v1 Pod and an apps/v1 StatefulSet (updateClaimOwnerRefForSetAndPod)', () => {
+    const claim = (refs: any[]) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-2', namespace: 'default', ownerReferences: refs } }) as KObject;
+    const policy = { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } };
+    const podRef = { apiVersion: 'v1', kind: 'Pod', name: 'web-2', uid: 'uid-pod-2', controller: true, blockOwnerDeletion: true };
+    const setRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true };
+    // Scaled down (2 replicas): the pod owns the claim, the set's reference goes.
+    const down = sts({ replicas: 2, ...policy });
+    const p2 = pod(down, 2, 'r', 'Ready');
+    const c1 = claim([setRef]);
+    expect(updateClaimOwnerRefs(c1, down, p2)).toBe(true);
+    expect(c1.metadata.ownerReferences).toEqual([podRef]);
+    expect(claimOwnerMatchesSetAndPod(c1, down, p2)).toBe(true);
+    // In range, and the set as a list item without apiVersion/kind: still an apps/v1 StatefulSet reference.
+    const up = sts({ replicas: 3, ...policy });
+    delete (up as any).apiVersion;
+    delete (up as any).kind;
+    const c2 = claim([podRef]);
+    expect(updateClaimOwnerRefs(c2, up, p2)).toBe(true);
+    expect(c2.metadata.ownerReferences).toEqual([setRef]);
+    expect(claimOwnerMatchesSetAndPod(c2, up, p2)).toBe(true);
   });
 
   it('truncates history beyond revisionHistoryLimit, keeping revisions in use', () => {
