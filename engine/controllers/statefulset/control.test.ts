@@ -242,6 +242,28 @@ describe('StatefulSet control loop', () => {
     expect(claimOwnerMatchesSetAndPod(claim([]), sts(), p2)).toBe(true);
   });
 
+  it('claims get the policy owner references at pod creation and while the pod is pending; a foreign controller is a ConflictingController warning', () => {
+    const tpl = { metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    const set = sts({ replicas: 1, volumeClaimTemplates: [tpl], persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' } });
+    const cr = revisionOf(set, 1);
+    const setRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true };
+    const bare = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-0', namespace: 'default', uid: 'c0', resourceVersion: '7' } };
+    // CreateStatefulPod: the pod, then its existing claim's owner references.
+    let r = plan(set, [], [cr], [bare]);
+    expect(writes(r.steps)).toEqual(['POST pods web-0', 'PUT persistentvolumeclaims/www-web-0', 'PUT statefulsets/web/status']);
+    expect((r.steps[1]!.writes[0]!.call.body as KObject).metadata.ownerReferences).toEqual([setRef]);
+    expect(r.steps[1]!.writes[0]!.fail?.prefix).toBe('update Pod web-0 in StatefulSet web failed error: could not update claim www-web-0 for delete policy ownerRefs: ');
+    // createMissingPersistentVolumeClaims for a pending pod does the same.
+    const p0 = pod(set, 0, cr.metadata.name!, 'Pending');
+    r = plan(set, [p0], [cr], [bare]);
+    expect(writes(r.steps)).toEqual(['PUT persistentvolumeclaims/www-web-0', 'PUT statefulsets/web/status']);
+    // Another controller owns the claim: left alone, with a warning.
+    const foreign = { ...bare, metadata: { ...bare.metadata, ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Backup', name: 'b', uid: 'u-b', controller: true }] } };
+    r = plan(set, [p0], [cr], [foreign]);
+    expect(writes(r.steps)).toEqual(['PUT statefulsets/web/status']);
+    expect(r.events.map((e) => [e.type, e.reason, e.message])).toEqual([['Warning', 'ConflictingController', 'PersistentVolumeClaim www-web-0 has a conflicting OwnerReference that acts as a managing controller, the retention policy is ignored for this claim']]);
+  });
+
   it('the owner references set on claims name a v1 Pod and an apps/v1 StatefulSet (updateClaimOwnerRefForSetAndPod)', () => {
     const claim = (refs: any[]) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-2', namespace: 'default', ownerReferences: refs } }) as KObject;
     const policy = { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } };

@@ -12,7 +12,7 @@ import type { PlannedStep, PlannedWrite } from '../framework/writes';
 import { adoptRevisionPatch, equalRevision, findEqualRevisions, hashControllerRevision, controllerRevisionName, newControllerRevision, rawData, revisionNumber, sortControllerRevisions, templatePatch } from '../history/history';
 import { controllerOf, KIND, refObject } from '../replicaset/podUtil';
 import {
-  allowsBurst, applyRevision, claimOwnerMatchesSetAndPod, completeRollingUpdate, getOrdinal, getPodRevision, getStartOrdinal, identityMatches, inconsistentStatus, isCreated,
+  allowsBurst, applyRevision, claimOwnerMatchesSetAndPod, completeRollingUpdate, getOrdinal, getPodRevision, getStartOrdinal, hasUnexpectedController, identityMatches, inconsistentStatus, isCreated,
   isFailed, isPending, isRunningAndAvailable, isRunningAndReady, isSucceeded, isTerminating, isUnavailable, newVersionedPod, podClaimIsStale, podClaims, podInOrdinalRange,
   setReplicas, setSpec, setStatus, statusJson, storageMatches, updateClaimOwnerRefs, updateIdentity, updateStorage, type Loose, type StatefulSetStatus,
 } from './utils';
@@ -309,12 +309,19 @@ class Pass {
     this.notes.push(`create ${pod.metadata.name}`);
     const claims = this.claimCreates(pod, true);
     const create: PlannedWrite = { call: { method: 'POST', path: podsPath(pod.metadata.namespace!), body: pod }, observe: 'pods', ...this.podEvent('create', pod), quiet: [409] };
-    return [...(claims.length ? [{ writes: claims }] : []), { writes: [create] }];
+    // Then the existing claims' owner references, "as much as is possible at this point".
+    const retention = this.claimRetentionUpdates(this.set, pod, true);
+    return [...(claims.length ? [{ writes: claims }] : []), { writes: [create] }, ...(retention.length ? [{ writes: retention }] : [])];
   }
 
+  /** createMissingPersistentVolumeClaims (a pending pod): the missing claims, then the claims' owner references. */
   private createMissingClaims(pod: KObject, forCreate = false): PlannedStep[] {
     const claims = this.claimCreates(pod, forCreate);
-    return claims.length ? [{ writes: claims }] : [];
+    const steps: PlannedStep[] = claims.length ? [{ writes: claims }] : [];
+    if (forCreate) return steps;
+    const retention = this.claimRetentionUpdates(this.set, pod, true);
+    if (retention.length) steps.push({ writes: retention });
+    return steps;
   }
 
   /** The "pvc <name> is being deleted" error of createPersistentVolumeClaims (aggregated as Go does), or null. */
@@ -357,14 +364,28 @@ class Pass {
     return true;
   }
 
-  /** UpdatePodClaimForRetentionPolicy: claim updates that set the policy's owner references. */
-  private claimRetentionUpdates(set: KObject, pod: KObject): PlannedWrite[] {
+  /**
+   * UpdatePodClaimForRetentionPolicy: claim updates that set the policy's
+   * owner references; a claim another controller manages gets a
+   * ConflictingController warning. A failed update is the pod's FailedUpdate
+   * when the caller records it (podEvent).
+   */
+  private claimRetentionUpdates(set: KObject, pod: KObject, podEvent = false): PlannedWrite[] {
     const out: PlannedWrite[] = [];
     for (const claim of podClaims(set, pod).values()) {
       const c = this.input.claims.get(`${claim.metadata.namespace}/${claim.metadata.name}`);
-      if (!c || claimOwnerMatchesSetAndPod(c, set, pod)) continue;
+      if (!c) continue;
+      if (hasUnexpectedController(c, set, pod)) {
+        this.events.push(this.event('Warning', 'ConflictingController', `PersistentVolumeClaim ${c.metadata.name} has a conflicting OwnerReference that acts as a managing controller, the retention policy is ignored for this claim`));
+      }
+      if (claimOwnerMatchesSetAndPod(c, set, pod)) continue;
       const body = clone(c);
-      if (updateClaimOwnerRefs(body, set, pod)) out.push({ call: { method: 'PUT', path: `${claimsPath(c.metadata.namespace!)}/${c.metadata.name}`, body }, observe: 'persistentvolumeclaims' });
+      if (!updateClaimOwnerRefs(body, set, pod)) continue;
+      out.push({
+        call: { method: 'PUT', path: `${claimsPath(c.metadata.namespace!)}/${c.metadata.name}`, body },
+        observe: 'persistentvolumeclaims',
+        ...(podEvent ? { fail: { regarding: this.ref, type: 'Warning' as const, reason: 'FailedUpdate', prefix: `update Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: could not update claim ${c.metadata.name} for delete policy ownerRefs: ` } } : {}),
+      });
     }
     return out;
   }
@@ -379,7 +400,7 @@ class Pass {
       const creates = this.claimCreates(pod, false);
       if (creates.length) steps.push({ writes: creates });
     }
-    const retention = this.claimRetentionUpdates(set, pod);
+    const retention = this.claimRetentionUpdates(set, pod, true);
     if (retention.length) steps.push({ writes: retention });
     this.notes.push(`update ${pod.metadata.name}`);
     steps.push({ writes: [{ call: { method: 'PUT', path: `${podsPath(pod.metadata.namespace!)}/${pod.metadata.name}`, body: pod }, observe: 'pods', ...this.podEvent('update', pod) }] });

@@ -198,7 +198,8 @@ const podRef = (pod: KObject): RefTarget => ({ apiVersion: 'v1', kind: 'Pod', me
 /** The set as matchesRef sees it: controllerKind, never the object's own (a listed item may carry none). */
 const setRef = (set: KObject): RefTarget => ({ apiVersion: KIND.StatefulSet.apiVersion, kind: KIND.StatefulSet.kind, metadata: set.metadata });
 
-function hasUnexpectedController(claim: KObject, set: KObject, pod: KObject): boolean {
+/** hasUnexpectedController: another controller (or an earlier set or pod of the same name) owns the claim. */
+export function hasUnexpectedController(claim: KObject, set: KObject, pod: KObject): boolean {
   const p = retention(set);
   if (p.whenScaled === 'Retain' && p.whenDeleted === 'Retain') return false;
   for (const ref of claim.metadata.ownerReferences ?? []) {
