@@ -183,6 +183,21 @@ describe('ReplicaSetController', () => {
     expect(ctx.calls.filter((x) => x.call.method === 'POST')).toHaveLength(1);
   });
 
+  it('a create refused because the namespace is terminating counts as done: no event, no ReplicaFailure (replica_set.go manageReplicas)', () => {
+    const { ctx, c } = setup(replicaSet('web', 3));
+    ctx.drain(c);
+    const refused = { kind: 'Status', message: 'pods "web-" is forbidden: unable to create new content in namespace default because it is being terminated', reason: 'Forbidden', details: { causes: [{ reason: 'NamespaceTerminating', message: 'namespace default is being terminated', field: 'metadata.namespace' }] } };
+    answerCreates(ctx, c, { nth: 0, status: 403, body: refused });
+    // The slow start goes on with the next batch of 2.
+    expect(ctx.calls.filter((x) => x.call.method === 'POST')).toHaveLength(2);
+    answerCreates(ctx, c, { nth: 0, status: 403, body: refused });
+    answerCreates(ctx, c, { nth: 0, status: 403, body: refused });
+    expect(ctx.events.filter((e) => e.reason === 'FailedCreate')).toEqual([]);
+    expect(c.manageErrors.has('default/web')).toBe(false);
+    // The creations are still expected (they will never be observed): no new ones before the expectations expire.
+    expect(c.expectations.satisfied('default/web', ctx.now)).toBe(false);
+  });
+
   it('forgets expectations of a deleted ReplicaSet', () => {
     const rs = replicaSet('web', 3);
     const { ctx, c } = setup(rs);

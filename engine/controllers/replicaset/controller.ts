@@ -367,11 +367,13 @@ export class ReplicaSetController implements Controller {
         name = '';
       }
       ctx.event({ regarding: b.rs, type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${name}` });
-    } else {
+    } else if (!hasNamespaceTerminatingCause(body)) {
       b.failed++;
       b.lastError = errorMessage(status, body);
       ctx.event({ regarding: b.rs, type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${b.lastError}` });
     }
+    // A namespace being terminated: manageReplicas counts the creation as done, createPods records no event.
+
     if (b.inflight > 0) return;
     if (b.failed > 0) {
       // The creations skipped or failed will never be observed.
@@ -394,6 +396,16 @@ export class ReplicaSetController implements Controller {
   private note(ctx: ControllerContext, key: string, what: string): void {
     this.recent.push({ t: ctx.now, key, what });
     if (this.recent.length > RECENT) this.recent.splice(0, this.recent.length - RECENT);
+  }
+}
+
+/** apierrors.HasStatusCause(err, NamespaceTerminatingCause): the Status lists a cause with that reason. */
+export function hasNamespaceTerminatingCause(body: string): boolean {
+  try {
+    const causes = (JSON.parse(body) as { details?: { causes?: { reason?: string }[] } }).details?.causes;
+    return Array.isArray(causes) && causes.some((c) => c?.reason === 'NamespaceTerminating');
+  } catch {
+    return false;
   }
 }
 
