@@ -46,6 +46,11 @@ export interface ControlPlan {
 
 type Outcome = { exit: boolean; steps: PlannedStep[]; error?: boolean };
 
+/** A claim write of CreateStatefulPod: its failure is also the pod's ("failed to create PVC <claim>: <err>"). */
+export interface ClaimFailureMeta {
+  podCreate: { regarding: KObject; pod: string; set: string; claim: string };
+}
+
 const podsPath = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
 const claimsPath = (ns: string) => `/api/v1/namespaces/${ns}/persistentvolumeclaims`;
 const revisionsPath = (ns: string) => `/apis/apps/v1/namespaces/${ns}/controllerrevisions`;
@@ -342,14 +347,14 @@ class Pass {
       const existing = this.input.claims.get(`${claim.metadata.namespace}/${claim.metadata.name}`);
       if (existing) continue;
       const msg = `create Claim ${claim.metadata.name} Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name}`;
+      // recordClaimEvent (none for AlreadyExists); for CreateStatefulPod the controller adds the pod's FailedCreate (ClaimFailureMeta).
       out.push({
         call: { method: 'POST', path: claimsPath(claim.metadata.namespace!), body: claim },
         observe: 'persistentvolumeclaims',
         ok: this.event('Normal', 'SuccessfulCreate', `${msg} success`),
-        fail: forCreate
-          ? { regarding: this.ref, type: 'Warning', reason: 'FailedCreate', prefix: `create Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: failed to create PVC ${claim.metadata.name}: ` }
-          : { regarding: this.ref, type: 'Warning', reason: 'FailedCreate', prefix: `create Claim ${claim.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: ` },
+        fail: { regarding: this.ref, type: 'Warning', reason: 'FailedCreate', prefix: `create Claim ${claim.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: ` },
         quiet: [409],
+        ...(forCreate ? { meta: { podCreate: { regarding: this.ref, pod: pod.metadata.name!, set: this.set.metadata.name!, claim: claim.metadata.name! } } satisfies ClaimFailureMeta } : {}),
       });
     }
     return out;
