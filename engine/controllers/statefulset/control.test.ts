@@ -95,6 +95,18 @@ describe('StatefulSet control loop', () => {
     expect(r.status).toMatchObject({ observedGeneration: 1, replicas: 0, currentRevision: name, updateRevision: name, collisionCount: 0, availableReplicas: 0 });
   });
 
+  it('a revision name taken by other data bumps collisionCount; the hash label stays the first hash (history CreateControllerRevision)', () => {
+    const set = sts();
+    const h0 = hashControllerRevision(templatePatch(set), 0);
+    const h1 = hashControllerRevision(templatePatch(set), 1);
+    const other = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: `web-${h0}`, namespace: 'default', uid: 'x', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'other', uid: 'u-other', controller: true }] }, data: { other: true }, revision: 1 } as KObject;
+    const r = planStatefulSet({ set, pods: [], revisions: [], claims: new Map(), allRevisions: new Map([[`default/web-${h0}`, other]]), now: NOW });
+    const cr = r.steps[0]!.writes[0]!.call.body as any;
+    expect(cr.metadata.name).toBe(`web-${h1}`);
+    expect(cr.metadata.labels['controller.kubernetes.io/hash']).toBe(h0);
+    expect(r.status).toMatchObject({ collisionCount: 1, updateRevision: `web-${h1}` });
+  });
+
   it('waits for each ordinal to be Running and Ready before the next', () => {
     const set = sts();
     const cr = revisionOf(set, 1);

@@ -131,7 +131,8 @@ class Pass {
           collisionCount++;
           continue;
         }
-        update = this.newRevision(raw, next, collisionCount);
+        // Only the name follows the bumped count: the hash label stays the one newRevision computed.
+        update = { ...update, metadata: { ...update.metadata, name } };
         this.revisionWrite = true;
         this.push([{ call: { method: 'POST', path: revisionsPath(ns), body: update }, observe: 'controllerrevisions' }]);
         this.notes.push(`revision ${name} (${next})`);
