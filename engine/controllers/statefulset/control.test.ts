@@ -274,6 +274,12 @@ describe('StatefulSet control loop', () => {
     r = plan(set, [p0], [cr], [foreign]);
     expect(writes(r.steps)).toEqual(['PUT statefulsets/web/status']);
     expect(r.events.map((e) => [e.type, e.reason, e.message])).toEqual([['Warning', 'ConflictingController', 'PersistentVolumeClaim www-web-0 has a conflicting OwnerReference that acts as a managing controller, the retention policy is ignored for this claim']]);
+    // A running pod whose identity is fixed: its claims count as up to date (no retention update, no warning).
+    const ready = pod(set, 0, cr.metadata.name!, 'Ready');
+    delete ready.metadata.labels!['statefulset.kubernetes.io/pod-name'];
+    r = plan(set, [ready], [cr], [foreign]);
+    expect(writes(r.steps)).toEqual(['PUT pods/web-0', 'PUT statefulsets/web/status']);
+    expect(r.events).toEqual([]);
   });
 
   it('the owner references set on claims name a v1 Pod and an apps/v1 StatefulSet (updateClaimOwnerRefForSetAndPod)', () => {

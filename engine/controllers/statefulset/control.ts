@@ -406,7 +406,8 @@ class Pass {
       const creates = this.claimCreates(pod, false);
       if (creates.length) steps.push({ writes: creates });
     }
-    const retention = this.claimRetentionUpdates(set, pod, true);
+    // UpdatePodClaimForRetentionPolicy only when ClaimsMatchRetentionPolicy says no.
+    const retention = this.claimsMatchRetention(set, pod) ? [] : this.claimRetentionUpdates(set, pod, true);
     if (retention.length) steps.push({ writes: retention });
     this.notes.push(`update ${pod.metadata.name}`);
     steps.push({ writes: [{ call: { method: 'PUT', path: `${podsPath(pod.metadata.namespace!)}/${pod.metadata.name}`, body: pod }, observe: 'pods', ...this.podEvent('update', pod) }] });
@@ -415,7 +416,7 @@ class Pass {
 
   /** fixPodClaim for a condemned pod: its claims' owner references after scale-down (whenScaled=Delete). */
   private fixClaims(set: KObject, pod: KObject): PlannedStep[] {
-    const updates = this.claimRetentionUpdates(set, pod);
+    const updates = this.claimsMatchRetention(set, pod) ? [] : this.claimRetentionUpdates(set, pod);
     return updates.length ? [{ writes: updates }] : [];
   }
 }
