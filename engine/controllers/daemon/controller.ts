@@ -44,7 +44,8 @@ export class DaemonSetsController implements Controller {
   onEvent(resource: string, ev: ReflectorEvent, ctx: ControllerContext): void {
     switch (resource) {
       case 'daemonsets':
-        if (ev.type === 'DELETED') this.expectations.deleteExpectations(keyOfObject(ev.object));
+        // deleteDaemonset; updateDaemonset treats a changed uid (a re-create whose delete went unseen) as one.
+        if (ev.type === 'DELETED' || (ev.type === 'MODIFIED' && ev.old && ev.old.metadata.uid !== ev.object.metadata.uid)) this.expectations.deleteExpectations(keyOfObject(ev.object));
         return this.queue.add(keyOfObject(ev.object), ctx.now);
       case 'pods':
         return this.onPod(ev, ctx);

@@ -41,3 +41,16 @@ describe('DaemonSet pods from the template', () => {
     expect(Object.keys(meta).sort()).toEqual(['annotations', 'finalizers', 'generateName', 'labels', 'namespace', 'ownerReferences']);
   });
 });
+
+describe('DaemonSet re-created under the same name', () => {
+  it('a new uid in an update drops the old expectations (updateDaemonset → deleteDaemonset)', () => {
+    const c = new DaemonSetsController();
+    const ctx = new FakeContext();
+    const ds = (uid: string): KObject => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'default', uid, resourceVersion: uid === 'a' ? '3' : '9' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: {} } } });
+    ctx.upsert(c, 'daemonsets', ds('a'));
+    c.expectations.setExpectations('default/agent', 2, [], ctx.now);
+    expect(c.expectations.satisfied('default/agent', ctx.now)).toBe(false);
+    ctx.upsert(c, 'daemonsets', ds('b'));
+    expect(c.expectations.satisfied('default/agent', ctx.now)).toBe(true);
+  });
+});
