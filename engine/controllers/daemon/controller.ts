@@ -168,6 +168,13 @@ export class DaemonSetsController implements Controller {
       this.start(key, steps, ctx, 'new revision');
       return { type: 'done' };
     }
+    if (history.relabel !== undefined) {
+      const hash = history.relabel;
+      const patches: PlannedWrite[] = claimed.pods
+        .filter((p) => p.metadata.labels?.[HASH_LABEL] !== hash)
+        .map((p) => ({ call: { method: 'PATCH', path: `/api/v1/namespaces/${ns}/pods/${p.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: { metadata: { labels: { [HASH_LABEL]: hash } } } }, observe: 'pods' }));
+      if (patches.length) steps.push({ writes: patches });
+    }
     if (history.writes.length) steps.push({ writes: history.writes.map((w) => this.revisionWrite(ns, w.method, w.cr)) });
     const hash = history.cur.metadata.labels?.[HASH_LABEL] ?? '';
     const nodeToPods = this.nodesToDaemonPods(claimed.pods);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { KObject } from '../../apimachinery/types';
 import { FakeContext } from '../framework/testing';
 import { DaemonSetsController } from './controller';
+import { snapshot } from './update';
 
 describe('DaemonSet pods from the template', () => {
   it('carry the template labels, annotations and finalizers only, with generateName <ds>-', () => {
@@ -52,5 +53,31 @@ describe('DaemonSet re-created under the same name', () => {
     expect(c.expectations.satisfied('default/agent', ctx.now)).toBe(false);
     ctx.upsert(c, 'daemonsets', ds('b'));
     expect(c.expectations.satisfied('default/agent', ctx.now)).toBe(true);
+  });
+});
+
+describe('DaemonSet duplicate current revisions', () => {
+  it('dedupCurHistories relabels the pods with the kept revision hash before deleting the duplicate', () => {
+    const c = new DaemonSetsController();
+    const ctx = new FakeContext();
+    const ds: KObject = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: 'default', uid: 'uid-ds', generation: 1, resourceVersion: '3' },
+      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'fluentd:1' }] } }, updateStrategy: { type: 'OnDelete' }, revisionHistoryLimit: 10 },
+      status: {},
+    };
+    const owner = [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'uid-ds', controller: true, blockOwnerDeletion: true }];
+    const rev = (hash: string, revision: number) => ({ ...snapshot(ds, revision), metadata: { ...snapshot(ds, revision).metadata, name: `agent-${hash}`, uid: `uid-${hash}`, resourceVersion: '2', labels: { app: 'agent', 'controller-revision-hash': hash }, ownerReferences: owner } });
+    for (const r of [rev('dup', 1), rev('keep', 2)]) (ctx.store('controllerrevisions') as Map<string, KObject>).set(`default/${r.metadata.name}`, r as KObject);
+    const p = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'agent-x', namespace: 'default', uid: 'uid-p', labels: { app: 'agent', 'controller-revision-hash': 'dup' }, ownerReferences: owner }, spec: { nodeName: 'n1' }, status: { phase: 'Running' } } as KObject;
+    (ctx.store('pods') as Map<string, KObject>).set('default/agent-x', p);
+    ctx.upsert(c, 'nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: {} }, spec: {}, status: {} });
+    ctx.upsert(c, 'daemonsets', ds);
+    ctx.drain(c);
+    expect(ctx.calls.map((x) => `${x.call.method} ${x.call.path.split('/').slice(-2).join('/')}`)).toEqual(['PATCH pods/agent-x']);
+    expect(ctx.calls[0]!.call.body).toEqual({ metadata: { labels: { 'controller-revision-hash': 'keep' } } });
+    ctx.respond(c, 200, { ...p, metadata: { ...p.metadata, resourceVersion: '5' } });
+    expect(ctx.calls.map((x) => `${x.call.method} ${x.call.path.split('/').slice(-2).join('/')}`)).toEqual(['DELETE controllerrevisions/agent-dup']);
   });
 });
