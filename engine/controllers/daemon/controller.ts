@@ -44,7 +44,8 @@ export class DaemonSetsController implements Controller {
   onEvent(resource: string, ev: ReflectorEvent, ctx: ControllerContext): void {
     switch (resource) {
       case 'daemonsets':
-        if (ev.type === 'DELETED') this.expectations.deleteExpectations(keyOfObject(ev.object));
+        // deleteDaemonset; updateDaemonset treats a changed uid (a re-create whose delete went unseen) as one.
+        if (ev.type === 'DELETED' || (ev.type === 'MODIFIED' && ev.old && ev.old.metadata.uid !== ev.object.metadata.uid)) this.expectations.deleteExpectations(keyOfObject(ev.object));
         return this.queue.add(keyOfObject(ev.object), ctx.now);
       case 'pods':
         return this.onPod(ev, ctx);
@@ -166,6 +167,13 @@ export class DaemonSetsController implements Controller {
       for (const w of history.writes) steps.push({ writes: [this.revisionWrite(ns, w.method, w.cr)] });
       this.start(key, steps, ctx, 'new revision');
       return { type: 'done' };
+    }
+    if (history.relabel !== undefined) {
+      const hash = history.relabel;
+      const patches: PlannedWrite[] = claimed.pods
+        .filter((p) => p.metadata.labels?.[HASH_LABEL] !== hash)
+        .map((p) => ({ call: { method: 'PATCH', path: `/api/v1/namespaces/${ns}/pods/${p.metadata.name}`, contentType: 'application/strategic-merge-patch+json', body: { metadata: { labels: { [HASH_LABEL]: hash } } } }, observe: 'pods' }));
+      if (patches.length) steps.push({ writes: patches });
     }
     if (history.writes.length) steps.push({ writes: history.writes.map((w) => this.revisionWrite(ns, w.method, w.cr)) });
     const hash = history.cur.metadata.labels?.[HASH_LABEL] ?? '';
@@ -350,8 +358,13 @@ export class DaemonSetsController implements Controller {
       for (let i = pos; i < pos + batch; i++) {
         const spec = JSON.parse(JSON.stringify(template.spec)) as Record<string, unknown>;
         pinToNode(spec, nodesNeeding[i]!);
-        const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { ...JSON.parse(JSON.stringify(template.metadata)), generateName: `${ds.metadata.name}-`, namespace: ns, ownerReferences: [newControllerRef(ds, KIND.DaemonSet)] }, spec };
-        delete pod.metadata.creationTimestamp;
+        // GetPodFromTemplate (controller_utils.go): only the template's labels, annotations and finalizers carry over.
+        const m = template.metadata as { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
+        const metadata: KObject['metadata'] = { generateName: `${ds.metadata.name}-`, namespace: ns, ownerReferences: [newControllerRef(ds, KIND.DaemonSet)] };
+        if (m.labels) metadata.labels = { ...m.labels };
+        if (m.annotations) metadata.annotations = { ...m.annotations };
+        if (m.finalizers) metadata.finalizers = [...m.finalizers];
+        const pod = { apiVersion: 'v1', kind: 'Pod', metadata, spec };
         writes.push({
           call: { method: 'POST', path: `/api/v1/namespaces/${ns}/pods`, body: pod },
           observe: 'pods',

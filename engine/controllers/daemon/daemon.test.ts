@@ -71,6 +71,9 @@ describe('DaemonSet predicates', () => {
     pinToNode(t.spec, 'node-7');
     expect(t.spec.affinity).toEqual({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-7'] }] }] } } });
     expect(targetNodeName({ apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: t.spec })).toBe('node-7');
+    // GetTargetNodeName: the first metadata.name In with two values is an error, not a reason to look further.
+    const terms = [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a', 'b'] }] }, { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['c'] }] }];
+    expect(targetNodeName({ apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } } })).toBeNull();
   });
 });
 

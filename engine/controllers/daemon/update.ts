@@ -40,6 +40,8 @@ export interface History {
   old: KObject[];
   /** Writes constructHistory needs first (labels, creation, dedup, renumbering). */
   writes: { method: 'POST' | 'PUT' | 'DELETE'; cr: KObject }[];
+  /** dedupCurHistories: before duplicates go, every pod of the DaemonSet not labelled with this hash gets it. */
+  relabel?: string;
 }
 
 /** constructHistory: split the owned revisions into current and old; plan what makes the current one exist and be newest. */
@@ -60,16 +62,17 @@ export function constructHistory(ds: KObject, histories: KObject[]): History {
     writes.push({ method: 'POST', cr: snapshot(ds, currRevision) });
     return { cur: null, old, writes };
   }
-  // dedupCurHistories: keep the highest revision, relabel the pods of the others (left to the next sync here), delete them.
+  // dedupCurHistories: keep the highest revision; the pods get its hash (all whose label differs, as upstream does), the others go.
   const sorted = sortControllerRevisions(current);
   const keep = sorted[sorted.length - 1]!;
   for (const dup of sorted.slice(0, -1)) writes.push({ method: 'DELETE', cr: dup });
+  const relabel = sorted.length > 1 ? { relabel: keep.metadata.labels?.[HASH_LABEL] ?? '' } : {};
   if (revisionNumber(keep) < currRevision) {
     const bumped = { ...keep, revision: currRevision };
     writes.push({ method: 'PUT', cr: bumped });
-    return { cur: bumped, old, writes };
+    return { cur: bumped, old, writes, ...relabel };
   }
-  return { cur: keep, old, writes };
+  return { cur: keep, old, writes, ...relabel };
 }
 
 /** cleanupHistory: the oldest old revisions beyond the limit that no pod's hash still names. */

@@ -104,7 +104,8 @@ export function targetNodeName(pod: KObject): string | null {
   const spec = pod.spec as Loose;
   if (spec?.nodeName) return spec.nodeName as string;
   for (const term of spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
-    for (const f of term.matchFields ?? []) if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0] as string;
+    // The first metadata.name In decides: with other than one value the pod has no target node.
+    for (const f of term.matchFields ?? []) if (f.key === 'metadata.name' && f.operator === 'In') return f.values?.length === 1 ? (f.values[0] as string) : null;
   }
   return null;
 }

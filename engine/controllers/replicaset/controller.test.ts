@@ -183,6 +183,35 @@ describe('ReplicaSetController', () => {
     expect(ctx.calls.filter((x) => x.call.method === 'POST')).toHaveLength(1);
   });
 
+  it('ReplicaFailure carries the batch\'s first error (slowStartBatch returns the first one received)', () => {
+    const { ctx, c } = setup(replicaSet('web', 5));
+    ctx.drain(c);
+    answerCreates(ctx, c); // batch of 1 ok → batch of 2
+    const q = (n: string) => ({ kind: 'Status', message: `pods "web-" is forbidden: exceeded quota: ${n}` });
+    ctx.respond(c, 403, q('first'));
+    ctx.respond(c, 403, q('second'));
+    ctx.calls.length = 0;
+    ctx.now += 10;
+    ctx.drain(c);
+    const put = ctx.calls.find((x) => x.call.method === 'PUT')!;
+    expect(((put.call.body as KObject).status as any).conditions[0].message).toBe('pods "web-" is forbidden: exceeded quota: first');
+  });
+
+  it('a create refused because the namespace is terminating counts as done: no event, no ReplicaFailure (replica_set.go manageReplicas)', () => {
+    const { ctx, c } = setup(replicaSet('web', 3));
+    ctx.drain(c);
+    const refused = { kind: 'Status', message: 'pods "web-" is forbidden: unable to create new content in namespace default because it is being terminated', reason: 'Forbidden', details: { causes: [{ reason: 'NamespaceTerminating', message: 'namespace default is being terminated', field: 'metadata.namespace' }] } };
+    answerCreates(ctx, c, { nth: 0, status: 403, body: refused });
+    // The slow start goes on with the next batch of 2.
+    expect(ctx.calls.filter((x) => x.call.method === 'POST')).toHaveLength(2);
+    answerCreates(ctx, c, { nth: 0, status: 403, body: refused });
+    answerCreates(ctx, c, { nth: 0, status: 403, body: refused });
+    expect(ctx.events.filter((e) => e.reason === 'FailedCreate')).toEqual([]);
+    expect(c.manageErrors.has('default/web')).toBe(false);
+    // The creations are still expected (they will never be observed): no new ones before the expectations expire.
+    expect(c.expectations.satisfied('default/web', ctx.now)).toBe(false);
+  });
+
   it('forgets expectations of a deleted ReplicaSet', () => {
     const rs = replicaSet('web', 3);
     const { ctx, c } = setup(rs);

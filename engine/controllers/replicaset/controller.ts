@@ -60,7 +60,8 @@ interface CreateBatch {
   batchSize: number;
   inflight: number;
   failed: number;
-  lastError: string;
+  /** The batch's first error: slowStartBatch returns the first one its channel received. */
+  firstError: string;
 }
 
 interface ManageError {
@@ -252,7 +253,7 @@ export class ReplicaSetController implements Controller {
     if (diff < 0) {
       const n = Math.min(-diff, BURST_REPLICAS);
       this.expectations.expectCreations(key, n, ctx.now);
-      const batch: CreateBatch = { rs: refObject(rs), pod: podFromTemplate(rs), remaining: n, batchSize: Math.min(n, SLOW_START_INITIAL_BATCH_SIZE), inflight: 0, failed: 0, lastError: '' };
+      const batch: CreateBatch = { rs: refObject(rs), pod: podFromTemplate(rs), remaining: n, batchSize: Math.min(n, SLOW_START_INITIAL_BATCH_SIZE), inflight: 0, failed: 0, firstError: '' };
       this.batches.set(key, batch);
       this.note(ctx, key, `create ${n} pod(s)`);
       this.issueBatch(key, batch, ctx);
@@ -367,17 +368,19 @@ export class ReplicaSetController implements Controller {
         name = '';
       }
       ctx.event({ regarding: b.rs, type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${name}` });
-    } else {
-      b.failed++;
-      b.lastError = errorMessage(status, body);
-      ctx.event({ regarding: b.rs, type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${b.lastError}` });
+    } else if (!hasNamespaceTerminatingCause(body)) {
+      const message = errorMessage(status, body);
+      if (!b.failed++) b.firstError = message;
+      ctx.event({ regarding: b.rs, type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${message}` });
     }
+    // A namespace being terminated: manageReplicas counts the creation as done, createPods records no event.
+
     if (b.inflight > 0) return;
     if (b.failed > 0) {
       // The creations skipped or failed will never be observed.
       for (let i = 0; i < b.remaining + b.failed; i++) this.expectations.creationObserved(key);
       this.batches.delete(key);
-      this.manageErrors.set(key, { reason: 'FailedCreate', message: b.lastError });
+      this.manageErrors.set(key, { reason: 'FailedCreate', message: b.firstError });
       this.queue.addRateLimited(key, ctx.now);
       return;
     }
@@ -394,6 +397,16 @@ export class ReplicaSetController implements Controller {
   private note(ctx: ControllerContext, key: string, what: string): void {
     this.recent.push({ t: ctx.now, key, what });
     if (this.recent.length > RECENT) this.recent.splice(0, this.recent.length - RECENT);
+  }
+}
+
+/** apierrors.HasStatusCause(err, NamespaceTerminatingCause): the Status lists a cause with that reason. */
+export function hasNamespaceTerminatingCause(body: string): boolean {
+  try {
+    const causes = (JSON.parse(body) as { details?: { causes?: { reason?: string }[] } }).details?.causes;
+    return Array.isArray(causes) && causes.some((c) => c?.reason === 'NamespaceTerminating');
+  } catch {
+    return false;
   }
 }
 

@@ -5,7 +5,7 @@ import type { PlannedStep } from '../framework/writes';
 import { controllerRevisionName, hashControllerRevision, newControllerRevision, templatePatch } from '../history/history';
 import { KIND } from '../replicaset/podUtil';
 import { planStatefulSet } from './control';
-import { claimOwnerMatchesSetAndPod, newStatefulSetPod, parentAndOrdinal } from './utils';
+import { claimOwnerMatchesSetAndPod, newStatefulSetPod, parentAndOrdinal, updateClaimOwnerRefs } from './utils';
 
 const NOW = 100_000;
 
@@ -93,6 +93,18 @@ describe('StatefulSet control loop', () => {
     expect((p.call.body as KObject).metadata.labels!['controller-revision-hash']).toBe(name);
     expect(p.ok?.message).toBe('create Pod web-0 in StatefulSet web successful');
     expect(r.status).toMatchObject({ observedGeneration: 1, replicas: 0, currentRevision: name, updateRevision: name, collisionCount: 0, availableReplicas: 0 });
+  });
+
+  it('a revision name taken by other data bumps collisionCount; the hash label stays the first hash (history CreateControllerRevision)', () => {
+    const set = sts();
+    const h0 = hashControllerRevision(templatePatch(set), 0);
+    const h1 = hashControllerRevision(templatePatch(set), 1);
+    const other = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: `web-${h0}`, namespace: 'default', uid: 'x', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'other', uid: 'u-other', controller: true }] }, data: { other: true }, revision: 1 } as KObject;
+    const r = planStatefulSet({ set, pods: [], revisions: [], claims: new Map(), allRevisions: new Map([[`default/web-${h0}`, other]]), now: NOW });
+    const cr = r.steps[0]!.writes[0]!.call.body as any;
+    expect(cr.metadata.name).toBe(`web-${h1}`);
+    expect(cr.metadata.labels['controller.kubernetes.io/hash']).toBe(h0);
+    expect(r.status).toMatchObject({ collisionCount: 1, updateRevision: `web-${h1}` });
   });
 
   it('waits for each ordinal to be Running and Ready before the next', () => {
@@ -211,6 +223,23 @@ describe('StatefulSet control loop', () => {
     expect(writes(plan(set, [], [cr], [existing]).steps)).toEqual(['POST pods web-0', 'PUT statefulsets/web/status']);
   });
 
+  it('a claim being deleted fails the pod creation (stateful_pod_control.go createPersistentVolumeClaims); missing claims are still created', () => {
+    const tpl = (name: string) => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    const set = sts({ volumeClaimTemplates: [tpl('www'), tpl('logs')] });
+    const cr = revisionOf(set, 1);
+    const deleting = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-0', namespace: 'default', uid: 'c0', deletionTimestamp: rfc3339(NOW), finalizers: ['kubernetes.io/pvc-protection'] } };
+    const r = plan(set, [], [cr], [deleting]);
+    expect(writes(r.steps)).toEqual(['POST persistentvolumeclaims logs-web-0', 'PUT statefulsets/web/status']);
+    expect(r.failed).toBe(true);
+    expect(r.events.map((e) => [e.type, e.reason, e.message])).toEqual([['Warning', 'FailedCreate', 'create Pod web-0 in StatefulSet web failed error: pvc www-web-0 is being deleted']]);
+    // A pending pod whose claim is being deleted: the error, without an event.
+    const p0 = pod(set, 0, cr.metadata.name!, 'Pending');
+    const logs = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'logs-web-0', namespace: 'default', uid: 'c1' } };
+    const r2 = plan(set, [p0], [cr], [deleting, logs]);
+    expect(r2.failed).toBe(true);
+    expect(r2.events).toEqual([]);
+  });
+
   it('persistentVolumeClaimRetentionPolicy puts the owner references on the claims', () => {
     const claim = (refs: any[]) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-2', namespace: 'default', ownerReferences: refs } }) as KObject;
     const set = sts({ replicas: 2, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } });
@@ -223,6 +252,56 @@ describe('StatefulSet control loop', () => {
     const kept = sts({ replicas: 3, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' } });
     expect(claimOwnerMatchesSetAndPod(claim([setRef]), kept, p2)).toBe(true);
     expect(claimOwnerMatchesSetAndPod(claim([]), sts(), p2)).toBe(true);
+  });
+
+  it('claims get the policy owner references at pod creation and while the pod is pending; a foreign controller is a ConflictingController warning', () => {
+    const tpl = { metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    const set = sts({ replicas: 1, volumeClaimTemplates: [tpl], persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' } });
+    const cr = revisionOf(set, 1);
+    const setRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true };
+    const bare = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-0', namespace: 'default', uid: 'c0', resourceVersion: '7' } };
+    // CreateStatefulPod: the pod, then its existing claim's owner references.
+    let r = plan(set, [], [cr], [bare]);
+    expect(writes(r.steps)).toEqual(['POST pods web-0', 'PUT persistentvolumeclaims/www-web-0', 'PUT statefulsets/web/status']);
+    expect((r.steps[1]!.writes[0]!.call.body as KObject).metadata.ownerReferences).toEqual([setRef]);
+    expect(r.steps[1]!.writes[0]!.fail?.prefix).toBe('update Pod web-0 in StatefulSet web failed error: could not update claim www-web-0 for delete policy ownerRefs: ');
+    // createMissingPersistentVolumeClaims for a pending pod does the same.
+    const p0 = pod(set, 0, cr.metadata.name!, 'Pending');
+    r = plan(set, [p0], [cr], [bare]);
+    expect(writes(r.steps)).toEqual(['PUT persistentvolumeclaims/www-web-0', 'PUT statefulsets/web/status']);
+    // Another controller owns the claim: left alone, with a warning.
+    const foreign = { ...bare, metadata: { ...bare.metadata, ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Backup', name: 'b', uid: 'u-b', controller: true }] } };
+    r = plan(set, [p0], [cr], [foreign]);
+    expect(writes(r.steps)).toEqual(['PUT statefulsets/web/status']);
+    expect(r.events.map((e) => [e.type, e.reason, e.message])).toEqual([['Warning', 'ConflictingController', 'PersistentVolumeClaim www-web-0 has a conflicting OwnerReference that acts as a managing controller, the retention policy is ignored for this claim']]);
+    // A running pod whose identity is fixed: its claims count as up to date (no retention update, no warning).
+    const ready = pod(set, 0, cr.metadata.name!, 'Ready');
+    delete ready.metadata.labels!['statefulset.kubernetes.io/pod-name'];
+    r = plan(set, [ready], [cr], [foreign]);
+    expect(writes(r.steps)).toEqual(['PUT pods/web-0', 'PUT statefulsets/web/status']);
+    expect(r.events).toEqual([]);
+  });
+
+  it('the owner references set on claims name a v1 Pod and an apps/v1 StatefulSet (updateClaimOwnerRefForSetAndPod)', () => {
+    const claim = (refs: any[]) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-2', namespace: 'default', ownerReferences: refs } }) as KObject;
+    const policy = { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } };
+    const podRef = { apiVersion: 'v1', kind: 'Pod', name: 'web-2', uid: 'uid-pod-2', controller: true, blockOwnerDeletion: true };
+    const setRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true };
+    // Scaled down (2 replicas): the pod owns the claim, the set's reference goes.
+    const down = sts({ replicas: 2, ...policy });
+    const p2 = pod(down, 2, 'r', 'Ready');
+    const c1 = claim([setRef]);
+    expect(updateClaimOwnerRefs(c1, down, p2)).toBe(true);
+    expect(c1.metadata.ownerReferences).toEqual([podRef]);
+    expect(claimOwnerMatchesSetAndPod(c1, down, p2)).toBe(true);
+    // In range, and the set as a list item without apiVersion/kind: still an apps/v1 StatefulSet reference.
+    const up = sts({ replicas: 3, ...policy });
+    delete (up as any).apiVersion;
+    delete (up as any).kind;
+    const c2 = claim([podRef]);
+    expect(updateClaimOwnerRefs(c2, up, p2)).toBe(true);
+    expect(c2.metadata.ownerReferences).toEqual([setRef]);
+    expect(claimOwnerMatchesSetAndPod(c2, up, p2)).toBe(true);
   });
 
   it('truncates history beyond revisionHistoryLimit, keeping revisions in use', () => {

@@ -12,7 +12,7 @@ import type { PlannedStep, PlannedWrite } from '../framework/writes';
 import { adoptRevisionPatch, equalRevision, findEqualRevisions, hashControllerRevision, controllerRevisionName, newControllerRevision, rawData, revisionNumber, sortControllerRevisions, templatePatch } from '../history/history';
 import { controllerOf, KIND, refObject } from '../replicaset/podUtil';
 import {
-  allowsBurst, applyRevision, claimOwnerMatchesSetAndPod, completeRollingUpdate, getOrdinal, getPodRevision, getStartOrdinal, identityMatches, inconsistentStatus, isCreated,
+  allowsBurst, applyRevision, claimOwnerMatchesSetAndPod, completeRollingUpdate, getOrdinal, getPodRevision, getStartOrdinal, hasUnexpectedController, identityMatches, inconsistentStatus, isCreated,
   isFailed, isPending, isRunningAndAvailable, isRunningAndReady, isSucceeded, isTerminating, isUnavailable, newVersionedPod, podClaimIsStale, podClaims, podInOrdinalRange,
   setReplicas, setSpec, setStatus, statusJson, storageMatches, updateClaimOwnerRefs, updateIdentity, updateStorage, type Loose, type StatefulSetStatus,
 } from './utils';
@@ -38,6 +38,17 @@ export interface ControlPlan {
   status: StatefulSetStatus;
   /** What the pass did, for the controllers panel. */
   notes: string[];
+  /** Events for failures found while planning (no write to fail). */
+  events: EventSpec[];
+  /** The pass ended in an error without a failed write: upstream's sync returns it (a rate-limited requeue). */
+  failed: boolean;
+}
+
+type Outcome = { exit: boolean; steps: PlannedStep[]; error?: boolean };
+
+/** A claim write of CreateStatefulPod: its failure is also the pod's ("failed to create PVC <claim>: <err>"). */
+export interface ClaimFailureMeta {
+  podCreate: { regarding: KObject; pod: string; set: string; claim: string };
 }
 
 const podsPath = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
@@ -53,6 +64,8 @@ export function planStatefulSet(input: ControlInput): ControlPlan {
 class Pass {
   readonly steps: PlannedStep[] = [];
   readonly notes: string[] = [];
+  readonly events: EventSpec[] = [];
+  private failed = false;
   readonly set: KObject;
   readonly ref: KObject;
   /** A revision is written first: when that fails upstream returns before any status update. */
@@ -75,7 +88,7 @@ class Pass {
       this.push([{ call: { method: 'PUT', path: `/apis/apps/v1/namespaces/${set.metadata.namespace}/statefulsets/${set.metadata.name}/status`, body }, observe: 'statefulsets' }], !this.revisionWrite);
     }
     this.truncateHistory(revisions, current, update);
-    return { steps: this.steps, status, notes: this.notes };
+    return { steps: this.steps, status, notes: this.notes, events: this.events, failed: this.failed };
   }
 
   private push(writes: PlannedWrite[], always = false): void {
@@ -118,7 +131,8 @@ class Pass {
           collisionCount++;
           continue;
         }
-        update = this.newRevision(raw, next, collisionCount);
+        // Only the name follows the bumped count: the hash label stays the one newRevision computed.
+        update = { ...update, metadata: { ...update.metadata, name } };
         this.revisionWrite = true;
         this.push([{ call: { method: 'POST', path: revisionsPath(ns), body: update }, observe: 'controllerrevisions' }]);
         this.notes.push(`revision ${name} (${next})`);
@@ -206,12 +220,13 @@ class Pass {
    * in slow-start batches (1, 2, 4… up to 500) whose writes run at once.
    * Returns whether the caller must stop here.
    */
-  private runForAll(n: number, fn: (i: number) => { exit: boolean; steps: PlannedStep[] }, monotonic: boolean): boolean {
+  private runForAll(n: number, fn: (i: number) => Outcome, monotonic: boolean): boolean {
     if (monotonic) {
       for (let i = 0; i < n; i++) {
         const r = fn(i);
         this.steps.push(...r.steps);
-        if (r.exit) return true;
+        if (r.error) this.failed = true;
+        if (r.exit || r.error) return true;
       }
       return false;
     }
@@ -220,6 +235,11 @@ class Pass {
       // The batch's writes by depth: first writes of every item together, then the second ones...
       const depth = Math.max(0, ...results.map((r) => r.steps.length));
       for (let d = 0; d < depth; d++) this.push(results.flatMap((r) => r.steps[d]?.writes ?? []));
+      // slowStartBatch stops after a batch with an error.
+      if (results.some((r) => r.error)) {
+        this.failed = true;
+        return true;
+      }
       j += size;
       size = Math.min(2 * size, n - j, MAX_BATCH_SIZE);
     }
@@ -227,7 +247,7 @@ class Pass {
   }
 
   /** processReplica: recreate terminal pods, create missing ones, wait for readiness, enforce identity and storage. */
-  private processReplica(updateSet: KObject, monotonic: boolean, replicas: KObject[], i: number): { exit: boolean; steps: PlannedStep[] } {
+  private processReplica(updateSet: KObject, monotonic: boolean, replicas: KObject[], i: number): Outcome {
     const pod = replicas[i]!;
     const now = this.input.now;
     const minReady = setSpec(this.set).minReadySeconds ?? 0;
@@ -240,11 +260,22 @@ class Pass {
     const steps: PlannedStep[] = [];
     if (!isCreated(pod)) {
       if (podClaimIsStale(this.set, pod, this.input.claims)) return { exit: true, steps };
+      // createPersistentVolumeClaims: a claim being deleted fails the pod's creation (the missing ones are still created).
+      const deleting = this.claimsBeingDeleted(pod);
+      if (deleting) {
+        steps.push(...this.createMissingClaims(pod, true));
+        this.events.push(this.event('Warning', 'FailedCreate', `create Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: ${deleting}`));
+        return { exit: true, steps, error: true };
+      }
       steps.push(...this.createPod(pod));
       if (monotonic) return { exit: true, steps };
       return { exit: false, steps };
     }
-    if (isPending(pod)) steps.push(...this.createMissingClaims(pod));
+    if (isPending(pod)) {
+      steps.push(...this.createMissingClaims(pod));
+      // createMissingPersistentVolumeClaims returns the error without an event.
+      if (this.claimsBeingDeleted(pod)) return { exit: true, steps, error: true };
+    }
     if (isTerminating(pod) && monotonic) return { exit: true, steps };
     if (!isRunningAndReady(pod) && monotonic) return { exit: true, steps };
     if (!isRunningAndAvailable(pod, minReady, now) && monotonic) return { exit: true, steps };
@@ -255,7 +286,7 @@ class Pass {
   }
 
   /** processCondemned: pods beyond the replicas go, highest ordinal first, once their predecessors are healthy. */
-  private processCondemned(firstUnavailable: KObject | null, monotonic: boolean, condemned: KObject[], i: number): { exit: boolean; steps: PlannedStep[] } {
+  private processCondemned(firstUnavailable: KObject | null, monotonic: boolean, condemned: KObject[], i: number): Outcome {
     const pod = condemned[i]!;
     const minReady = setSpec(this.set).minReadySeconds ?? 0;
     if (isTerminating(pod)) return { exit: monotonic, steps: [] };
@@ -284,12 +315,30 @@ class Pass {
     this.notes.push(`create ${pod.metadata.name}`);
     const claims = this.claimCreates(pod, true);
     const create: PlannedWrite = { call: { method: 'POST', path: podsPath(pod.metadata.namespace!), body: pod }, observe: 'pods', ...this.podEvent('create', pod), quiet: [409] };
-    return [...(claims.length ? [{ writes: claims }] : []), { writes: [create] }];
+    // Then the existing claims' owner references, "as much as is possible at this point".
+    const retention = this.claimRetentionUpdates(this.set, pod, true);
+    return [...(claims.length ? [{ writes: claims }] : []), { writes: [create] }, ...(retention.length ? [{ writes: retention }] : [])];
   }
 
-  private createMissingClaims(pod: KObject): PlannedStep[] {
-    const claims = this.claimCreates(pod, false);
-    return claims.length ? [{ writes: claims }] : [];
+  /** createMissingPersistentVolumeClaims (a pending pod): the missing claims, then the claims' owner references. */
+  private createMissingClaims(pod: KObject, forCreate = false): PlannedStep[] {
+    const claims = this.claimCreates(pod, forCreate);
+    const steps: PlannedStep[] = claims.length ? [{ writes: claims }] : [];
+    if (forCreate) return steps;
+    const retention = this.claimRetentionUpdates(this.set, pod, true);
+    if (retention.length) steps.push({ writes: retention });
+    return steps;
+  }
+
+  /** The "pvc <name> is being deleted" error of createPersistentVolumeClaims (aggregated as Go does), or null. */
+  private claimsBeingDeleted(pod: KObject): string | null {
+    const errs: string[] = [];
+    for (const claim of podClaims(this.set, pod).values()) {
+      const existing = this.input.claims.get(`${claim.metadata.namespace}/${claim.metadata.name}`);
+      if (existing?.metadata.deletionTimestamp) errs.push(`pvc ${claim.metadata.name} is being deleted`);
+    }
+    if (!errs.length) return null;
+    return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
   }
 
   /** createPersistentVolumeClaims: each claim the informer does not hold; events name the claim and the pod. */
@@ -299,14 +348,14 @@ class Pass {
       const existing = this.input.claims.get(`${claim.metadata.namespace}/${claim.metadata.name}`);
       if (existing) continue;
       const msg = `create Claim ${claim.metadata.name} Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name}`;
+      // recordClaimEvent (none for AlreadyExists); for CreateStatefulPod the controller adds the pod's FailedCreate (ClaimFailureMeta).
       out.push({
         call: { method: 'POST', path: claimsPath(claim.metadata.namespace!), body: claim },
         observe: 'persistentvolumeclaims',
         ok: this.event('Normal', 'SuccessfulCreate', `${msg} success`),
-        fail: forCreate
-          ? { regarding: this.ref, type: 'Warning', reason: 'FailedCreate', prefix: `create Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: failed to create PVC ${claim.metadata.name}: ` }
-          : { regarding: this.ref, type: 'Warning', reason: 'FailedCreate', prefix: `create Claim ${claim.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: ` },
+        fail: { regarding: this.ref, type: 'Warning', reason: 'FailedCreate', prefix: `create Claim ${claim.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: ` },
         quiet: [409],
+        ...(forCreate ? { meta: { podCreate: { regarding: this.ref, pod: pod.metadata.name!, set: this.set.metadata.name!, claim: claim.metadata.name! } } satisfies ClaimFailureMeta } : {}),
       });
     }
     return out;
@@ -321,14 +370,28 @@ class Pass {
     return true;
   }
 
-  /** UpdatePodClaimForRetentionPolicy: claim updates that set the policy's owner references. */
-  private claimRetentionUpdates(set: KObject, pod: KObject): PlannedWrite[] {
+  /**
+   * UpdatePodClaimForRetentionPolicy: claim updates that set the policy's
+   * owner references; a claim another controller manages gets a
+   * ConflictingController warning. A failed update is the pod's FailedUpdate
+   * when the caller records it (podEvent).
+   */
+  private claimRetentionUpdates(set: KObject, pod: KObject, podEvent = false): PlannedWrite[] {
     const out: PlannedWrite[] = [];
     for (const claim of podClaims(set, pod).values()) {
       const c = this.input.claims.get(`${claim.metadata.namespace}/${claim.metadata.name}`);
-      if (!c || claimOwnerMatchesSetAndPod(c, set, pod)) continue;
+      if (!c) continue;
+      if (hasUnexpectedController(c, set, pod)) {
+        this.events.push(this.event('Warning', 'ConflictingController', `PersistentVolumeClaim ${c.metadata.name} has a conflicting OwnerReference that acts as a managing controller, the retention policy is ignored for this claim`));
+      }
+      if (claimOwnerMatchesSetAndPod(c, set, pod)) continue;
       const body = clone(c);
-      if (updateClaimOwnerRefs(body, set, pod)) out.push({ call: { method: 'PUT', path: `${claimsPath(c.metadata.namespace!)}/${c.metadata.name}`, body }, observe: 'persistentvolumeclaims' });
+      if (!updateClaimOwnerRefs(body, set, pod)) continue;
+      out.push({
+        call: { method: 'PUT', path: `${claimsPath(c.metadata.namespace!)}/${c.metadata.name}`, body },
+        observe: 'persistentvolumeclaims',
+        ...(podEvent ? { fail: { regarding: this.ref, type: 'Warning' as const, reason: 'FailedUpdate', prefix: `update Pod ${pod.metadata.name} in StatefulSet ${this.set.metadata.name} failed error: could not update claim ${c.metadata.name} for delete policy ownerRefs: ` } } : {}),
+      });
     }
     return out;
   }
@@ -343,7 +406,8 @@ class Pass {
       const creates = this.claimCreates(pod, false);
       if (creates.length) steps.push({ writes: creates });
     }
-    const retention = this.claimRetentionUpdates(set, pod);
+    // UpdatePodClaimForRetentionPolicy only when ClaimsMatchRetentionPolicy says no.
+    const retention = this.claimsMatchRetention(set, pod) ? [] : this.claimRetentionUpdates(set, pod, true);
     if (retention.length) steps.push({ writes: retention });
     this.notes.push(`update ${pod.metadata.name}`);
     steps.push({ writes: [{ call: { method: 'PUT', path: `${podsPath(pod.metadata.namespace!)}/${pod.metadata.name}`, body: pod }, observe: 'pods', ...this.podEvent('update', pod) }] });
@@ -352,7 +416,7 @@ class Pass {
 
   /** fixPodClaim for a condemned pod: its claims' owner references after scale-down (whenScaled=Delete). */
   private fixClaims(set: KObject, pod: KObject): PlannedStep[] {
-    const updates = this.claimRetentionUpdates(set, pod);
+    const updates = this.claimsMatchRetention(set, pod) ? [] : this.claimRetentionUpdates(set, pod);
     return updates.length ? [{ writes: updates }] : [];
   }
 }

@@ -11,10 +11,10 @@ import { isEmpty, labelSelectorAsSelector, matches } from '../../apimachinery/se
 import { registerClass } from '../../sim/serial';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
 import { WriteChains, type PlannedStep, type PlannedWrite, type WriteTag } from '../framework/writes';
-import { controllerOf, inNamespace, isPodReady, newControllerRef, KIND } from '../replicaset/podUtil';
+import { controllerOf, errorMessage, inNamespace, isPodReady, newControllerRef, KIND } from '../replicaset/podUtil';
 import { keyOfObject, pushRecent } from '../endpoint/podutil';
 import { listControllerRevisions } from '../history/history';
-import { adoptOrphanRevisions, planStatefulSet } from './control';
+import { adoptOrphanRevisions, planStatefulSet, type ClaimFailureMeta } from './control';
 import { isMemberOf, setReplicas, setSpec } from './utils';
 
 export class StatefulSetController implements Controller {
@@ -100,7 +100,10 @@ export class StatefulSetController implements Controller {
     const plan = planStatefulSet({ set, pods, revisions, claims: ctx.store('persistentvolumeclaims'), allRevisions: ctx.store('controllerrevisions'), now: ctx.now });
     steps.push(...plan.steps);
     for (const n of plan.notes) pushRecent(this.recent, ctx.now, key, n);
+    for (const e of plan.events) ctx.event(e);
     this.writes.start(key, steps, ctx);
+    // An error found while planning: upstream's sync returns it and the key is requeued rate-limited.
+    if (plan.failed) this.queue.addRateLimited(key, ctx.now);
     // Ready replicas become available minReadySeconds later: look again then.
     const minReady = setSpec(set).minReadySeconds ?? 0;
     if (minReady > 0 && plan.status.availableReplicas !== setReplicas(set)) this.queue.addAfter(key, minReady * 1000, ctx.now);
@@ -134,8 +137,31 @@ export class StatefulSetController implements Controller {
     return { pods, writes };
   }
 
+  /** Per set key, per pod, the claim creation errors of CreateStatefulPod's step in flight. */
+  readonly claimErrors = new Map<string, Map<string, { regarding: KObject; set: string; errors: string[] }>>();
+
   onResponse(tag: unknown, status: number, body: string, ctx: ControllerContext): void {
-    const r = this.writes.onResponse(tag as WriteTag, status, body, ctx);
+    const t = tag as WriteTag;
+    const meta = this.writes.chains.get(t.owner)?.steps[t.step]?.writes[t.index]?.meta as ClaimFailureMeta | undefined;
+    if (meta?.podCreate && !(status >= 200 && status < 300)) {
+      const m = meta.podCreate;
+      const byPod = this.claimErrors.get(t.owner) ?? new Map<string, { regarding: KObject; set: string; errors: string[] }>();
+      const e = byPod.get(m.pod) ?? { regarding: m.regarding, set: m.set, errors: [] };
+      e.errors.push(`failed to create PVC ${m.claim}: ${errorMessage(status, body)}`);
+      byPod.set(m.pod, e);
+      this.claimErrors.set(t.owner, byPod);
+    }
+    const r = this.writes.onResponse(t, status, body, ctx);
+    // The step is over: CreateStatefulPod records the pod's FailedCreate with the aggregated claim errors.
+    const byPod = this.claimErrors.get(t.owner);
+    if (byPod && this.writes.chains.get(t.owner)?.step !== t.step) {
+      this.claimErrors.delete(t.owner);
+      for (const [pod, e] of byPod) {
+        const unique = [...new Set(e.errors)];
+        const err = unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
+        ctx.event({ regarding: e.regarding, type: 'Warning', reason: 'FailedCreate', message: `create Pod ${pod} in StatefulSet ${e.set} failed error: ${err}` });
+      }
+    }
     if (!r) return;
     if (r.ok) this.queue.add(r.owner, ctx.now);
     else this.queue.addRateLimited(r.owner, ctx.now);

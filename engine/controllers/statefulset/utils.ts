@@ -195,12 +195,15 @@ const hasStaleOwnerRef = (target: KObject, owner: RefTarget): boolean => {
   return !!r && r.uid !== owner.metadata.uid;
 };
 const podRef = (pod: KObject): RefTarget => ({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata });
+/** The set as matchesRef sees it: controllerKind, never the object's own (a listed item may carry none). */
+const setRef = (set: KObject): RefTarget => ({ apiVersion: KIND.StatefulSet.apiVersion, kind: KIND.StatefulSet.kind, metadata: set.metadata });
 
-function hasUnexpectedController(claim: KObject, set: KObject, pod: KObject): boolean {
+/** hasUnexpectedController: another controller (or an earlier set or pod of the same name) owns the claim. */
+export function hasUnexpectedController(claim: KObject, set: KObject, pod: KObject): boolean {
   const p = retention(set);
   if (p.whenScaled === 'Retain' && p.whenDeleted === 'Retain') return false;
   for (const ref of claim.metadata.ownerReferences ?? []) {
-    if (matchesRef(ref, set)) {
+    if (matchesRef(ref, setRef(set))) {
       if (ref.uid !== set.metadata.uid) return true;
       continue;
     }
@@ -218,7 +221,7 @@ const hasNonControllerOwner = (claim: KObject, set: KObject, pod: KObject): bool
 
 /** claimOwnerMatchesSetAndPod (isClaimOwnerUpToDate): the claim's owner references follow the retention policy. */
 export function claimOwnerMatchesSetAndPod(claim: KObject, set: KObject, pod: KObject): boolean {
-  if (hasStaleOwnerRef(claim, set) || hasStaleOwnerRef(claim, podRef(pod))) return true;
+  if (hasStaleOwnerRef(claim, setRef(set)) || hasStaleOwnerRef(claim, podRef(pod))) return true;
   if (hasUnexpectedController(claim, set, pod)) return !(hasOwnerRef(claim, set) || hasOwnerRef(claim, podRef(pod)));
   if (hasNonControllerOwner(claim, set, pod)) return false;
   const p = retention(set);
@@ -235,16 +238,17 @@ export function claimOwnerMatchesSetAndPod(claim: KObject, set: KObject, pod: KO
 export function updateClaimOwnerRefs(claim: KObject, set: KObject, pod: KObject): boolean {
   const before = JSON.stringify(claim.metadata.ownerReferences ?? []);
   const unexpected = hasUnexpectedController(claim, set, pod);
-  let refs = (claim.metadata.ownerReferences ?? []).filter((r) => !matchesRef(r, set) && !matchesRef(r, podRef(pod)));
+  let refs = (claim.metadata.ownerReferences ?? []).filter((r) => !matchesRef(r, setRef(set)) && !matchesRef(r, podRef(pod)));
   if (!unexpected) {
     const p = retention(set);
     const scaledDown = !podInOrdinalRange(pod, set);
+    // addControllerRef: the set as an apps/v1 StatefulSet, the pod as a v1 Pod.
     const add = (owner: RefTarget) => {
-      if (!refs.some((r) => r.uid === owner.metadata.uid)) refs = [...refs, newControllerRef(owner as KObject, KIND.StatefulSet)];
+      if (!refs.some((r) => r.uid === owner.metadata.uid)) refs = [...refs, newControllerRef(owner as KObject, { apiVersion: owner.apiVersion, kind: owner.kind })];
     };
-    if (p.whenScaled === 'Retain' && p.whenDeleted === 'Delete') add(set);
+    if (p.whenScaled === 'Retain' && p.whenDeleted === 'Delete') add(setRef(set));
     else if (p.whenScaled === 'Delete' && p.whenDeleted === 'Retain' && scaledDown) add(podRef(pod));
-    else if (p.whenScaled === 'Delete' && p.whenDeleted === 'Delete') add(scaledDown ? podRef(pod) : set);
+    else if (p.whenScaled === 'Delete' && p.whenDeleted === 'Delete') add(scaledDown ? podRef(pod) : setRef(set));
   }
   if (refs.length) claim.metadata.ownerReferences = refs;
   else delete claim.metadata.ownerReferences;
