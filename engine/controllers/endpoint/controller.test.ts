@@ -34,6 +34,24 @@ describe('EndpointController (endpoints_controller_test.go)', () => {
     expect(ctx.calls).toEqual([]);
   });
 
+  it('a create refused because the namespace is terminating is neither an error nor retried (syncService)', () => {
+    const { c, ctx } = setup();
+    ctx.upsert(c, 'pods', pod('web-1', { ip: '10.244.0.5' }));
+    ctx.upsert(c, 'services', service('web', { selector: { app: 'web' } }));
+    ctx.drain(c);
+    expect(ctx.calls).toHaveLength(1);
+    // What NamespaceLifecycle answers: the cause's type travels as "reason".
+    ctx.respond(c, 403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, message: 'endpoints "web" is forbidden: unable to create new content in namespace default because it is being terminated', details: { name: 'web', kind: 'endpoints', causes: [{ reason: 'NamespaceTerminating', message: 'namespace default is being terminated', field: 'metadata.namespace' }] } });
+    ctx.now += 60_000;
+    expect(ctx.drain(c)).toEqual([]);
+    expect(ctx.calls).toEqual([]);
+    // Any other refusal is an error, retried with back-off.
+    ctx.upsert(c, 'pods', pod('web-2', { ip: '10.244.0.6' }));
+    ctx.drain(c);
+    ctx.respond(c, 403, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, message: 'forbidden' });
+    expect(ctx.drain(c).map((r) => r.type)).toEqual(['error']);
+  });
+
   it('ignores services without a selector', () => {
     const { c, ctx } = setup();
     ctx.upsert(c, 'services', service('ext', { selector: null }));

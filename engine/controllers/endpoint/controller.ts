@@ -9,6 +9,7 @@ import type { ReflectorEvent } from '../../client/reflector';
 import { RateLimitingQueue } from '../../client/workqueue';
 import { registerClass } from '../../sim/serial';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
+import { hasNamespaceTerminatingCause } from '../framework/apiErrors';
 import { keyOfObject, podsForService, pushRecent, serviceSelector, servicesForPod, type Loose } from './podutil';
 import { canonicalSubsets, computeSubsets, LABEL_HEADLESS, MAX_CAPACITY, OVER_CAPACITY_ANNOTATION, truncateSubsets } from './subsets';
 
@@ -113,22 +114,15 @@ export class EndpointController implements Controller {
       if (!ok && status !== 404) this.writeErrors.set(t.svc, `deleting Endpoints ${t.svc}: status ${status}`);
     } else if (ok) {
       this.stale.set(t.svc, t.staleRV);
-    } else if (!(t.op === 'create' && isNamespaceTerminating(status, body))) {
+    } else if (t.op === 'create' && status === 403 && hasNamespaceTerminatingCause(body)) {
+      // syncService: creating in a terminating namespace is expected to fail; no error, no retry.
+      return;
+    } else {
       this.writeErrors.set(t.svc, `${t.op === 'create' ? 'creating' : 'updating'} Endpoints ${t.svc}: status ${status}`);
     }
     if (!ok || t.op !== 'delete') this.queue.add(t.svc, ctx.now);
   }
 }
 
-/** Creating in a terminating namespace is expected to fail; upstream does not retry. */
-function isNamespaceTerminating(status: number, body: string): boolean {
-  if (status !== 403) return false;
-  try {
-    const s = JSON.parse(body) as Loose;
-    return s?.details?.causes?.some((c: Loose) => c?.type === 'NamespaceTerminating') ?? false;
-  } catch {
-    return false;
-  }
-}
 
 registerClass('EndpointController', EndpointController);

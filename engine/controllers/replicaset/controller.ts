@@ -15,6 +15,7 @@ import { registerClass } from '../../sim/serial';
 import { assertNever } from '../../sim/assert';
 import { rfc3339 } from '../../apiserver/http/time';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
+import { hasNamespaceTerminatingCause } from '../framework/apiErrors';
 import { UIDTrackingControllerExpectations } from './expectations';
 import { getPodsToDelete } from './ranking';
 import { controllerOf, errorMessage, isPodActive, isPodAvailable, isPodReady, newControllerRef, KIND, refObject } from './podUtil';
@@ -400,15 +401,6 @@ export class ReplicaSetController implements Controller {
   }
 }
 
-/** apierrors.HasStatusCause(err, NamespaceTerminatingCause): the Status lists a cause with that reason. */
-export function hasNamespaceTerminatingCause(body: string): boolean {
-  try {
-    const causes = (JSON.parse(body) as { details?: { causes?: { reason?: string }[] } }).details?.causes;
-    return Array.isArray(causes) && causes.some((c) => c?.reason === 'NamespaceTerminating');
-  } catch {
-    return false;
-  }
-}
 
 export function keyOf(o: KObject): string {
   return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!;
