@@ -5,7 +5,8 @@ import { OMIT_VALUE } from '../../apimachinery/fieldErrors';
 import { nameIsDNSSubdomain } from './names';
 import { selectorMatches, selectorParseFails, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';
 import { validatePodTemplateSpec } from './core/pod';
-import { fieldErr, FieldPath, goInvalid, goStringMap, has, immutable, isObj, n, nonNegative, o, root, s, type Errs, type Loose } from './util';
+import { formatRFC3339, parseRFC3339 } from '../protobuf/goTime';
+import { deepEqual, fieldErr, FieldPath, goInvalid, goStringMap, has, immutable, isObj, n, nonNegative, o, root, s, type Errs, type Loose } from './util';
 
 const MAX_PARALLELISM_INDEXED = 100000;
 const MAX_FAILED_INDEXES_INDEXED = 100_000;
@@ -37,28 +38,33 @@ function domainPrefixedPath(p: FieldPath, v: string): Errs {
   return errs;
 }
 
-/** parseIndexInterval / validateIndexesFormat: "1,3-5" within completions, increasing; the count of indexes. */
+/** parseIndexInterval: one "x" or "x-y" fragment of an index list, within completions. */
+export function parseIndexInterval(part: string, completions: number): { x: number; y: number } | { error: string } {
+  const atoi = (x: string) => (/^[+-]?\d+$/.test(x) ? Number(x) : NaN);
+  const limits = part.split('-');
+  if (limits.length > 2) return { error: `the fragment ${JSON.stringify(part)} violates the requirement that an index interval can have at most two parts separated by '-'` };
+  const x = atoi(limits[0]!);
+  if (!Number.isFinite(x)) return { error: `cannot convert string to integer for index: ${JSON.stringify(limits[0])}` };
+  if (x >= completions) return { error: `too large index: ${JSON.stringify(limits[0])}` };
+  if (limits.length === 1) return { x, y: x };
+  const y = atoi(limits[1]!);
+  if (!Number.isFinite(y)) return { error: `cannot convert string to integer for index: ${JSON.stringify(limits[1])}` };
+  if (y >= completions) return { error: `too large index: ${JSON.stringify(limits[1])}` };
+  if (x >= y) return { error: `non-increasing order, previous: ${x}, current: ${y}` };
+  return { x, y };
+}
+
+/** validateIndexesFormat: "1,3-5" within completions, increasing; the count of indexes. */
 export function validateIndexesFormat(str: string, completions: number): { total: number } | { error: string } {
   if (str.length === 0) return { total: 0 };
   let last: number | null = null;
   let total = 0;
-  const atoi = (x: string) => (/^[+-]?\d+$/.test(x) ? Number(x) : NaN);
   for (const part of str.split(',')) {
-    const limits = part.split('-');
-    if (limits.length > 2) return { error: `the fragment ${JSON.stringify(part)} violates the requirement that an index interval can have at most two parts separated by '-'` };
-    const x = atoi(limits[0]!);
-    if (!Number.isFinite(x)) return { error: `cannot convert string to integer for index: ${JSON.stringify(limits[0])}` };
-    if (x >= completions) return { error: `too large index: ${JSON.stringify(limits[0])}` };
-    let y = x;
-    if (limits.length > 1) {
-      y = atoi(limits[1]!);
-      if (!Number.isFinite(y)) return { error: `cannot convert string to integer for index: ${JSON.stringify(limits[1])}` };
-      if (y >= completions) return { error: `too large index: ${JSON.stringify(limits[1])}` };
-      if (x >= y) return { error: `non-increasing order, previous: ${x}, current: ${y}` };
-    }
-    if (last !== null && last >= x) return { error: `non-increasing order, previous: ${last}, current: ${x}` };
-    total += y - x + 1;
-    last = y;
+    const r = parseIndexInterval(part, completions);
+    if ('error' in r) return r;
+    if (last !== null && last >= r.x) return { error: `non-increasing order, previous: ${last}, current: ${r.x}` };
+    total += r.y - r.x + 1;
+    last = r.y;
   }
   return { total };
 }
@@ -277,11 +283,268 @@ export function validateJobUpdate(job: Loose, old: Loose): Errs {
   return errs;
 }
 
-export function validateJobStatusUpdate(job: Loose, old: Loose): Errs {
-  const errs = validateObjectMetaUpdate(job.metadata, old.metadata);
+// ---------------------------------------------------------------- Job status
+
+// Job status updates, as pkg/apis/batch/validation/validation.go (validateJobStatus,
+// ValidateJobStatusUpdate) checks them with the options pkg/registry/batch/job/strategy.go
+// (getStatusValidationOptions) picks.
+
+/** JobStatusValidationOptions: which of the stricter status rules apply to this update. */
+export interface JobStatusValidationOptions {
+  rejectDecreasingSucceededCounter: boolean;
+  rejectDecreasingFailedCounter: boolean;
+  rejectDisablingTerminalCondition: boolean;
+  rejectInvalidCompletedIndexes: boolean;
+  rejectInvalidFailedIndexes: boolean;
+  rejectFailedIndexesOverlappingCompleted: boolean;
+  rejectCompletedIndexesForNonIndexedJob: boolean;
+  rejectFailedIndexesForNoBackoffLimitPerIndex: boolean;
+  rejectFailedJobWithoutFailureTarget: boolean;
+  rejectCompleteJobWithoutSuccessCriteriaMet: boolean;
+  rejectFinishedJobWithActivePods: boolean;
+  rejectFinishedJobWithoutStartTime: boolean;
+  rejectFinishedJobWithUncountedTerminatedPods: boolean;
+  rejectStartTimeUpdateForUnsuspendedJob: boolean;
+  rejectCompletionTimeBeforeStartTime: boolean;
+  rejectMutatingCompletionTime: boolean;
+  rejectCompleteJobWithoutCompletionTime: boolean;
+  rejectNotCompleteJobWithCompletionTime: boolean;
+  rejectCompleteJobWithFailedCondition: boolean;
+  rejectCompleteJobWithFailureTargetCondition: boolean;
+  allowForSuccessCriteriaMetInExtendedScope: boolean;
+  rejectMoreReadyThanActivePods: boolean;
+  rejectFinishedJobWithTerminatingPods: boolean;
+}
+
+/** IsConditionTrue over the JSON conditions. */
+function conditionTrue(job: Loose, type: string): boolean {
+  const conds = o(job.status).conditions;
+  return Array.isArray(conds) && conds.some((c) => o(c).type === type && o(c).status === 'True');
+}
+const isComplete = (j: Loose) => conditionTrue(j, 'Complete');
+const isFailed = (j: Loose) => conditionTrue(j, 'Failed');
+const isFinished = (j: Loose) => isComplete(j) || isFailed(j);
+const isFailureTarget = (j: Loose) => conditionTrue(j, 'FailureTarget');
+const isSuccessCriteriaMet = (j: Loose) => conditionTrue(j, 'SuccessCriteriaMet');
+
+/** A metav1.Time as Unix seconds and nanos (null when absent or malformed). */
+function instant(v: unknown): { seconds: number; nanos: number } | null {
+  return typeof v === 'string' ? parseRFC3339(v) : null;
+}
+/** ptr.Equal of two *metav1.Time: both nil, or the same instant. */
+function sameTime(a: unknown, b: unknown): boolean {
+  if (!has(a) || !has(b)) return !has(a) && !has(b);
+  const x = instant(a);
+  const y = instant(b);
+  if (x === null || y === null) return a === b;
+  return x.seconds === y.seconds && x.nanos === y.nanos;
+}
+/** time.Time.Before. */
+function before(a: unknown, b: unknown): boolean {
+  const x = instant(a);
+  const y = instant(b);
+  if (x === null || y === null) return false;
+  return x.seconds < y.seconds || (x.seconds === y.seconds && x.nanos < y.nanos);
+}
+/** ptr.Equal of two *int32 / *string. */
+const samePtr = (a: unknown, b: unknown) => (has(a) && has(b) ? a === b : !has(a) && !has(b));
+/** apiequality.Semantic.DeepEqual of two *UncountedTerminatedPods (nil and empty lists equal). */
+function sameUncounted(a: unknown, b: unknown): boolean {
+  if (!has(a) || !has(b)) return !has(a) && !has(b);
+  const list = (u: unknown, k: string) => (Array.isArray(o(u)[k]) ? (o(u)[k] as unknown[]) : []);
+  return ['succeeded', 'failed'].every((k) => deepEqual(list(a, k), list(b, k)));
+}
+
+/** Go's time.Time.String() of a metav1.Time, in the API server's (UTC) zone: `2025-01-01 00:00:05 +0000 UTC`. */
+function goTimeString(v: unknown): string {
+  const t = instant(v);
+  if (t === null) return JSON.stringify(v);
+  const text = formatRFC3339(t.seconds);
+  const frac = t.nanos ? `.${String(t.nanos).padStart(9, '0').replace(/0+$/, '')}` : '';
+  return `${text.slice(0, 10)} ${text.slice(11, 19)}${frac} +0000 UTC`;
+}
+/** Go's %#v of a batch.UncountedTerminatedPods (internal type). */
+function goUncounted(u: Loose): string {
+  const list = (k: string) => (Array.isArray(u[k]) ? `[]types.UID{${(u[k] as unknown[]).map((x) => JSON.stringify(s(x))).join(', ')}}` : '[]types.UID(nil)');
+  return `batch.UncountedTerminatedPods{Succeeded:${list('succeeded')}, Failed:${list('failed')}}`;
+}
+
+/**
+ * getStatusValidationOptions in v1.32: JobManagedBy is beta and on by default
+ * (JobPodReplacementPolicy, JobSuccessPolicy and JobBackoffLimitPerIndex too), so
+ * the strengthened rules apply, most of them only when the fields they read changed
+ * in this update, so that a status already off the rules can still be updated.
+ */
+export function jobStatusValidationOptions(job: Loose, old: Loose): JobStatusValidationOptions {
+  const ns = o(job.status);
+  const os = o(old.status);
+  const sp = o(job.spec);
+  const isIndexed = sp.completionMode === 'Indexed';
+  const finishedChanged = isFinished(old) !== isFinished(job);
+  const completeChanged = isComplete(old) !== isComplete(job);
+  const failedChanged = isFailed(old) !== isFailed(job);
+  const failureTargetChanged = isFailureTarget(old) !== isFailureTarget(job);
+  const successCriteriaMetChanged = isSuccessCriteriaMet(old) !== isSuccessCriteriaMet(job);
+  const completedIndexesChanged = s(os.completedIndexes) !== s(ns.completedIndexes);
+  const failedIndexesChanged = !samePtr(os.failedIndexes, ns.failedIndexes);
+  const activeChanged = n(os.active) !== n(ns.active);
+  const startTimeChanged = !sameTime(os.startTime, ns.startTime);
+  const completionTimeChanged = !sameTime(os.completionTime, ns.completionTime);
+  const uncountedChanged = !sameUncounted(os.uncountedTerminatedPods, ns.uncountedTerminatedPods);
+  const readyChanged = !samePtr(os.ready, ns.ready);
+  const terminatingChanged = !samePtr(os.terminating, ns.terminating);
+  return {
+    // Indexed Jobs with completions == parallelism can be scaled down, losing succeeded pods.
+    rejectDecreasingSucceededCounter: !isIndexed || !samePtr(sp.completions, sp.parallelism),
+    rejectDecreasingFailedCounter: true,
+    rejectDisablingTerminalCondition: true,
+    rejectInvalidCompletedIndexes: completedIndexesChanged,
+    rejectInvalidFailedIndexes: failedIndexesChanged,
+    rejectCompletedIndexesForNonIndexedJob: completedIndexesChanged,
+    rejectFailedIndexesForNoBackoffLimitPerIndex: failedIndexesChanged,
+    rejectFailedIndexesOverlappingCompleted: failedIndexesChanged || completedIndexesChanged,
+    rejectFailedJobWithoutFailureTarget: failedChanged || failedIndexesChanged,
+    rejectCompleteJobWithoutSuccessCriteriaMet: completeChanged || successCriteriaMetChanged,
+    rejectFinishedJobWithActivePods: finishedChanged || activeChanged,
+    rejectFinishedJobWithoutStartTime: finishedChanged || startTimeChanged,
+    rejectFinishedJobWithUncountedTerminatedPods: finishedChanged || uncountedChanged,
+    rejectStartTimeUpdateForUnsuspendedJob: startTimeChanged,
+    rejectCompletionTimeBeforeStartTime: startTimeChanged || completionTimeChanged,
+    rejectMutatingCompletionTime: true,
+    rejectNotCompleteJobWithCompletionTime: completeChanged || completionTimeChanged,
+    rejectCompleteJobWithoutCompletionTime: completeChanged || completionTimeChanged,
+    rejectCompleteJobWithFailedCondition: completeChanged || failedChanged,
+    rejectCompleteJobWithFailureTargetCondition: completeChanged || failureTargetChanged,
+    allowForSuccessCriteriaMetInExtendedScope: true,
+    rejectMoreReadyThanActivePods: readyChanged || activeChanged,
+    rejectFinishedJobWithTerminatingPods: finishedChanged || terminatingChanged,
+  };
+}
+
+/** validateFailedIndexesNotOverlapCompleted: the first index in both lists (unparsable fragments are skipped). */
+function failedOverlapsCompleted(completedStr: string, failedStr: string, completions: number): string | null {
+  if (completedStr.length === 0 || failedStr.length === 0) return null;
+  const completed = completedStr.split(',');
+  const failed = failedStr.split(',');
+  let ci = 0;
+  let fi = 0;
+  let c = parseIndexInterval(completed[0]!, completions);
+  let f = parseIndexInterval(failed[0]!, completions);
+  while (ci < completed.length && fi < failed.length) {
+    if ('error' in c) {
+      if (++ci < completed.length) c = parseIndexInterval(completed[ci]!, completions);
+    } else if ('error' in f) {
+      if (++fi < failed.length) f = parseIndexInterval(failed[fi]!, completions);
+    } else {
+      if (c.x <= f.y && f.x <= c.y) return `failedIndexes and completedIndexes overlap at index: ${Math.max(c.x, f.x)}`;
+      if (c.x <= f.x) {
+        if (++ci < completed.length) c = parseIndexInterval(completed[ci]!, completions);
+      } else if (++fi < failed.length) f = parseIndexInterval(failed[fi]!, completions);
+    }
+  }
+  return null;
+}
+
+/** validateJobStatus. */
+function validateJobStatus(job: Loose, p: FieldPath, opts: JobStatusValidationOptions): Errs {
+  const errs: Errs = [];
   const st = o(job.status);
-  const p = root('status');
+  const sp = o(job.spec);
   for (const k of ['active', 'succeeded', 'failed', 'ready', 'terminating']) if (has(st[k])) errs.push(...nonNegative(st[k], p.child(k)));
+  const uncounted = isObj(st.uncountedTerminatedPods) ? (st.uncountedTerminatedPods as Loose) : null;
+  if (uncounted) {
+    const up = p.child('uncountedTerminatedPods');
+    const seen = new Set<string>();
+    for (const k of ['succeeded', 'failed']) {
+      (Array.isArray(uncounted[k]) ? (uncounted[k] as unknown[]) : []).forEach((raw, i) => {
+        const uid = s(raw);
+        const ip = up.child(k).index(i);
+        if (uid === '') errs.push(fieldErr.invalid(ip, uid, 'must not be empty'));
+        else if (seen.has(uid)) errs.push(fieldErr.duplicate(ip, uid));
+        else seen.add(uid);
+      });
+    }
+  }
+  const conds = p.child('conditions');
+  const condErr = (detail: string) => fieldErr.invalid(conds, OMIT_VALUE, detail);
+  const complete = isComplete(job);
+  const failed = isFailed(job);
+  const failureTarget = isFailureTarget(job);
+  const successCriteriaMet = isSuccessCriteriaMet(job);
+  if (opts.rejectCompleteJobWithFailedCondition && complete && failed) errs.push(condErr('cannot set Complete=True and Failed=true conditions'));
+  if (opts.rejectCompleteJobWithFailureTargetCondition && complete && failureTarget) errs.push(condErr('cannot set Complete=True and FailureTarget=true conditions'));
+  if (opts.rejectNotCompleteJobWithCompletionTime && has(st.completionTime) && !complete) {
+    errs.push(goInvalid(p.child('completionTime'), goTimeString(st.completionTime), 'cannot set completionTime when there is no Complete=True condition'));
+  }
+  if (opts.rejectCompleteJobWithoutCompletionTime && !has(st.completionTime) && complete) errs.push(fieldErr.required(p.child('completionTime'), 'completionTime is required for Complete jobs'));
+  if (opts.rejectCompletionTimeBeforeStartTime && has(st.startTime) && has(st.completionTime) && before(st.completionTime, st.startTime)) {
+    errs.push(goInvalid(p.child('completionTime'), goTimeString(st.completionTime), 'completionTime cannot be set before startTime'));
+  }
+  if (opts.rejectFailedJobWithoutFailureTarget && failed && !failureTarget) errs.push(condErr('cannot set Failed=True condition without the FailureTarget=true condition'));
+  if (opts.rejectCompleteJobWithoutSuccessCriteriaMet && complete && !successCriteriaMet) errs.push(condErr('cannot set Complete=True condition without the SuccessCriteriaMet=true condition'));
+  const finished = complete || failed;
+  if (opts.rejectFinishedJobWithActivePods && n(st.active) > 0 && finished) errs.push(fieldErr.invalid(p.child('active'), n(st.active), 'active>0 is invalid for finished job'));
+  if (opts.rejectFinishedJobWithoutStartTime && !has(st.startTime) && finished) errs.push(fieldErr.required(p.child('startTime'), 'startTime is required for finished job'));
+  if (opts.rejectFinishedJobWithUncountedTerminatedPods && finished && uncounted) {
+    const count = ['succeeded', 'failed'].reduce((t, k) => t + (Array.isArray(uncounted[k]) ? (uncounted[k] as unknown[]).length : 0), 0);
+    if (count > 0) errs.push(goInvalid(p.child('uncountedTerminatedPods'), goUncounted(uncounted), 'uncountedTerminatedPods needs to be empty for finished job'));
+  }
+  const completedIndexes = s(st.completedIndexes);
+  if (opts.rejectInvalidCompletedIndexes && has(sp.completions)) {
+    const r = validateIndexesFormat(completedIndexes, n(sp.completions));
+    if ('error' in r) errs.push(fieldErr.invalid(p.child('completedIndexes'), completedIndexes, `error parsing completedIndexes: ${r.error}`));
+  }
+  if (opts.rejectInvalidFailedIndexes && has(sp.completions) && has(sp.backoffLimitPerIndex) && has(st.failedIndexes)) {
+    const r = validateIndexesFormat(s(st.failedIndexes), n(sp.completions));
+    if ('error' in r) errs.push(fieldErr.invalid(p.child('failedIndexes'), s(st.failedIndexes), `error parsing failedIndexes: ${r.error}`));
+  }
+  const isIndexed = sp.completionMode === 'Indexed';
+  if (opts.rejectCompletedIndexesForNonIndexedJob && completedIndexes.length !== 0 && !isIndexed) {
+    errs.push(fieldErr.invalid(p.child('completedIndexes'), completedIndexes, 'cannot set non-empty completedIndexes when non-indexed completion mode'));
+  }
+  // A NonIndexed Job has no backoffLimitPerIndex, so this also keeps failedIndexes off it.
+  if (opts.rejectFailedIndexesForNoBackoffLimitPerIndex && !has(sp.backoffLimitPerIndex) && has(st.failedIndexes)) {
+    errs.push(fieldErr.invalid(p.child('failedIndexes'), s(st.failedIndexes), 'cannot set non-null failedIndexes when backoffLimitPerIndex is null'));
+  }
+  if (opts.rejectFailedIndexesOverlappingCompleted && has(sp.completions) && has(st.failedIndexes)) {
+    const msg = failedOverlapsCompleted(completedIndexes, s(st.failedIndexes), n(sp.completions));
+    if (msg !== null) errs.push(fieldErr.invalid(p.child('failedIndexes'), s(st.failedIndexes), msg));
+  }
+  if (opts.rejectFinishedJobWithTerminatingPods && n(st.terminating) > 0 && finished) errs.push(fieldErr.invalid(p.child('terminating'), n(st.terminating), 'terminating>0 is invalid for finished job'));
+  if (opts.rejectMoreReadyThanActivePods && has(st.ready) && n(st.ready) > n(st.active)) errs.push(fieldErr.invalid(p.child('ready'), n(st.ready), 'cannot set more ready pods than active'));
+  if (!opts.allowForSuccessCriteriaMetInExtendedScope && !isIndexed && successCriteriaMet) errs.push(condErr('cannot set SuccessCriteriaMet to NonIndexed Job'));
+  if (successCriteriaMet && failed) errs.push(condErr('cannot set SuccessCriteriaMet=True and Failed=true conditions'));
+  if (successCriteriaMet && failureTarget) errs.push(condErr('cannot set SuccessCriteriaMet=True and FailureTarget=true conditions'));
+  if (!opts.allowForSuccessCriteriaMetInExtendedScope && !has(sp.successPolicy) && successCriteriaMet) errs.push(condErr('cannot set SuccessCriteriaMet=True for Job without SuccessPolicy'));
+  if (has(sp.successPolicy) && !successCriteriaMet && complete) errs.push(condErr('cannot set Complete=True for Job with SuccessPolicy unless SuccessCriteriaMet=True'));
+  return errs;
+}
+
+/** ValidateJobUpdateStatus: metadata, then validateJobStatus and the rules on the transition from the old status. */
+export function validateJobStatusUpdate(job: Loose, old: Loose, opts: JobStatusValidationOptions = jobStatusValidationOptions(job, old)): Errs {
+  const errs = validateObjectMetaUpdate(job.metadata, old.metadata);
+  const p = root('status');
+  errs.push(...validateJobStatus(job, p, opts));
+  const st = o(job.status);
+  const ost = o(old.status);
+  const conds = p.child('conditions');
+  if (opts.rejectDisablingTerminalCondition) {
+    for (const type of ['Failed', 'Complete', 'FailureTarget']) {
+      if (conditionTrue(old, type) && !conditionTrue(job, type)) errs.push(fieldErr.invalid(conds, OMIT_VALUE, `cannot disable the terminal ${type}=True condition`));
+    }
+  }
+  if (opts.rejectDecreasingFailedCounter && n(st.failed) < n(ost.failed)) errs.push(fieldErr.invalid(p.child('failed'), n(st.failed), 'cannot decrease the failed counter'));
+  if (opts.rejectDecreasingSucceededCounter && n(st.succeeded) < n(ost.succeeded)) errs.push(fieldErr.invalid(p.child('succeeded'), n(st.succeeded), 'cannot decrease the succeeded counter'));
+  // Only a change between two set values: clearing completionTime is RejectCompleteJobWithoutCompletionTime's.
+  if (opts.rejectMutatingCompletionTime && has(st.completionTime) && has(ost.completionTime) && !sameTime(st.completionTime, ost.completionTime)) {
+    errs.push(goInvalid(p.child('completionTime'), goTimeString(st.completionTime), 'completionTime cannot be mutated'));
+  }
+  // Setting a first startTime is the normal start of a Job; changing or removing it needs a suspended Job.
+  if (opts.rejectStartTimeUpdateForUnsuspendedJob && has(ost.startTime) && !sameTime(ost.startTime, st.startTime) && o(job.spec).suspend !== true) {
+    errs.push(fieldErr.required(p.child('startTime'), 'startTime cannot be removed for unsuspended job'));
+  }
+  if (isSuccessCriteriaMet(old) && !isSuccessCriteriaMet(job)) errs.push(fieldErr.invalid(conds, OMIT_VALUE, 'cannot disable the SuccessCriteriaMet=True condition'));
+  if (isComplete(old) && !isSuccessCriteriaMet(old) && isSuccessCriteriaMet(job)) errs.push(fieldErr.invalid(conds, OMIT_VALUE, 'cannot set SuccessCriteriaMet=True for Job already has Complete=true conditions'));
   return errs;
 }
 
