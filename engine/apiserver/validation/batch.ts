@@ -484,7 +484,10 @@ function validateJobStatus(job: Loose, p: FieldPath, opts: JobStatusValidationOp
   if (opts.rejectCompleteJobWithoutSuccessCriteriaMet && complete && !successCriteriaMet) errs.push(condErr('cannot set Complete=True condition without the SuccessCriteriaMet=true condition'));
   const finished = complete || failed;
   if (opts.rejectFinishedJobWithActivePods && n(st.active) > 0 && finished) errs.push(fieldErr.invalid(p.child('active'), n(st.active), 'active>0 is invalid for finished job'));
-  if (opts.rejectFinishedJobWithoutStartTime && !has(st.startTime) && finished) errs.push(fieldErr.required(p.child('startTime'), 'startTime is required for finished job'));
+  // A Job created suspended with completions 0 completes without ever starting: v1.32.0 refused that write,
+  // a regression the 1.32 branch fixed (kubernetes#132144; #132614, cherry-picked as #132727).
+  const neverStarts = o(job.spec).suspend === true && o(job.spec).completions === 0;
+  if (opts.rejectFinishedJobWithoutStartTime && !has(st.startTime) && finished && !neverStarts) errs.push(fieldErr.required(p.child('startTime'), 'startTime is required for finished job'));
   if (opts.rejectFinishedJobWithUncountedTerminatedPods && finished && uncounted) {
     const count = ['succeeded', 'failed'].reduce((t, k) => t + (Array.isArray(uncounted[k]) ? (uncounted[k] as unknown[]).length : 0), 0);
     if (count > 0) errs.push(goInvalid(p.child('uncountedTerminatedPods'), goUncounted(uncounted), 'uncountedTerminatedPods needs to be empty for finished job'));
@@ -539,8 +542,12 @@ export function validateJobStatusUpdate(job: Loose, old: Loose, opts: JobStatusV
   if (opts.rejectMutatingCompletionTime && has(st.completionTime) && has(ost.completionTime) && !sameTime(st.completionTime, ost.completionTime)) {
     errs.push(goInvalid(p.child('completionTime'), goTimeString(st.completionTime), 'completionTime cannot be mutated'));
   }
-  // Setting a first startTime is the normal start of a Job; changing or removing it needs a suspended Job.
-  if (opts.rejectStartTimeUpdateForUnsuspendedJob && has(ost.startTime) && !sameTime(ost.startTime, st.startTime) && o(job.spec).suspend !== true) {
+  // Setting a first startTime is the normal start of a Job; changing or removing it needs a suspended Job,
+  // or the write that resumes one (its stored status still Suspended=True), which resets startTime. v1.32.0
+  // refused that too, so a Job suspended after it started never resumed; the 1.32 branch fixed it
+  // (kubernetes#134521; #134769, cherry-picked as #135128).
+  const resuming = conditionTrue(old, 'Suspended');
+  if (opts.rejectStartTimeUpdateForUnsuspendedJob && has(ost.startTime) && !sameTime(ost.startTime, st.startTime) && o(job.spec).suspend !== true && !resuming) {
     errs.push(fieldErr.required(p.child('startTime'), 'startTime cannot be removed for unsuspended job'));
   }
   if (isSuccessCriteriaMet(old) && !isSuccessCriteriaMet(job)) errs.push(fieldErr.invalid(conds, OMIT_VALUE, 'cannot disable the SuccessCriteriaMet=True condition'));

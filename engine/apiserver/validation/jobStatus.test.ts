@@ -152,6 +152,20 @@ describe('Job status: startTime and completionTime', () => {
     expect(put(RUNNING, { ...RUNNING, startTime: undefined }, { suspend: true })).toBe('ok');
     expect(put({ active: 0 }, RUNNING)).toBe('ok');
   });
+
+  it('the write that resumes a suspended Job may reset its startTime (the 1.32 branch\'s fix of kubernetes#134521)', () => {
+    const suspended = { ...RUNNING, active: 0, conditions: [cond('Suspended')] };
+    expect(put(suspended, { ...suspended, startTime: T1, conditions: [cond('Suspended', 'False')] })).toBe('ok');
+    // Once resumed, it holds again.
+    const resumed = { ...RUNNING, conditions: [cond('Suspended', 'False')] };
+    expect(put(resumed, { ...resumed, startTime: T2 })).toBe('status.startTime: Required value: startTime cannot be removed for unsuspended job');
+  });
+
+  it('a Job created suspended with completions 0 may complete without a startTime (the 1.32 branch\'s fix of kubernetes#132144)', () => {
+    const done = { ...DONE, startTime: undefined };
+    expect(put({ active: 0 }, done, { suspend: true, completions: 0, parallelism: 1 })).toBe('ok');
+    expect(put({ active: 0 }, done, { suspend: true })).toBe('status.startTime: Required value: startTime is required for finished job');
+  });
 });
 
 describe('Job status: completed and failed indexes', () => {

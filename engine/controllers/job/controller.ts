@@ -497,9 +497,9 @@ export class JobController implements Controller {
       const perIndex = hasBackoffLimitPerIndex(job);
       // The Job-wide back-off, unless each index keeps its own.
       const wait = perIndex ? 0 : remainingBackoff(j.backoff, ctx.now);
-      // enqueueSyncJobWithDelay waits at least the batch period. v1.32's manageJob returns 0 here, which would
-      // write status.active 0 with pods running; v1.32's status validation (ready > active) refuses that write,
-      // which this API server does not check yet: the true count is kept rather than store what v1.32 never stores.
+      // enqueueSyncJobWithDelay waits at least the batch period. v1.32's manageJob returns 0 here, which
+      // writes status.active 0 with pods running, and its status validation refuses that write whenever a pod
+      // is ready (ready > active), failing the sync until the back-off ends: the true count is kept instead.
       if (wait > 0) return { active, retryAfter: Math.max(wait, SYNC_JOB_BATCH_PERIOD_MS), removed: 0, removedReady: 0 };
       diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
       let indexes: number[] = [];

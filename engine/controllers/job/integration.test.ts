@@ -84,3 +84,34 @@ describe('job-controller with a kubelet', () => {
     expect(ones.every((p) => p.status.phase === 'Failed')).toBe(true);
   });
 });
+
+describe('job-controller status writes the API server accepts (jobs/status validation)', () => {
+  const job = (e: Engine, name: string) => call(e, 'GET', `/apis/batch/v1/namespaces/default/jobs/${name}`).body;
+  const cond = (e: Engine, name: string, type: string) => (job(e, name).status?.conditions ?? []).find((c: any) => c.type === type);
+  const patch = (e: Engine, name: string, spec: object) => call(e, 'PATCH', `/apis/batch/v1/namespaces/default/jobs/${name}`, { spec }, { headers: { 'content-type': 'application/merge-patch+json' } });
+
+  it('a started Job suspended and resumed runs again, its startTime reset to the resume', () => {
+    const e = controlPlane(7);
+    createNode(e, { name: 'node-1', kwok: false });
+    const r = call(e, 'POST', '/apis/batch/v1/namespaces/default/jobs', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'sr' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'w', image: 'busybox' }] } } } });
+    expect(r.status).toBe(201);
+    runUntil(e, () => !!job(e, 'sr').status?.startTime && (job(e, 'sr').status?.active ?? 0) === 1, 'the Job started', 60_000);
+    const started = job(e, 'sr').status.startTime;
+    expect(patch(e, 'sr', { suspend: true }).status).toBe(200);
+    runUntil(e, () => cond(e, 'sr', 'Suspended')?.status === 'True' && (job(e, 'sr').status?.active ?? 0) === 0, 'the Job suspended', 60_000);
+    e.advance(5_000);
+    expect(patch(e, 'sr', { suspend: false }).status).toBe(200);
+    runUntil(e, () => cond(e, 'sr', 'Suspended')?.status === 'False', 'the Job resumed', 60_000);
+    expect(cond(e, 'sr', 'Suspended')).toMatchObject({ reason: 'JobResumed', message: 'Job resumed' });
+    expect(Date.parse(job(e, 'sr').status.startTime)).toBeGreaterThan(Date.parse(started));
+    runUntil(e, () => (job(e, 'sr').status?.active ?? 0) === 1, 'a pod again', 60_000);
+  }, 60_000);
+
+  it('a Job created suspended with completions 0 completes', () => {
+    const e = controlPlane(8);
+    const r = call(e, 'POST', '/apis/batch/v1/namespaces/default/jobs', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'zero' }, spec: { suspend: true, completions: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'w', image: 'busybox' }] } } } });
+    expect(r.status).toBe(201);
+    runUntil(e, () => cond(e, 'zero', 'Complete')?.status === 'True', 'the Job complete', 60_000);
+    expect(job(e, 'zero').status.completionTime).toBeTruthy();
+  }, 60_000);
+});
