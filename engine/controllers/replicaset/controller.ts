@@ -370,12 +370,11 @@ export class ReplicaSetController implements Controller {
       }
       ctx.event({ regarding: b.rs, type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${name}` });
     } else if (!hasNamespaceTerminatingCause(body)) {
+      // A namespace being terminated is no failure: manageReplicas counts the creation as done, createPods records no event.
       const message = errorMessage(status, body);
       if (!b.failed++) b.firstError = message;
       ctx.event({ regarding: b.rs, type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${message}` });
     }
-    // A namespace being terminated: manageReplicas counts the creation as done, createPods records no event.
-
     if (b.inflight > 0) return;
     if (b.failed > 0) {
       // The creations skipped or failed will never be observed.
