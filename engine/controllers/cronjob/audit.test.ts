@@ -25,6 +25,8 @@ class World {
   rv = 10;
   uid = 0;
   readonly calls: string[] = [];
+  /** How DELETEs are answered: a status, or a Status body for a failure. */
+  deleteStatus = 200;
   constructor(cj: KObject) {
     this.ctx.upsert(this.c, 'cronjobs', cj);
   }
@@ -54,6 +56,9 @@ class World {
       body.metadata.resourceVersion = String(++this.rv);
       this.ctx.respond(this.c, 200, body);
       this.ctx.upsert(this.c, 'cronjobs', body);
+    } else if (call.method === 'DELETE') {
+      if (this.deleteStatus >= 300) return void this.ctx.respond(this.c, this.deleteStatus, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'InternalError', code: this.deleteStatus, message: 'Internal error occurred: etcdserver: request timed out' });
+      this.ctx.respond(this.c, 200, { kind: 'Status', apiVersion: 'v1', status: 'Success' });
     } else throw new Error(`unexpected ${call.method} ${call.path}`);
   }
   addJob(name: string, owner: Record<string, unknown> | null, status: Record<string, unknown> = {}): any {
@@ -103,6 +108,19 @@ describe('CronJob controller fidelity (v1.32)', () => {
     expect(w.cj.status.active).toBeUndefined();
     expect(w.cj.status.lastSuccessfulTime).toBe(rfc3339(MIN));
     expect(w.cj.status.lastScheduleTime).toBe(rfc3339(0));
+  });
+
+  it('a failed history-cleanup delete is its FailedDelete event, and the next Job is still started (removeOldestJobs goes on)', () => {
+    const w = new World(cronJob());
+    const failed = { conditions: [{ type: 'Failed', status: 'True' }] };
+    w.addJob('hello-a', ownerRef, { ...failed, startTime: rfc3339(0) });
+    w.addJob('hello-b', ownerRef, { ...failed, startTime: rfc3339(MIN) });
+    w.deleteStatus = 500;
+    w.at(5 * MIN + 100);
+    expect(w.calls.slice(0, 2)).toEqual(['DELETE jobs/hello-a', 'POST default/jobs']);
+    expect(w.events()).toContain('FailedDelete: Deleted job: Internal error occurred: etcdserver: request timed out');
+    expect(w.events()).toContain(`SuccessfulCreate: Created job hello-${minutes(5 * MIN)}`);
+    expect(w.cj.status.active?.map((a: any) => a.name)).toEqual([`hello-${minutes(5 * MIN)}`]);
   });
 
   it('a CronJob being deleted still reconciles its active list (SawCompletedJob, status written) but starts nothing', () => {

@@ -124,7 +124,8 @@ export class CronJobController implements Controller {
       const n = list.length - max;
       if (n <= 0) return;
       for (const j of [...list].sort(byJobStartTime).slice(0, n)) {
-        steps.push({ writes: [this.deleteJob(cj, j, ev)] });
+        // removeOldestJobs: a failed delete is its FailedDelete event; the sync goes on to start the next Job.
+        steps.push({ writes: [this.deleteJob(cj, j, ev)], soft: true });
         deleteFromActive(cj, j.metadata.uid!);
         updated = true;
       }

@@ -34,6 +34,8 @@ export interface PlannedStep {
   writes: PlannedWrite[];
   /** Runs even after an earlier step failed (upstream writes status whatever happened). */
   always?: boolean;
+  /** Its failures get their events but stop nothing after it (upstream records the error and goes on). */
+  soft?: boolean;
 }
 
 export type WriteTag = { type: 'write'; owner: string; step: number; index: number };
@@ -122,9 +124,11 @@ export class WriteChains {
       if (ok && w.capture) chain.captured.push(body);
     } else {
       const msg = errorMessage(status, body);
-      chain.failed = true;
-      chain.errors.push(msg);
-      if (w.meta !== undefined) chain.failedMeta.push(w.meta);
+      if (!chain.steps[tag.step]!.soft) {
+        chain.failed = true;
+        chain.errors.push(msg);
+        if (w.meta !== undefined) chain.failedMeta.push(w.meta);
+      }
       if (w.fail && !w.quiet?.includes(status)) ctx.event({ regarding: w.fail.regarding, type: w.fail.type, reason: w.fail.reason, message: `${w.fail.prefix}${msg}${w.fail.suffix ?? ''}` });
     }
     if (chain.inflight > 0) return null;
