@@ -472,6 +472,6 @@ export function runProbes(k: Kubelet, w: PodWorker, now: number): void {
     const started = rc ? isStarted(w, c, rc, pw.nextAt) : false;
     const out = tick(pw, p, k.runtime, rc, sb, c.ports ?? [], started, now, (spec.restartPolicy ?? 'Always') === 'Never');
     const field = isSidecar(c) ? `spec.initContainers{${c.name}}` : `spec.containers{${c.name}}`;
-    for (const f of out.failures) recordPodEvent(k, w.pod, field, 'Warning', 'Unhealthy', `${probeName(pw.kind)} probe failed: ${f.output}`, f.at);
+    for (const f of out.failures) recordPodEvent(k, w.pod, field, 'Warning', 'Unhealthy', `${probeName(pw.kind)} probe ${f.errored ? 'errored' : 'failed'}: ${f.output}`, f.at);
   }
 }
