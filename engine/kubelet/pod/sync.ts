@@ -333,29 +333,44 @@ function startContainer(
   delete w.reasons[c.name];
   // postStart: a failing hook kills the container.
   const post = c.lifecycle?.postStart;
-  if (post && !runHook(k, rc, sb, post, now, 30_000).ok) {
+  const hook = post ? runHook(k, rc, sb, post, now, 30_000) : null;
+  if (hook && !hook.ok) {
+    // The event keeps the hook's output out (it may hold secrets); the waiting message has it.
     event('Warning', 'FailedPostStartHook', 'PostStartHook failed');
-    w.reasons[c.name] = { reason: 'PostStartHookError', message: 'PostStartHook failed' };
+    w.reasons[c.name] = { reason: 'PostStartHookError', message: hook.message };
     killContainer(k, w, rc, c, 'FailedPostStartHook', gracePeriodMs(pod), now, wake);
   }
   wake.push(relistAfter(rc.startedAt));
   return 'started';
 }
 
-/** Runs a lifecycle handler (exec, httpGet, sleep); how long it took and whether it succeeded. */
-function runHook(k: Kubelet, rc: RtContainer, sb: Sandbox, h: Handler, now: number, timeoutMs: number): { ok: boolean; ms: number } {
+/**
+ * Runs a lifecycle handler (exec, httpGet, sleep): how long it took, whether it succeeded, and when not the
+ * handler runner's message (pkg/kubelet/lifecycle/handlers.go). An HTTP hook fails only when the request
+ * does: any status answered counts as done.
+ */
+function runHook(k: Kubelet, rc: RtContainer, sb: Sandbox, h: Handler, now: number, timeoutMs: number): { ok: boolean; ms: number; message: string } {
+  const who = `for Container "${rc.name}" in Pod "${rc.podName}_${rc.namespace}(${rc.podUid})" failed`;
   if (h.exec) {
-    const r = k.runtime.exec(rc.id, h.exec.command ?? [], now, timeoutMs);
-    if ('error' in r) return { ok: false, ms: 0 };
-    return { ok: !r.timedOut && r.exitCode === 0, ms: Math.min(r.durationMs, timeoutMs) };
+    const cmd = h.exec.command ?? [];
+    const failed = (err: string, output: string, ms: number) => ({ ok: false, ms, message: `Exec lifecycle hook ([${cmd.join(' ')}]) ${who} - error: ${err}, message: ${JSON.stringify(output)}` });
+    const r = k.runtime.exec(rc.id, cmd, now, timeoutMs);
+    if ('error' in r) return failed(`rpc error: code = Unknown desc = ${r.error}`, '', 0);
+    const ms = Math.min(r.durationMs, timeoutMs);
+    if (r.timedOut) return failed(`command ${JSON.stringify(cmd.join(' '))} timed out`, '', ms);
+    // The CRI client's error for a non-zero exit names the command, the code and its stderr.
+    if (r.exitCode !== 0) return failed(`command '${cmd.join(' ')}' exited with ${r.exitCode}: ${r.stderr}`, r.stdout + r.stderr, ms);
+    return { ok: true, ms, message: '' };
   }
   if (h.httpGet) {
     const port = typeof h.httpGet.port === 'number' ? h.httpGet.port : Number(h.httpGet.port);
-    const status = k.runtime.httpGet(sb.id, port, h.httpGet.path ?? '/', now);
-    return { ok: status !== null && status >= 200 && status < 400, ms: 0 };
+    const path = h.httpGet.path ?? '/';
+    if (k.runtime.httpGet(sb.id, port, path, now) !== null) return { ok: true, ms: 0, message: '' };
+    const url = `http://${sb.ip}:${port}${path}`;
+    return { ok: false, ms: 0, message: `HTTP lifecycle hook (${path}) ${who} - error: Get "${url}": dial tcp ${sb.ip}:${port}: connect: connection refused` };
   }
-  if (h.sleep) return { ok: true, ms: Math.min(h.sleep.seconds * 1000, timeoutMs) };
-  return { ok: true, ms: 0 };
+  if (h.sleep) return { ok: true, ms: Math.min(h.sleep.seconds * 1000, timeoutMs), message: '' };
+  return { ok: true, ms: 0, message: '' };
 }
 
 /** The pod-level grace period: the deletion's, else terminationGracePeriodSeconds (30 s). */
