@@ -384,7 +384,17 @@ export function gracePeriodMs(pod: Pod): number {
  * period, in whole seconds), then StopContainer with what is left, never less
  * than 2 s.
  */
-export function killContainer(k: Kubelet, w: PodWorker, rc: RtContainer, c: ContainerSpec | undefined, message: string, graceMs: number, now: number, wake: number[]): void {
+export function killContainer(
+  k: Kubelet,
+  w: PodWorker,
+  rc: RtContainer,
+  c: ContainerSpec | undefined,
+  message: string,
+  graceMs: number,
+  now: number,
+  wake: number[],
+  waitTurn = false,
+): void {
   if (w.stopping[rc.id] || rc.state !== 'running') return;
   const field = rc.kind === 'regular' ? `spec.containers{${rc.name}}` : `spec.initContainers{${rc.name}}`;
   recordPodEvent(k, w.pod, field, 'Normal', 'Killing', message || `Stopping container ${rc.name}`, now);
@@ -396,7 +406,14 @@ export function killContainer(k: Kubelet, w: PodWorker, rc: RtContainer, c: Cont
     hookMs = r.ms;
     if (!r.ok) recordPodEvent(k, w.pod, field, 'Warning', 'FailedPreStopHook', 'PreStopHook failed', now);
   }
-  const left = Math.max(MIN_GRACE_MS, graceMs - Math.floor(hookMs / 1000) * 1000);
+  const afterHook = graceMs - Math.floor(hookMs / 1000) * 1000;
+  const left = Math.max(MIN_GRACE_MS, afterHook);
+  if (waitTurn) {
+    // Signalled when its turn comes (syncTerminating).
+    w.stopping[rc.id] = { containerId: rc.id, signalAt: Infinity, timeoutMs: left, signalled: false, turn: { hookEnd: now + hookMs, graceMs: afterHook } };
+    wake.push(now + hookMs);
+    return;
+  }
   w.stopping[rc.id] = { containerId: rc.id, signalAt: now + hookMs, timeoutMs: left, signalled: false };
   processStops(k, w, now);
   if (!w.stopping[rc.id]?.signalled) wake.push(now + hookMs);
@@ -439,14 +456,34 @@ function syncTerminating(k: Kubelet, ctx: ActorContext, w: PodWorker, wake: numb
   const running = k.runtime.podContainers(w.uid).filter((c) => c.state === 'running');
   const regular = running.filter((c) => c.kind !== 'sidecar');
   const elapsed = Math.floor((now - w.terminatingSince) / 1000) * 1000;
-  for (const rc of regular) killContainer(k, w, rc, specOf(rc.name), '', Math.max(0, w.graceMs - elapsed), now, wake);
-  if (regular.length === 0) {
-    // Sidecars go after the regular containers, the last one defined first.
-    const order = (spec.initContainers ?? []).filter(isSidecar).map((c) => c.name);
-    const sidecars = running.filter((c) => c.kind === 'sidecar').sort((a, b) => order.indexOf(b.name) - order.indexOf(a.name));
-    const next = sidecars[0];
-    if (next) killContainer(k, w, next, specOf(next.name), '', Math.max(0, w.graceMs - elapsed), now, wake);
+  const graceLeft = Math.max(0, w.graceMs - elapsed);
+  for (const rc of regular) killContainer(k, w, rc, specOf(rc.name), '', graceLeft, now, wake);
+  // Sidecars are killed along with them (the Killing event, the preStop hook), but each is only stopped
+  // once the regular containers and the sidecars defined after it have exited, or its grace ran out
+  // waiting (kuberuntime_container.go killContainer with a terminationOrdering).
+  const order = (spec.initContainers ?? []).filter(isSidecar).map((c) => c.name);
+  const sidecars = running.filter((c) => c.kind === 'sidecar');
+  for (const rc of sidecars) killContainer(k, w, rc, specOf(rc.name), '', graceLeft, now, wake, true);
+  for (const rc of sidecars) {
+    const s = w.stopping[rc.id];
+    if (!s?.turn) continue;
+    if (now < s.turn.hookEnd) {
+      wake.push(s.turn.hookEnd);
+      continue;
+    }
+    const later = order.slice(order.indexOf(rc.name) + 1);
+    const waitsOn = running.some((c) => c.kind !== 'sidecar' || later.includes(c.name));
+    const timeoutAt = s.turn.hookEnd + Math.max(0, s.turn.graceMs);
+    if (waitsOn && now < timeoutAt) {
+      wake.push(timeoutAt);
+      continue;
+    }
+    // The time waited comes off the grace period, in whole seconds, never below the 2 s minimum.
+    s.timeoutMs = Math.max(MIN_GRACE_MS, s.turn.graceMs - Math.floor((now - s.turn.hookEnd) / 1000) * 1000);
+    s.signalAt = now;
+    delete s.turn;
   }
+  processStops(k, w, now);
   if (running.length > 0) return;
   // Nothing runs: tear the sandbox down (SyncTerminatedPod).
   const sb = currentSandbox(k, w.uid);
