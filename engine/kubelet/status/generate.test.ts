@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../scheduler/framework/api';
 import type { RtContainer, Sandbox } from '../runtime/runtime';
-import { getPhase, podStatusFor, type StatusInput } from './generate';
+import { getPhase, podStatusFor, qosClass, type StatusInput } from './generate';
 
 const sandbox = { id: 'sb', podUid: 'u1', state: 'ready', readyAt: 0, ip: '10.244.1.5' } as Sandbox;
 
@@ -67,5 +67,14 @@ describe('getPhase', () => {
     expect(getPhase(spec, [runningInit], [{ name: 'app', state: { waiting: { reason: 'PodInitializing' } }, lastState: {} } as never], false)).toBe('Pending');
     // HasAnyRegularContainerStarted looks at the current state only: a waiting app (even one that ran before) does not count.
     expect(getPhase(spec, [runningInit], [waitingApp], false)).toBe('Pending');
+  });
+});
+
+describe('qosClass', () => {
+  it('compares requests and limits as quantities', () => {
+    const pod = (resources: unknown) => ({ metadata: {}, spec: { containers: [{ name: 'c', resources }] } }) as unknown as Pod;
+    expect(qosClass(pod({ requests: { cpu: '1000m', memory: '1Gi' }, limits: { cpu: '1', memory: '1024Mi' } }))).toBe('Guaranteed');
+    expect(qosClass(pod({ requests: { cpu: '0m' } }))).toBe('BestEffort');
+    expect(qosClass(pod({ requests: { cpu: '500m' }, limits: { cpu: '1', memory: '1Gi' } }))).toBe('Burstable');
   });
 });

@@ -12,6 +12,7 @@
 import { rfc3339 } from '../../apiserver/http/time';
 import type { Container, Pod } from '../../scheduler/framework/api';
 import type { RtContainer, Sandbox } from '../runtime/runtime';
+import { podQOSClass } from '../../apiserver/validation/strategy';
 
 /** A sync error remembered per container (kubelet's reasonCache). */
 export interface ReasonEntry {
@@ -223,23 +224,12 @@ function anyRegularStarted(regular: readonly ApiContainerStatus[]): boolean {
   return regular.some((s) => !!s.state.running || !!s.state.terminated);
 }
 
-/** v1qos.GetPodQOS: Guaranteed, Burstable or BestEffort. */
+/**
+ * v1qos.GetPodQOS: Guaranteed, Burstable or BestEffort, comparing quantities as quantities (requests of
+ * 1000m and limits of 1 are equal), as the API server's qos.ComputePodQOS does.
+ */
 export function qosClass(pod: Pod): string {
-  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
-  let any = false;
-  let guaranteed = true;
-  for (const c of all) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    for (const r of ['cpu', 'memory']) {
-      const q = req[r];
-      const l = lim[r];
-      if ((q !== undefined && String(q) !== '0') || (l !== undefined && String(l) !== '0')) any = true;
-      if (l === undefined || (q !== undefined && String(q) !== String(l))) guaranteed = false;
-    }
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
+  return podQOSClass(pod.spec);
 }
 
 export function podStatusFor(inp: StatusInput): Record<string, unknown> {
