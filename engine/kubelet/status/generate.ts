@@ -320,8 +320,12 @@ export function podStatusFor(inp: StatusInput): Record<string, unknown> {
   };
 }
 
-/** The status of a pod the kubelet refused to run (lifecycle admission). */
-export function rejectedStatus(pod: Pod, reason: string, message: string): Record<string, unknown> {
+/**
+ * The status of a pod the kubelet refused to run (kubelet.go rejectPod): phase, reason, message and QoS
+ * class, with the start time the status manager always sets, and no conditions: mergePodStatus drops the
+ * kubelet-owned ones (PodScheduled among them) and the new status has none.
+ */
+export function rejectedStatus(pod: Pod, reason: string, message: string, startTime: string): Record<string, unknown> {
   const prior = (pod.status ?? {}) as { qosClass?: string };
-  return { message: `Pod was rejected: ${message}`, phase: 'Failed', qosClass: prior.qosClass ?? qosClass(pod), reason };
+  return { message: `Pod was rejected: ${message}`, phase: 'Failed', qosClass: prior.qosClass ?? qosClass(pod), reason, startTime };
 }
