@@ -173,6 +173,9 @@ describe('kubelet', () => {
     const s = getPod(e, 'big').body.status;
     expect(s.reason).toBe('OutOfcpu');
     expect(s.message).toBe("Pod was rejected: Node didn't have enough resource: cpu, requested: 8000, used: 0, capacity: 4000");
+    // rejectPod's status: the status manager sets a start time; the kubelet-owned conditions (PodScheduled) are gone.
+    expect(s.startTime).toBeTruthy();
+    expect(s.conditions).toBeUndefined();
   });
 
   it('restarts a crashing container with CrashLoopBackOff', () => {

@@ -24,6 +24,33 @@ export interface ImageEvent {
 
 const goDuration = (ms: number) => formatGoDuration(BigInt(Math.round(ms)) * 1_000_000n);
 
+// The reference grammar of github.com/distribution/reference (regexp.go), which the kubelet's
+// parsers.ParseImageName applies through ParseNormalizedNamed before anything else.
+const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const DOMAIN = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[0-9a-fA-F:.]+\\])(?::[0-9]+)?`;
+const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
+const NAME = `(?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*`;
+const REFERENCE = new RegExp(`^${NAME}(?::[\\w][\\w.-]{0,127})?(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9A-Fa-f]{32,})?$`);
+
+/** Why ParseNormalizedNamed refuses `image` (the error's text), or null when it parses. */
+export function invalidImageReference(image: string): string | null {
+  if (/^[a-f0-9]{64}$/.test(image)) return `invalid repository name (${image}), cannot specify 64-byte hexadecimal strings`;
+  // splitDockerDomain: the first component is a registry if it has a dot or a port, is localhost, or is not lowercase.
+  const i = image.indexOf('/');
+  const first = i < 0 ? '' : image.slice(0, i);
+  const hasDomain = i >= 0 && (/[.:]/.test(first) || first === 'localhost' || first.toLowerCase() !== first);
+  let remainder = hasDomain ? image.slice(i + 1) : image;
+  const domain = hasDomain ? (first === 'index.docker.io' ? 'docker.io' : first) : 'docker.io';
+  if (domain === 'docker.io' && !remainder.includes('/')) remainder = `library/${remainder}`;
+  const colon = remainder.indexOf(':');
+  const remoteName = colon < 0 ? remainder : remainder.slice(0, colon);
+  if (remoteName.toLowerCase() !== remoteName) return `invalid reference format: repository name (${remoteName}) must be lowercase`;
+  const full = `${domain}/${remainder}`;
+  if (REFERENCE.test(full)) return null;
+  if (full === '') return 'repository name must have at least one component';
+  return REFERENCE.test(full.toLowerCase()) ? 'repository name must be lowercase' : 'invalid reference format';
+}
+
 /** The defaulted pull policy: Always for :latest (or no tag), IfNotPresent otherwise. */
 export function pullPolicyOf(image: string, policy: string | undefined): string {
   if (policy) return policy;
@@ -45,6 +72,13 @@ export function ensureImage(
   now: number,
   events: ImageEvent[],
 ): { result: EnsureResult; wait: PullWait | undefined } {
+  // applyDefaultImageTag: a name that does not parse is InvalidImageName, before any pull policy.
+  const invalid = invalidImageReference(image);
+  if (invalid !== null) {
+    const message = `Failed to apply default image tag "${image}": couldn't parse image name "${image}": ${invalid}`;
+    events.push({ type: 'Warning', reason: 'InspectFailed', message });
+    return { result: { type: 'error', reason: { reason: 'InvalidImageName', message }, retryAt: now + 10_000 }, wait: undefined };
+  }
   const present = rt.hasImage(image);
   const mustPull = policy === 'Always' || (policy === 'IfNotPresent' && !present);
   if (!wait) {

@@ -333,29 +333,44 @@ function startContainer(
   delete w.reasons[c.name];
   // postStart: a failing hook kills the container.
   const post = c.lifecycle?.postStart;
-  if (post && !runHook(k, rc, sb, post, now, 30_000).ok) {
+  const hook = post ? runHook(k, rc, sb, post, now, 30_000) : null;
+  if (hook && !hook.ok) {
+    // The event keeps the hook's output out (it may hold secrets); the waiting message has it.
     event('Warning', 'FailedPostStartHook', 'PostStartHook failed');
-    w.reasons[c.name] = { reason: 'PostStartHookError', message: 'PostStartHook failed' };
+    w.reasons[c.name] = { reason: 'PostStartHookError', message: hook.message };
     killContainer(k, w, rc, c, 'FailedPostStartHook', gracePeriodMs(pod), now, wake);
   }
   wake.push(relistAfter(rc.startedAt));
   return 'started';
 }
 
-/** Runs a lifecycle handler (exec, httpGet, sleep); how long it took and whether it succeeded. */
-function runHook(k: Kubelet, rc: RtContainer, sb: Sandbox, h: Handler, now: number, timeoutMs: number): { ok: boolean; ms: number } {
+/**
+ * Runs a lifecycle handler (exec, httpGet, sleep): how long it took, whether it succeeded, and when not the
+ * handler runner's message (pkg/kubelet/lifecycle/handlers.go). An HTTP hook fails only when the request
+ * does: any status answered counts as done.
+ */
+function runHook(k: Kubelet, rc: RtContainer, sb: Sandbox, h: Handler, now: number, timeoutMs: number): { ok: boolean; ms: number; message: string } {
+  const who = `for Container "${rc.name}" in Pod "${rc.podName}_${rc.namespace}(${rc.podUid})" failed`;
   if (h.exec) {
-    const r = k.runtime.exec(rc.id, h.exec.command ?? [], now, timeoutMs);
-    if ('error' in r) return { ok: false, ms: 0 };
-    return { ok: !r.timedOut && r.exitCode === 0, ms: Math.min(r.durationMs, timeoutMs) };
+    const cmd = h.exec.command ?? [];
+    const failed = (err: string, output: string, ms: number) => ({ ok: false, ms, message: `Exec lifecycle hook ([${cmd.join(' ')}]) ${who} - error: ${err}, message: ${JSON.stringify(output)}` });
+    const r = k.runtime.exec(rc.id, cmd, now, timeoutMs);
+    if ('error' in r) return failed(`rpc error: code = Unknown desc = ${r.error}`, '', 0);
+    const ms = Math.min(r.durationMs, timeoutMs);
+    if (r.timedOut) return failed(`command ${JSON.stringify(cmd.join(' '))} timed out`, '', ms);
+    // The CRI client's error for a non-zero exit names the command, the code and its stderr.
+    if (r.exitCode !== 0) return failed(`command '${cmd.join(' ')}' exited with ${r.exitCode}: ${r.stderr}`, r.stdout + r.stderr, ms);
+    return { ok: true, ms, message: '' };
   }
   if (h.httpGet) {
     const port = typeof h.httpGet.port === 'number' ? h.httpGet.port : Number(h.httpGet.port);
-    const status = k.runtime.httpGet(sb.id, port, h.httpGet.path ?? '/', now);
-    return { ok: status !== null && status >= 200 && status < 400, ms: 0 };
+    const path = h.httpGet.path ?? '/';
+    if (k.runtime.httpGet(sb.id, port, path, now) !== null) return { ok: true, ms: 0, message: '' };
+    const url = `http://${sb.ip}:${port}${path}`;
+    return { ok: false, ms: 0, message: `HTTP lifecycle hook (${path}) ${who} - error: Get "${url}": dial tcp ${sb.ip}:${port}: connect: connection refused` };
   }
-  if (h.sleep) return { ok: true, ms: Math.min(h.sleep.seconds * 1000, timeoutMs) };
-  return { ok: true, ms: 0 };
+  if (h.sleep) return { ok: true, ms: Math.min(h.sleep.seconds * 1000, timeoutMs), message: '' };
+  return { ok: true, ms: 0, message: '' };
 }
 
 /** The pod-level grace period: the deletion's, else terminationGracePeriodSeconds (30 s). */
@@ -369,7 +384,17 @@ export function gracePeriodMs(pod: Pod): number {
  * period, in whole seconds), then StopContainer with what is left, never less
  * than 2 s.
  */
-export function killContainer(k: Kubelet, w: PodWorker, rc: RtContainer, c: ContainerSpec | undefined, message: string, graceMs: number, now: number, wake: number[]): void {
+export function killContainer(
+  k: Kubelet,
+  w: PodWorker,
+  rc: RtContainer,
+  c: ContainerSpec | undefined,
+  message: string,
+  graceMs: number,
+  now: number,
+  wake: number[],
+  waitTurn = false,
+): void {
   if (w.stopping[rc.id] || rc.state !== 'running') return;
   const field = rc.kind === 'regular' ? `spec.containers{${rc.name}}` : `spec.initContainers{${rc.name}}`;
   recordPodEvent(k, w.pod, field, 'Normal', 'Killing', message || `Stopping container ${rc.name}`, now);
@@ -381,7 +406,14 @@ export function killContainer(k: Kubelet, w: PodWorker, rc: RtContainer, c: Cont
     hookMs = r.ms;
     if (!r.ok) recordPodEvent(k, w.pod, field, 'Warning', 'FailedPreStopHook', 'PreStopHook failed', now);
   }
-  const left = Math.max(MIN_GRACE_MS, graceMs - Math.floor(hookMs / 1000) * 1000);
+  const afterHook = graceMs - Math.floor(hookMs / 1000) * 1000;
+  const left = Math.max(MIN_GRACE_MS, afterHook);
+  if (waitTurn) {
+    // Signalled when its turn comes (syncTerminating).
+    w.stopping[rc.id] = { containerId: rc.id, signalAt: Infinity, timeoutMs: left, signalled: false, turn: { hookEnd: now + hookMs, graceMs: afterHook } };
+    wake.push(now + hookMs);
+    return;
+  }
   w.stopping[rc.id] = { containerId: rc.id, signalAt: now + hookMs, timeoutMs: left, signalled: false };
   processStops(k, w, now);
   if (!w.stopping[rc.id]?.signalled) wake.push(now + hookMs);
@@ -424,14 +456,34 @@ function syncTerminating(k: Kubelet, ctx: ActorContext, w: PodWorker, wake: numb
   const running = k.runtime.podContainers(w.uid).filter((c) => c.state === 'running');
   const regular = running.filter((c) => c.kind !== 'sidecar');
   const elapsed = Math.floor((now - w.terminatingSince) / 1000) * 1000;
-  for (const rc of regular) killContainer(k, w, rc, specOf(rc.name), '', Math.max(0, w.graceMs - elapsed), now, wake);
-  if (regular.length === 0) {
-    // Sidecars go after the regular containers, the last one defined first.
-    const order = (spec.initContainers ?? []).filter(isSidecar).map((c) => c.name);
-    const sidecars = running.filter((c) => c.kind === 'sidecar').sort((a, b) => order.indexOf(b.name) - order.indexOf(a.name));
-    const next = sidecars[0];
-    if (next) killContainer(k, w, next, specOf(next.name), '', Math.max(0, w.graceMs - elapsed), now, wake);
+  const graceLeft = Math.max(0, w.graceMs - elapsed);
+  for (const rc of regular) killContainer(k, w, rc, specOf(rc.name), '', graceLeft, now, wake);
+  // Sidecars are killed along with them (the Killing event, the preStop hook), but each is only stopped
+  // once the regular containers and the sidecars defined after it have exited, or its grace ran out
+  // waiting (kuberuntime_container.go killContainer with a terminationOrdering).
+  const order = (spec.initContainers ?? []).filter(isSidecar).map((c) => c.name);
+  const sidecars = running.filter((c) => c.kind === 'sidecar');
+  for (const rc of sidecars) killContainer(k, w, rc, specOf(rc.name), '', graceLeft, now, wake, true);
+  for (const rc of sidecars) {
+    const s = w.stopping[rc.id];
+    if (!s?.turn) continue;
+    if (now < s.turn.hookEnd) {
+      wake.push(s.turn.hookEnd);
+      continue;
+    }
+    const later = order.slice(order.indexOf(rc.name) + 1);
+    const waitsOn = running.some((c) => c.kind !== 'sidecar' || later.includes(c.name));
+    const timeoutAt = s.turn.hookEnd + Math.max(0, s.turn.graceMs);
+    if (waitsOn && now < timeoutAt) {
+      wake.push(timeoutAt);
+      continue;
+    }
+    // The time waited comes off the grace period, in whole seconds, never below the 2 s minimum.
+    s.timeoutMs = Math.max(MIN_GRACE_MS, s.turn.graceMs - Math.floor((now - s.turn.hookEnd) / 1000) * 1000);
+    s.signalAt = now;
+    delete s.turn;
   }
+  processStops(k, w, now);
   if (running.length > 0) return;
   // Nothing runs: tear the sandbox down (SyncTerminatedPod).
   const sb = currentSandbox(k, w.uid);
@@ -472,6 +524,6 @@ export function runProbes(k: Kubelet, w: PodWorker, now: number): void {
     const started = rc ? isStarted(w, c, rc, pw.nextAt) : false;
     const out = tick(pw, p, k.runtime, rc, sb, c.ports ?? [], started, now, (spec.restartPolicy ?? 'Always') === 'Never');
     const field = isSidecar(c) ? `spec.initContainers{${c.name}}` : `spec.containers{${c.name}}`;
-    for (const f of out.failures) recordPodEvent(k, w.pod, field, 'Warning', 'Unhealthy', `${probeName(pw.kind)} probe failed: ${f.output}`, f.at);
+    for (const f of out.failures) recordPodEvent(k, w.pod, field, 'Warning', 'Unhealthy', `${probeName(pw.kind)} probe ${f.errored ? 'errored' : 'failed'}: ${f.output}`, f.at);
   }
 }

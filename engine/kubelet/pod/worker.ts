@@ -13,6 +13,11 @@ export interface Stopping {
   signalAt: number;
   timeoutMs: number;
   signalled: boolean;
+  /**
+   * A sidecar waiting for its turn (terminationOrdering): its preStop hook ends at `hookEnd`, then it waits
+   * for the regular containers and the sidecars after it, at most `graceMs` (the grace left after the hook).
+   */
+  turn?: { hookEnd: number; graceMs: number };
 }
 
 /** An image pull a container waits on (the puller is node-wide and serialized). */

@@ -38,7 +38,8 @@ export function newProbeWorker(kind: ProbeKind, container: string, spec: ProbeSp
 
 /** What a tick did: a failed attempt's message (an Unhealthy event), a result change. */
 export interface TickOutcome {
-  failures: { at: number; output: string }[];
+  /** `errored`: the probe could not run ("probe errored"); the attempt does not count. */
+  failures: { at: number; output: string; errored?: boolean }[];
   changed: boolean;
 }
 
@@ -87,6 +88,11 @@ export function tick(
     if (w.kind === 'startup' ? started : !started) continue;
     if (!sb) continue;
     const r = runProbeOnce(rt, spec, c, sb, ports, at);
+    if ('error' in r) {
+      // worker.go doProbe: "Prober error, throw away the result" — neither threshold moves.
+      out.failures.push({ at, output: r.error, errored: true });
+      continue;
+    }
     const result: Result = r.ok ? 'success' : 'failure';
     if (!r.ok) out.failures.push({ at, output: r.output });
     if (w.lastResult === result) w.resultRun++;

@@ -96,4 +96,18 @@ describe('probes, as the docs run them', () => {
     expect(kubeletEvents(e, 'slow').some((x) => x.startsWith('Unhealthy: Liveness'))).toBe(false);
     expect(kubeletEvents(e, 'slow').some((x) => x.startsWith('Unhealthy: Startup probe failed: Get "http://10.244.1.'))).toBe(true);
   });
+
+  it('an exec probe whose command cannot start errors: an Unhealthy "errored" event, and the attempt does not count', { timeout: 60_000 }, () => {
+    const e = withNode(56);
+    createPod(e, podOf('no-binary', [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'], livenessProbe: { exec: { command: ['healthcheck'] }, periodSeconds: 2, failureThreshold: 1 } }]));
+    waitPhase(e, 'no-binary', 'Running');
+    e.advance(20_000);
+    const evs = kubeletEvents(e, 'no-binary');
+    const unhealthy = evs.filter((x) => x.startsWith('Unhealthy'));
+    expect(unhealthy.length).toBeGreaterThan(0);
+    for (const x of unhealthy) expect(x).toMatch(/^Unhealthy: Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container: failed to start exec "[0-9a-f]+": OCI runtime exec failed: exec failed: unable to start container process: exec: "healthcheck": executable file not found in \$PATH: unknown$/);
+    // prober worker.go throws an errored result away: the container is never killed for it.
+    expect(evs.some((x) => x.startsWith('Killing'))).toBe(false);
+    expect(statusOf(e, 'no-binary').containerStatuses[0].restartCount).toBe(0);
+  });
 });

@@ -20,7 +20,8 @@ export interface ProbeSpec {
   grpc?: { port: number; service?: string };
 }
 
-export type ProbeResult = { ok: true } | { ok: false; output: string };
+/** `error`: the probe could not run (prober.go: "probe errored"; the worker throws the result away). */
+export type ProbeResult = { ok: true } | { ok: false; output: string } | { ok: false; error: string };
 
 /** Named ports resolve through the container's ports. */
 export function portOf(port: number | string, ports: readonly { name?: string; containerPort: number }[]): number {
@@ -34,7 +35,8 @@ export function runProbeOnce(rt: FakeRuntime, spec: ProbeSpec, c: RtContainer, s
   if (spec.exec) {
     const cmd = spec.exec.command ?? [];
     const r = rt.exec(c.id, cmd, now, timeoutMs);
-    if ('error' in r) return { ok: false, output: r.error };
+    // ExecSync itself failed (the command cannot start): the CRI call's gRPC error, not a failed probe (pkg/probe/exec: Unknown).
+    if ('error' in r) return { ok: false, error: `rpc error: code = Unknown desc = ${r.error}` };
     if (r.timedOut) return { ok: false, output: `command ${JSON.stringify(cmd.join(' '))} timed out` };
     return r.exitCode === 0 ? { ok: true } : { ok: false, output: r.stdout + r.stderr };
   }

@@ -12,6 +12,7 @@
 import { rfc3339 } from '../../apiserver/http/time';
 import type { Container, Pod } from '../../scheduler/framework/api';
 import type { RtContainer, Sandbox } from '../runtime/runtime';
+import { podQOSClass } from '../../apiserver/validation/strategy';
 
 /** A sync error remembered per container (kubelet's reasonCache). */
 export interface ReasonEntry {
@@ -72,6 +73,9 @@ function instances(containers: readonly RtContainer[], name: string): { latest?:
   return { latest: mine[mine.length - 1], previous: mine[mine.length - 2] };
 }
 
+/** A container that never ran has CRI started_at 0, which the kubelet shows as the Unix epoch. */
+const NEVER_STARTED = '1970-01-01T00:00:00Z';
+
 function terminatedOf(c: RtContainer): Terminated {
   return {
     containerID: `containerd://${c.id}`,
@@ -79,7 +83,7 @@ function terminatedOf(c: RtContainer): Terminated {
     finishedAt: rfc3339(c.finishedAt),
     ...(c.message ? { message: c.message } : {}),
     reason: c.reason,
-    startedAt: rfc3339(Math.max(0, c.startedAt)),
+    startedAt: c.reason === 'StartError' ? NEVER_STARTED : rfc3339(Math.max(0, c.startedAt)),
   };
 }
 
@@ -121,7 +125,8 @@ function convertStatuses(inp: StatusInput, specs: readonly ContainerSpec[], isIn
         imageID: latest.imageId,
         lastState: previous && previous.state === 'exited' ? { terminated: terminatedOf(previous) } : {},
         name: cs.name,
-        ready: latest.state === 'running' && inp.ready(latest.id),
+        // prober manager UpdatePodStatus: a regular init container is ready once it exited 0.
+        ready: isInit && !isSidecar(cs) ? latest.state === 'exited' && latest.exitCode === 0 : latest.state === 'running' && inp.ready(latest.id),
         restartCount: latest.attempt,
         started: latest.state === 'running' && inp.started(latest.id),
         state: latest.state === 'running' ? { running: { startedAt: rfc3339(latest.startedAt) } } : { terminated: terminatedOf(latest) },
@@ -200,7 +205,9 @@ export function getPhase(spec: Spec, init: readonly ApiContainerStatus[], regula
   }
   const policy = spec.restartPolicy ?? 'Always';
   if (failedInit > 0 && policy === 'Never') return 'Failed';
-  if (pendingRegularInit > 0 || (pendingSidecars > 0 && !anyRegularStarted(regular)) || waiting > 0) return 'Pending';
+  // Pending initialization (regular init containers and sidecars alike) only keeps the pod Pending while no
+  // regular container has run (kubelet_pods.go getPhase): a re-run of the init containers in a new sandbox does not.
+  if (((pendingRegularInit > 0 || pendingSidecars > 0) && !anyRegularStarted(regular)) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
     if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
@@ -217,23 +224,12 @@ function anyRegularStarted(regular: readonly ApiContainerStatus[]): boolean {
   return regular.some((s) => !!s.state.running || !!s.state.terminated);
 }
 
-/** v1qos.GetPodQOS: Guaranteed, Burstable or BestEffort. */
+/**
+ * v1qos.GetPodQOS: Guaranteed, Burstable or BestEffort, comparing quantities as quantities (requests of
+ * 1000m and limits of 1 are equal), as the API server's qos.ComputePodQOS does.
+ */
 export function qosClass(pod: Pod): string {
-  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
-  let any = false;
-  let guaranteed = true;
-  for (const c of all) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    for (const r of ['cpu', 'memory']) {
-      const q = req[r];
-      const l = lim[r];
-      if ((q !== undefined && String(q) !== '0') || (l !== undefined && String(l) !== '0')) any = true;
-      if (l === undefined || (q !== undefined && String(q) !== String(l))) guaranteed = false;
-    }
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
+  return podQOSClass(pod.spec);
 }
 
 export function podStatusFor(inp: StatusInput): Record<string, unknown> {
@@ -282,22 +278,29 @@ export function podStatusFor(inp: StatusInput): Record<string, unknown> {
     else if (anyRegularStarted(regular) || incomplete.length === 0) conditions.push(cond('Initialized', 'True'));
     else conditions.push(cond('Initialized', 'False', 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`));
   }
-  // ContainersReady and Ready: regular containers and sidecars must be ready.
+  // ContainersReady and Ready: regular containers and sidecars must be ready (status/generate.go); a terminal
+  // pod is not ready, with reason PodCompleted or PodFailed and no message.
   const unready = [...initSpecs.filter(isSidecar).map((c) => init.find((s) => s.name === c.name)!), ...regular].filter((s) => !s.ready).map((s) => s.name);
   let readyCond: [string, string?, string?];
   if (phase === 'Succeeded') readyCond = ['False', 'PodCompleted'];
+  else if (phase === 'Failed') readyCond = ['False', 'PodFailed'];
   else if (unready.length) readyCond = ['False', 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`];
   else readyCond = ['True'];
-  const gates = (spec.readinessGates ?? []).map((g) => g.conditionType).filter((t) => prior.conditions?.find((c) => c.type === t)?.status !== 'True');
-  const ready: [string, string?, string?] =
-    readyCond[0] === 'True' && gates.length ? ['False', 'ReadinessGatesNotReady', `corresponding condition of pod readiness gate "${gates[0]}" does not exist.`] : readyCond;
+  // Every readiness gate that is not True is named, joined with ", " (GeneratePodReadyCondition).
+  const gateMessages = (spec.readinessGates ?? []).flatMap((g) => {
+    const c = prior.conditions?.find((x) => x.type === g.conditionType);
+    if (!c) return [`corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`];
+    return c.status === 'True' ? [] : [`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`];
+  });
+  const ready: [string, string?, string?] = readyCond[0] === 'True' && gateMessages.length ? ['False', 'ReadinessGatesNotReady', gateMessages.join(', ')] : readyCond;
+  // Conditions the kubelet does not own (readiness gates, DisruptionTarget set by others) come first, as
+  // generateAPIPodStatus keeps them, then the kubelet's own, PodScheduled last among them.
+  const owned = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
+  const kept = (prior.conditions ?? []).filter((c) => !owned.has(c.type) && !(inp.ended?.disruption && c.type === 'DisruptionTarget'));
+  conditions.unshift(...kept);
   conditions.push(cond('Ready', ...ready));
   conditions.push(cond('ContainersReady', ...readyCond));
-  // Conditions the kubelet does not own are kept as they are (PodScheduled, DisruptionTarget, readiness gates).
-  const owned = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
-  const kept = (prior.conditions ?? []).filter((c) => !owned.has(c.type) && !(inp.ended?.disruption && c.type === 'DisruptionTarget'));
-  if (!kept.some((c) => c.type === 'PodScheduled')) conditions.push(cond('PodScheduled', 'True'));
-  conditions.push(...kept);
+  conditions.push(cond('PodScheduled', 'True'));
   if (inp.ended?.disruption) conditions.push(cond('DisruptionTarget', 'True', 'TerminationByKubelet', inp.ended.message));
 
   const sb = inp.sandbox;
@@ -317,8 +320,12 @@ export function podStatusFor(inp: StatusInput): Record<string, unknown> {
   };
 }
 
-/** The status of a pod the kubelet refused to run (lifecycle admission). */
-export function rejectedStatus(pod: Pod, reason: string, message: string): Record<string, unknown> {
+/**
+ * The status of a pod the kubelet refused to run (kubelet.go rejectPod): phase, reason, message and QoS
+ * class, with the start time the status manager always sets, and no conditions: mergePodStatus drops the
+ * kubelet-owned ones (PodScheduled among them) and the new status has none.
+ */
+export function rejectedStatus(pod: Pod, reason: string, message: string, startTime: string): Record<string, unknown> {
   const prior = (pod.status ?? {}) as { qosClass?: string };
-  return { message: `Pod was rejected: ${message}`, phase: 'Failed', qosClass: prior.qosClass ?? qosClass(pod), reason };
+  return { message: `Pod was rejected: ${message}`, phase: 'Failed', qosClass: prior.qosClass ?? qosClass(pod), reason, startTime };
 }

@@ -12,7 +12,7 @@ import { podStatusFor, rejectedStatus } from './generate';
 
 /** The status the worker's pod has now. */
 export function statusOf(k: Kubelet, w: PodWorker, now: number): Record<string, unknown> {
-  if (w.rejected) return rejectedStatus(w.pod, w.rejected.reason, w.rejected.message);
+  if (w.rejected) return rejectedStatus(w.pod, w.rejected.reason, w.rejected.message, w.startTime);
   const specs = [...(w.pod.spec.initContainers ?? []), ...w.pod.spec.containers] as Container[];
   const containers = k.runtime.podContainers(w.uid);
   const byId = (id: string) => containers.find((c) => c.id === id)!;
@@ -43,7 +43,8 @@ export function flushStatus(k: Kubelet, ctx: ActorContext, w: PodWorker): void {
   const body = JSON.stringify(status);
   if (body === w.lastSent) return maybeDelete(k, ctx, w);
   w.patchInFlight = true;
-  const patch = { status: withRemovedConditionFields(status, w.lastSent) };
+  // A rejected pod's status has no conditions: the patch removes the scheduler's PodScheduled.
+  const patch = { status: w.rejected ? { ...status, conditions: null } : withRemovedConditionFields(status, w.lastSent) };
   apiRequest(
     k,
     ctx,
