@@ -295,8 +295,7 @@ export function podStatusFor(inp: StatusInput): Record<string, unknown> {
   const ready: [string, string?, string?] = readyCond[0] === 'True' && gateMessages.length ? ['False', 'ReadinessGatesNotReady', gateMessages.join(', ')] : readyCond;
   // Conditions the kubelet does not own (readiness gates, DisruptionTarget set by others) come first, as
   // generateAPIPodStatus keeps them, then the kubelet's own, PodScheduled last among them.
-  const owned = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
-  const kept = (prior.conditions ?? []).filter((c) => !owned.has(c.type) && !(inp.ended?.disruption && c.type === 'DisruptionTarget'));
+  const kept = (prior.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type) && !(inp.ended?.disruption && c.type === 'DisruptionTarget'));
   conditions.unshift(...kept);
   conditions.push(cond('Ready', ...ready));
   conditions.push(cond('ContainersReady', ...readyCond));
@@ -320,12 +319,22 @@ export function podStatusFor(inp: StatusInput): Record<string, unknown> {
   };
 }
 
+/** The conditions the kubelet owns (kubelet/types PodConditionByKubelet); the others it keeps as they are. */
+export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
+
 /**
  * The status of a pod the kubelet refused to run (kubelet.go rejectPod): phase, reason, message and QoS
- * class, with the start time the status manager always sets, and no conditions: mergePodStatus drops the
- * kubelet-owned ones (PodScheduled among them) and the new status has none.
+ * class, with the start time the status manager always sets. rejectPod's status has no conditions, and
+ * mergePodStatus keeps only the old ones the kubelet does not own: PodScheduled goes.
  */
 export function rejectedStatus(pod: Pod, reason: string, message: string, startTime: string): Record<string, unknown> {
-  const prior = (pod.status ?? {}) as { qosClass?: string };
-  return { message: `Pod was rejected: ${message}`, phase: 'Failed', qosClass: prior.qosClass ?? qosClass(pod), reason, startTime };
+  const prior = (pod.status ?? {}) as { qosClass?: string; conditions?: { type: string }[] };
+  const kept = (prior.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
+  return { ...(kept.length ? { conditions: kept } : {}), message: `Pod was rejected: ${message}`, phase: 'Failed', qosClass: prior.qosClass ?? qosClass(pod), reason, startTime };
+}
+
+/** The strategic-merge entries deleting the kubelet-owned conditions the stored pod has (a rejected pod's patch). */
+export function deletedKubeletConditions(pod: Pod): { type: string; $patch: 'delete' }[] {
+  const prior = (pod.status ?? {}) as { conditions?: { type: string }[] };
+  return (prior.conditions ?? []).filter((c) => KUBELET_CONDITIONS.has(c.type)).map((c) => ({ type: c.type, $patch: 'delete' as const }));
 }

@@ -8,7 +8,7 @@ import { apiRequest } from '../client';
 import type { Kubelet } from '../kubelet';
 import { currentSandbox, isReady, isStarted, type ContainerSpec } from '../pod/sync';
 import type { PodWorker } from '../pod/worker';
-import { podStatusFor, rejectedStatus } from './generate';
+import { deletedKubeletConditions, podStatusFor, rejectedStatus } from './generate';
 
 /** The status the worker's pod has now. */
 export function statusOf(k: Kubelet, w: PodWorker, now: number): Record<string, unknown> {
@@ -36,6 +36,14 @@ export function statusOf(k: Kubelet, w: PodWorker, now: number): Record<string, 
   });
 }
 
+/** A rejected pod's status as a strategic merge patch: its kept conditions, and deletions of the kubelet's own. */
+function rejectedPatch(status: Record<string, unknown>, w: PodWorker): Record<string, unknown> {
+  const kept = (status.conditions ?? []) as unknown[];
+  const deleted = deletedKubeletConditions(w.pod);
+  const { conditions: _, ...rest } = status;
+  return kept.length || deleted.length ? { ...rest, conditions: [...kept, ...deleted] } : rest;
+}
+
 /** PATCH pods/<name>/status when the status changed. */
 export function flushStatus(k: Kubelet, ctx: ActorContext, w: PodWorker): void {
   if (w.patchInFlight || !k.workers.has(w.uid) || w.lastSent === 'terminal') return maybeDelete(k, ctx, w);
@@ -43,8 +51,8 @@ export function flushStatus(k: Kubelet, ctx: ActorContext, w: PodWorker): void {
   const body = JSON.stringify(status);
   if (body === w.lastSent) return maybeDelete(k, ctx, w);
   w.patchInFlight = true;
-  // A rejected pod's status has no conditions: the patch removes the scheduler's PodScheduled.
-  const patch = { status: w.rejected ? { ...status, conditions: null } : withRemovedConditionFields(status, w.lastSent) };
+  // A rejected pod keeps only the conditions the kubelet does not own: the patch deletes the scheduler's PodScheduled.
+  const patch = { status: w.rejected ? rejectedPatch(status, w) : withRemovedConditionFields(status, w.lastSent) };
   apiRequest(
     k,
     ctx,
