@@ -12,6 +12,7 @@ import { KUBECTL_TABWRITER, TabWriter } from '../printers/tabWriter';
 import { JsonPath, relaxedJsonPathExpression } from '../jsonpath/jsonpath';
 import { aggregate, kindString, namespaceForObject, readFileObjects, resolveArgs, resourcePath, type Ref } from '../resource/builder';
 import { isLessValue } from './sorting';
+import { goSortArray } from '../util/goSort';
 import { humanDuration, parseTime } from '../util/duration';
 
 type Obj = Record<string, any>;
@@ -242,11 +243,8 @@ function sortTable(table: Table, sortBy: string): Table {
   const idx = rows.map((_, i) => i);
   const first = (i: number) => (parsed[i]!.length > 0 && parsed[i]![0]!.length > 0 ? parsed[i]![0]![0] : undefined);
   const has = (i: number) => parsed[i]!.length > 0 && parsed[i]![0]!.length > 0;
-  idx.sort((a, b) => {
-    const lessAB = !has(a) ? true : !has(b) ? false : isLessValue(first(a), first(b));
-    const lessBA = !has(b) ? true : !has(a) ? false : isLessValue(first(b), first(a));
-    return lessAB && !lessBA ? -1 : lessBA && !lessAB ? 1 : 0;
-  });
+  // TableSorter.Less through sort.Sort: a row without the field is less than any, itself included.
+  goSortArray(idx, (a, b) => (!has(a) ? true : !has(b) ? false : isLessValue(first(a), first(b))));
   return { ...table, rows: idx.map((i) => rows[i]!) };
 }
 
@@ -268,11 +266,7 @@ function printGeneric(ctx: Ctx, format: Exclude<OutputFormat, { type: 'table' }>
     const first = (i: number) => vals[i]![0]?.[0];
     const has = (i: number) => vals[i]!.length > 0 && vals[i]![0]!.length > 0;
     const order = infos.map((_, i) => i);
-    order.sort((a, b) => {
-      const ab = !has(a) ? true : !has(b) ? false : isLessValue(first(a), first(b));
-      const ba = !has(b) ? true : !has(a) ? false : isLessValue(first(b), first(a));
-      return ab && !ba ? -1 : ba && !ab ? 1 : 0;
-    });
+    goSortArray(order, (a, b) => (!has(a) ? true : !has(b) ? false : isLessValue(first(a), first(b))));
     infos = order.map((i) => infos[i]!);
   }
   const printer = new GenericPrinter(format, { noHeaders: getBool(f, 'no-headers'), showManagedFields: getBool(f, 'show-managed-fields'), allowMissingKeys: getBool(f, 'allow-missing-template-keys') });

@@ -12,6 +12,7 @@ import { goJsonIndentOrdered } from '../printers/goJson';
 import { toYaml } from '../yaml/emit';
 import { KUBECTL_TABWRITER, TabWriter } from '../printers/tabWriter';
 import { parseTime, timestampSince } from '../util/duration';
+import { goSortArray } from '../util/goSort';
 import { resolveArgs } from '../resource/builder';
 
 type Obj = Record<string, any>;
@@ -349,7 +350,7 @@ export async function runEvents(ctx: Ctx, args: string[]): Promise<void> {
     ctx.io.err(allNs ? 'No events found.\n' : `No events found in ${ctx.namespace} namespace.\n`);
     return;
   }
-  items.sort((a, b) => eventTime(a) - eventTime(b));
+  goSortArray(items, (a, b) => eventTime(a) < eventTime(b));
   const now = ctx.now();
   const tw = new TabWriter(KUBECTL_TABWRITER, (t) => ctx.io.out(t));
   if (!getBool(f, 'no-headers')) tw.write(`${allNs ? 'NAMESPACE\t' : ''}LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n`);
