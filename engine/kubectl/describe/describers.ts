@@ -13,6 +13,7 @@ import { humanDuration, parseTime, timestampSince } from '../util/duration';
 import { goFmtV } from '../printers/goJson';
 import { describeCronJob, describeDaemonSet, describeStatefulSet } from './workloads';
 import { describeHorizontalPodAutoscaler } from './autoscaling';
+import { describeEndpoints, describeEndpointSlice } from './endpoints';
 import { describePodDisruptionBudget } from './policy';
 import { describeResourceQuota } from './quota';
 import { describePersistentVolume, describePersistentVolumeClaim, podsUsingClaim } from './storage';
@@ -1036,6 +1037,12 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
       break;
     case '/ResourceQuota':
       text = describeResourceQuota(obj);
+      break;
+    case '/Endpoints':
+      text = describeEndpoints(obj, await ev(), d.now);
+      break;
+    case 'discovery.k8s.io/EndpointSlice':
+      text = describeEndpointSlice(obj, await ev(), d.now);
       break;
     case 'policy/PodDisruptionBudget':
       text = describePodDisruptionBudget(obj, await ev(), d.now);
