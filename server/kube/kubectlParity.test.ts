@@ -196,6 +196,13 @@ const CASES: string[][] = [
   ['get', 'events', '--sort-by=.lastTimestamp'],
   ['get', 'events', '-A', '--sort-by=.metadata.creationTimestamp', '-o', 'name'],
   ['events'],
+  ['describe', 'clusterrole', 'view'],
+  ['describe', 'clusterrolebinding', 'cluster-admin'],
+  ['describe', 'role', '-n', 'kube-system'],
+  ['describe', 'rolebinding', '-n', 'kube-system'],
+  ['auth', 'can-i', '--list'],
+  ['describe', 'priorityclass'],
+  ['describe', 'storageclass'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {

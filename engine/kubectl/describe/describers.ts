@@ -14,6 +14,8 @@ import { goFmtV } from '../printers/goJson';
 import { describeCronJob, describeDaemonSet, describeStatefulSet } from './workloads';
 import { describeHorizontalPodAutoscaler } from './autoscaling';
 import { describeEndpoints, describeEndpointSlice } from './endpoints';
+import { describeRole, describeRoleBinding } from './rbac';
+import { describePriorityClass, describeStorageClass } from './classes';
 import { describePodDisruptionBudget } from './policy';
 import { describeResourceQuota } from './quota';
 import { describePersistentVolume, describePersistentVolumeClaim, podsUsingClaim } from './storage';
@@ -1043,6 +1045,20 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
       break;
     case 'discovery.k8s.io/EndpointSlice':
       text = describeEndpointSlice(obj, await ev(), d.now);
+      break;
+    case 'rbac.authorization.k8s.io/Role':
+    case 'rbac.authorization.k8s.io/ClusterRole':
+      text = describeRole(obj);
+      break;
+    case 'rbac.authorization.k8s.io/RoleBinding':
+    case 'rbac.authorization.k8s.io/ClusterRoleBinding':
+      text = describeRoleBinding(obj);
+      break;
+    case 'scheduling.k8s.io/PriorityClass':
+      text = describePriorityClass(obj, await ev(), d.now);
+      break;
+    case 'storage.k8s.io/StorageClass':
+      text = describeStorageClass(obj, await ev(), d.now);
       break;
     case 'policy/PodDisruptionBudget':
       text = describePodDisruptionBudget(obj, await ev(), d.now);
