@@ -217,7 +217,7 @@ describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => 
       [
         'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        ports:\n        - containerPort: 80\n',
         'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n    targetPort: 80\n',
-        'apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  labels:\n    app: solo\nspec:\n  containers:\n  - name: c\n    image: busybox:1.36\n    command: ["sleep", "3600"]\n',
+        'apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  labels:\n    app: solo\nspec:\n  containers:\n  - name: c\n    image: busybox:1.36\n    command: ["sleep", "3600"]\n    env:\n    - name: POD\n      valueFrom:\n        fieldRef:\n          fieldPath: metadata.name\n    - name: NODE\n      valueFrom:\n        fieldRef:\n          fieldPath: spec.nodeName\n    - name: APP\n      valueFrom:\n        fieldRef:\n          fieldPath: metadata.labels[\'app\']\n',
       ].join('---\n'),
     );
     // The state must be there before the comparisons start (a failed setup would make both sides agree on NotFound).

@@ -148,28 +148,16 @@ function describeStatus(stateName: string, state: Obj | undefined, w: PrefixWrit
   } else w.write(2, `${stateName}:\tWaiting\n`);
 }
 
+/**
+ * describe's EnvValueRetriever: the path goes through the kubectl scheme's
+ * ConvertFieldLabel, which for a Pod (no conversion funcs registered there)
+ * passes only metadata.name and metadata.namespace; anything else
+ * (spec.nodeName, status.podIP, labels) prints empty, whatever the kubelet
+ * resolved it to.
+ */
 function fieldPathValue(pod: Obj | undefined, path: string): string {
-  if (!pod) return '';
-  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (m) return String(pod.metadata?.[m[1]!]?.[m[2]!] ?? '');
-  switch (path) {
-    case 'metadata.name':
-      return pod.metadata?.name ?? '';
-    case 'metadata.namespace':
-      return pod.metadata?.namespace ?? '';
-    case 'metadata.uid':
-      return pod.metadata?.uid ?? '';
-    case 'spec.nodeName':
-      return pod.spec?.nodeName ?? '';
-    case 'spec.serviceAccountName':
-      return pod.spec?.serviceAccountName ?? '';
-    case 'status.hostIP':
-      return pod.status?.hostIP ?? '';
-    case 'status.podIP':
-      return pod.status?.podIP ?? '';
-    case 'status.podIPs':
-      return ((pod.status?.podIPs as Obj[]) ?? []).map((p) => p.ip).join(',');
-  }
+  if (path === 'metadata.name') return pod?.metadata?.name ?? '';
+  if (path === 'metadata.namespace') return pod?.metadata?.namespace ?? '';
   return '';
 }
 
