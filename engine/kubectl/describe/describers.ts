@@ -15,6 +15,7 @@ import { describeCronJob, describeDaemonSet, describeStatefulSet } from './workl
 import { describeHorizontalPodAutoscaler } from './autoscaling';
 import { describeEndpoints, describeEndpointSlice } from './endpoints';
 import { describeRole, describeRoleBinding } from './rbac';
+import { describeNetworkPolicy } from './networking';
 import { describePriorityClass, describeStorageClass } from './classes';
 import { describePodDisruptionBudget } from './policy';
 import { describeResourceQuota } from './quota';
@@ -750,32 +751,53 @@ async function describeNamespace(d: DescribeDeps, ns: Obj): Promise<string> {
   if (quotas) {
     w.write(0, '\n');
     if (quotas.length === 0) w.write(0, 'No resource quota.\n');
-    else
-      for (const q of quotas) {
-        w.write(0, `Resource Quotas\n`);
+    else {
+      // DescribeResourceQuotas: one header, the quotas by name.
+      w.write(0, 'Resource Quotas\n');
+      for (const q of [...quotas].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0))) {
         w.write(1, `Name:\t${q.metadata.name}\n`);
         w.write(1, 'Resource\tUsed\tHard\n');
         w.write(1, '--------\t---\t---\n');
         for (const r of Object.keys(q.status?.hard ?? q.spec?.hard ?? {}).sort()) w.write(1, `${r}\t${formatQuantity(q.status?.used?.[r] ?? '0')}\t${formatQuantity((q.status?.hard ?? q.spec?.hard)[r])}\n`);
       }
+    }
   }
   if (limits) {
     w.write(0, '\n');
     if (limits.length === 0) w.write(0, 'No LimitRange resource.\n');
-    else
-      for (const l of limits) {
-        w.write(0, 'Resource Limits\n');
-        w.write(1, 'Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
-        w.write(1, '----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
-        for (const item of (l.spec?.limits as Obj[]) ?? []) {
-          const names = new Set<string>([...Object.keys(item.min ?? {}), ...Object.keys(item.max ?? {}), ...Object.keys(item.default ?? {}), ...Object.keys(item.defaultRequest ?? {}), ...Object.keys(item.maxLimitRequestRatio ?? {})]);
-          for (const r of [...names].sort()) {
-            const g = (m: Obj | undefined) => (m?.[r] !== undefined ? formatQuantity(m[r]) : '-');
-            w.write(1, `${item.type}\t${r}\t${g(item.min)}\t${g(item.max)}\t${g(item.defaultRequest)}\t${g(item.default)}\t${g(item.maxLimitRequestRatio)}\n`);
-          }
-        }
-      }
+    else {
+      // DescribeLimitRanges: one table for all of them, indented by one space.
+      w.write(0, 'Resource Limits\n Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
+      w.write(0, ' ----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
+      for (const l of limits) limitRangeRows(l, ' ', w);
+    }
   }
+  return w.done();
+}
+
+/**
+ * describeLimitRangeSpec's rows. Go ranges over a set of resource names (a
+ * map), so with several resources in one item their order varies run to run;
+ * sorted is our stable choice.
+ */
+function limitRangeRows(l: Obj, prefix: string, w: PrefixWriter): void {
+  for (const item of (l.spec?.limits as Obj[]) ?? []) {
+    const names = new Set<string>([...Object.keys(item.max ?? {}), ...Object.keys(item.min ?? {}), ...Object.keys(item.default ?? {}), ...Object.keys(item.defaultRequest ?? {}), ...Object.keys(item.maxLimitRequestRatio ?? {})]);
+    for (const r of [...names].sort()) {
+      const g = (m: Obj | undefined) => (m?.[r] !== undefined ? formatQuantity(m[r]) : '-');
+      w.write(0, `${prefix}${item.type}\t${r}\t${g(item.min)}\t${g(item.max)}\t${g(item.defaultRequest)}\t${g(item.default)}\t${g(item.maxLimitRequestRatio)}\n`);
+    }
+  }
+}
+
+/** describeLimitRange: no labels, no events. */
+function describeLimitRange(l: Obj): string {
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${l.metadata?.name ?? ''}\n`);
+  w.write(0, `Namespace:\t${l.metadata?.namespace ?? ''}\n`);
+  w.write(0, 'Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
+  w.write(0, '----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
+  limitRangeRows(l, '', w);
   return w.done();
 }
 
@@ -1024,6 +1046,12 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
     }
     case '/PersistentVolume':
       text = describePersistentVolume(obj, await ev(), d.now);
+      break;
+    case 'networking.k8s.io/NetworkPolicy':
+      text = describeNetworkPolicy(obj);
+      break;
+    case '/LimitRange':
+      text = describeLimitRange(obj);
       break;
     case '/ResourceQuota':
       text = describeResourceQuota(obj);
