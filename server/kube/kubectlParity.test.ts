@@ -206,6 +206,8 @@ const CASES: string[][] = [
   ['describe', 'networkpolicy', 'web'],
   ['describe', 'ns', 'team'],
   ['describe', 'limitrange', '-n', 'team'],
+  ['get', 'ingress'],
+  ['describe', 'ingress', 'web'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {
@@ -241,6 +243,7 @@ describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => 
         'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: tick\nspec:\n  schedule: "0 0 1 1 *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n          - name: tick\n            image: busybox:1.36\n',
         'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n',
         'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: web\nspec:\n  podSelector:\n    matchLabels:\n      app: web\n  policyTypes: [Ingress, Egress]\n  ingress:\n  - from:\n    - podSelector:\n        matchLabels:\n          app: solo\n    - ipBlock:\n        cidr: 10.0.0.0/8\n        except: [10.1.0.0/16]\n    ports:\n    - port: 80\n  - {}\n',
+        'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  rules:\n  - host: web.example.com\n    http:\n      paths:\n      - path: /\n        pathType: Prefix\n        backend:\n          service:\n            name: web\n            port:\n              number: 80\n      - path: /none\n        pathType: Exact\n        backend:\n          service:\n            name: nope\n            port:\n              name: http\n',
         // Limits in a namespace of their own, so the pods above keep no defaults from them.
         'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n',
         'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: limits\n  namespace: team\nspec:\n  limits:\n  - type: Container\n    default:\n      cpu: 500m\n    defaultRequest:\n      cpu: 100m\n    max:\n      cpu: "2"\n',

@@ -596,6 +596,60 @@ async function describeService(d: DescribeDeps, svc: Obj, events: Obj[] | null):
   return w.done();
 }
 
+/** IngressDescriber.describeBackendV1: "svc:port (endpoints)", or the resource backend. */
+async function describeIngressBackend(d: DescribeDeps, ns: string, backend: Obj): Promise<string> {
+  if (backend.service) {
+    const svcName = String(backend.service.name ?? '');
+    const num = Number(backend.service.port?.number ?? 0);
+    const sb = `${svcName}:${num !== 0 ? num : (backend.service.port?.name ?? '')}`;
+    const sl = await d.client.tryJson<Obj>('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, { query: { labelSelector: `kubernetes.io/service-name=${svcName}` } });
+    if (!sl.ok) return `${sb} (<error: ${sl.status.message ?? ''}>)`;
+    const svc = await d.client.tryJson<Obj>('GET', `/api/v1/namespaces/${ns}/services/${svcName}`);
+    if (!svc.ok) return `${sb} (<error: ${svc.status.message ?? ''}>)`;
+    let spName = '';
+    for (const sp of (svc.value.spec?.ports as Obj[]) ?? []) {
+      if (num !== 0 && num === sp.port) spName = sp.name ?? '';
+      else if (backend.service.port?.name && backend.service.port.name === sp.name) spName = sp.name ?? '';
+    }
+    return `${sb} (${formatEndpointSlices((sl.value.items as Obj[]) ?? [], spName)})`;
+  }
+  if (backend.resource) return `APIGroup: ${backend.resource.apiGroup ?? '<none>'}, Kind: ${backend.resource.kind ?? ''}, Name: ${backend.resource.name ?? ''}`;
+  return '';
+}
+
+async function describeIngress(d: DescribeDeps, ing: Obj, events: Obj[] | null): Promise<string> {
+  const ns = ing.metadata?.namespace ?? '';
+  const spec: Obj = ing.spec ?? {};
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${ing.metadata?.name ?? ''}\n`);
+  printLabelsMultiline(w, 'Labels', ing.metadata?.labels);
+  w.write(0, `Namespace:\t${ns}\n`);
+  // ingressLoadBalancerStatusStringerV1 (wide): the IPs or hostnames, comma-joined.
+  const address = ((ing.status?.loadBalancer?.ingress as Obj[]) ?? []).map((i) => i.ip || i.hostname || '').filter((a) => a !== '').join(',');
+  w.write(0, `Address:\t${address}\n`);
+  w.write(0, `Ingress Class:\t${spec.ingressClassName ?? '<none>'}\n`);
+  const def = spec.defaultBackend ? await describeIngressBackend(d, ns, spec.defaultBackend) : '<default>';
+  w.write(0, `Default backend:\t${def}\n`);
+  const tls = (spec.tls as Obj[]) ?? [];
+  if (tls.length > 0) {
+    w.write(0, 'TLS:\n');
+    for (const t of tls) w.write(1, t.secretName ? `${t.secretName} terminates ${((t.hosts as string[]) ?? []).join(',')}\n` : `SNI routes ${((t.hosts as string[]) ?? []).join(',')}\n`);
+  }
+  w.write(0, 'Rules:\n  Host\tPath\tBackends\n');
+  w.write(1, '----\t----\t--------\n');
+  let count = 0;
+  for (const rule of (spec.rules as Obj[]) ?? []) {
+    if (!rule.http) continue;
+    count++;
+    w.write(1, `${rule.host || '*'}\t\n`);
+    for (const path of (rule.http.paths as Obj[]) ?? []) w.write(2, `\t${path.path ?? ''} \t${await describeIngressBackend(d, ns, path.backend ?? {})}\n`);
+  }
+  if (count === 0) w.write(1, `*\t*\t${def}\n`);
+  printAnnotationsMultiline(w, 'Annotations', ing.metadata?.annotations);
+  describeEvents(events, w, d.now);
+  return w.done();
+}
+
 function nodeRoles(node: Obj): string[] {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries((node.metadata.labels as Record<string, string>) ?? {})) {
@@ -1049,6 +1103,9 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
       break;
     case 'networking.k8s.io/NetworkPolicy':
       text = describeNetworkPolicy(obj);
+      break;
+    case 'networking.k8s.io/Ingress':
+      text = await describeIngress(d, obj, await ev());
       break;
     case '/LimitRange':
       text = describeLimitRange(obj);
