@@ -506,6 +506,30 @@ export async function podStatusCounts(d: DescribeDeps, ns: string, selector: Obj
   return [running, waiting, succeeded, failed];
 }
 
+/** describeReplicationController: a ReplicaSet's layout with a map selector and no Controlled By. */
+async function describeReplicationController(d: DescribeDeps, rc: Obj, events: Obj[] | null): Promise<string> {
+  const counts = await podStatusCounts(d, rc.metadata.namespace, { matchLabels: rc.spec?.selector ?? {} }, rc.metadata.uid);
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${rc.metadata.name}\n`);
+  w.write(0, `Namespace:\t${rc.metadata.namespace}\n`);
+  w.write(0, `Selector:\t${formatLabelsPlain(rc.spec?.selector)}\n`);
+  printLabelsMultiline(w, 'Labels', rc.metadata.labels);
+  printAnnotationsMultiline(w, 'Annotations', rc.metadata.annotations);
+  w.write(0, `Replicas:\t${rc.status?.replicas ?? 0} current / ${rc.spec?.replicas ?? 1} desired\n`);
+  w.write(0, 'Pods Status:\t');
+  if (typeof counts === 'string') w.write(0, `error in fetching pods: ${counts}\n`);
+  else w.write(0, `${counts[0]} Running / ${counts[1]} Waiting / ${counts[2]} Succeeded / ${counts[3]} Failed\n`);
+  describePodTemplate(rc.spec?.template, w);
+  const conds = (rc.status?.conditions as Obj[]) ?? [];
+  if (conds.length > 0) {
+    w.write(0, 'Conditions:\n  Type\tStatus\tReason\n');
+    w.write(1, '----\t------\t------\n');
+    for (const c of conds) w.write(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
+  }
+  describeEvents(events, w, d.now);
+  return w.done();
+}
+
 async function describeReplicaSet(d: DescribeDeps, rs: Obj, events: Obj[] | null): Promise<string> {
   const counts = await podStatusCounts(d, rs.metadata.namespace, rs.spec?.selector, rs.metadata.uid);
   const w = new PrefixWriter();
@@ -615,6 +639,23 @@ async function describeIngressBackend(d: DescribeDeps, ns: string, backend: Obj)
   }
   if (backend.resource) return `APIGroup: ${backend.resource.apiGroup ?? '<none>'}, Kind: ${backend.resource.kind ?? ''}, Name: ${backend.resource.name ?? ''}`;
   return '';
+}
+
+function describeIngressClass(ic: Obj, events: Obj[] | null, now: number): string {
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${ic.metadata?.name ?? ''}\n`);
+  printLabelsMultiline(w, 'Labels', ic.metadata?.labels);
+  printAnnotationsMultiline(w, 'Annotations', ic.metadata?.annotations);
+  w.write(0, `Controller:\t${ic.spec?.controller ?? ''}\n`);
+  const p = ic.spec?.parameters;
+  if (p) {
+    w.write(0, 'Parameters:\n');
+    if (p.apiGroup !== undefined && p.apiGroup !== null) w.write(1, `APIGroup:\t${p.apiGroup}\n`);
+    w.write(1, `Kind:\t${p.kind ?? ''}\n`);
+    w.write(1, `Name:\t${p.name ?? ''}\n`);
+  }
+  describeEvents(events, w, now);
+  return w.done();
 }
 
 async function describeIngress(d: DescribeDeps, ing: Obj, events: Obj[] | null): Promise<string> {
@@ -1106,6 +1147,12 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
       break;
     case 'networking.k8s.io/Ingress':
       text = await describeIngress(d, obj, await ev());
+      break;
+    case '/ReplicationController':
+      text = await describeReplicationController(d, obj, await ev());
+      break;
+    case 'networking.k8s.io/IngressClass':
+      text = describeIngressClass(obj, await ev(), d.now);
       break;
     case '/LimitRange':
       text = describeLimitRange(obj);
