@@ -209,6 +209,8 @@ const CASES: string[][] = [
   ['get', 'ingress'],
   ['describe', 'ingress', 'web'],
   ['describe', 'ingressclass', 'nginx'],
+  ['get', 'cm', '-l', 'sort', '--sort-by=.data.k'],
+  ['get', 'cm', '-l', 'sort', '--sort-by=.data.n', '-o', 'name'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {
@@ -246,6 +248,10 @@ describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => 
         'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: web\nspec:\n  podSelector:\n    matchLabels:\n      app: web\n  policyTypes: [Ingress, Egress]\n  ingress:\n  - from:\n    - podSelector:\n        matchLabels:\n          app: solo\n    - ipBlock:\n        cidr: 10.0.0.0/8\n        except: [10.1.0.0/16]\n    ports:\n    - port: 80\n  - {}\n',
         'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  rules:\n  - host: web.example.com\n    http:\n      paths:\n      - path: /\n        pathType: Prefix\n        backend:\n          service:\n            name: web\n            port:\n              number: 80\n      - path: /none\n        pathType: Exact\n        backend:\n          service:\n            name: nope\n            port:\n              name: http\n',
         'apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n  name: nginx\nspec:\n  controller: k8s.io/ingress-nginx\n  parameters:\n    apiGroup: k8s.example.com\n    kind: IngressParameters\n    name: external-lb\n',
+        // Sort keys where byte order and natural order disagree ("b10" < "b2"), and quantities ("9" < "10").
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: k1\n  labels:\n    sort: key\ndata:\n  k: b2\n  n: "10"\n',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: k2\n  labels:\n    sort: key\ndata:\n  k: b10\n  n: "9"\n',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: k3\n  labels:\n    sort: key\ndata:\n  k: a9\n  n: "100m"\n',
         // Limits in a namespace of their own, so the pods above keep no defaults from them.
         'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n',
         'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: limits\n  namespace: team\nspec:\n  limits:\n  - type: Container\n    default:\n      cpu: 500m\n    defaultRequest:\n      cpu: 100m\n    max:\n      cpu: "2"\n',
