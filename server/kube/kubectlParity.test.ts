@@ -211,6 +211,9 @@ const CASES: string[][] = [
   ['describe', 'ingressclass', 'nginx'],
   ['get', 'cm', '-l', 'sort', '--sort-by=.data.k'],
   ['get', 'cm', '-l', 'sort', '--sort-by=.data.n', '-o', 'name'],
+  ['get', 'cm', 'k2', 'k1', '--sort-by=.metadata.name'],
+  ['get', 'cm', 'k2', 'k1', '--sort-by=.metadata.name', '-o', 'name'],
+  ['get', 'cm,svc', '-l', 'app=web', '--sort-by=.metadata.name'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {

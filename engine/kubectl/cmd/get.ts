@@ -175,6 +175,22 @@ export async function runGet(ctx: Ctx, args: string[]): Promise<void> {
     return;
   }
 
+  // With several infos (named objects, several kinds), get.go's RuntimeSorter
+  // sorts the Table objects themselves, before any row: a path no Table has
+  // (.metadata.name) fails the whole get.
+  if (sortBy && infos.length > 1 && infos.every((i) => isTable(i.object))) {
+    let field: string;
+    try {
+      field = relaxedJsonPathExpression(sortBy);
+    } catch {
+      field = sortBy;
+    }
+    const jp = new JsonPath();
+    jp.allowMissingKeys = true;
+    jp.parse(field);
+    if (!infos.some((i) => jp.findResults(i.object).some((r) => r.length > 0))) fail(errs.plain(`couldn't find any field with path "${field}" in the list of objects`));
+  }
+
   // human-readable: one TablePrinter per resource type
   const kinds = new Set(infos.map((i) => `${i.mapping.group}/${i.mapping.version}/${i.mapping.kind}`));
   const printWithKind = (infos.length >= 2 && kinds.size > 1) || getBool(f, 'show-kind');
