@@ -214,6 +214,8 @@ const CASES: string[][] = [
   ['get', 'cm', 'k2', 'k1', '--sort-by=.metadata.name'],
   ['get', 'cm', 'k2', 'k1', '--sort-by=.metadata.name', '-o', 'name'],
   ['get', 'cm,svc', '-l', 'app=web', '--sort-by=.metadata.name'],
+  ['get', 'pods', '-o', 'custom-columns-file=/nope'],
+  ['get', 'pods', '-o', 'jsonpath-file=/nope'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {
