@@ -216,6 +216,13 @@ const CASES: string[][] = [
   ['get', 'cm,svc', '-l', 'app=web', '--sort-by=.metadata.name'],
   ['get', 'pods', '-o', 'custom-columns-file=/nope'],
   ['get', 'pods', '-o', 'jsonpath-file=/nope'],
+  ['create', 'cronjob', 'c', '--image=busybox', '--schedule=*/5 * * * *', '--dry-run=client', '-o', 'yaml', '--', 'echo', 'hi'],
+  ['create', 'cronjob', 'c', '--image=busybox', '--schedule=*/5 * * * *', '--restart=Never', '--dry-run=client', '-o', 'name'],
+  ['create', 'pdb', 'p', '--selector=app=web,tier in (a,b),!x', '--max-unavailable=50%', '--dry-run=client', '-o', 'yaml'],
+  ['create', 'pdb', 'p', '--selector=app=web', '--min-available=2', '--dry-run=client', '-o', 'yaml'],
+  ['create', 'pdb', 'p', '--selector=app=web', '--min-available=1Gi'],
+  ['create', 'pdb', 'p', '--selector=a!=b', '--min-available=1'],
+  ['create', 'pdb', 'web', '--selector=app=web', '--min-available=1'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {
