@@ -223,6 +223,11 @@ const CASES: string[][] = [
   ['create', 'pdb', 'p', '--selector=app=web', '--min-available=1Gi'],
   ['create', 'pdb', 'p', '--selector=a!=b', '--min-available=1'],
   ['create', 'pdb', 'web', '--selector=app=web', '--min-available=1'],
+  ['create', 'quota', 'q', '--hard=pods=2,cpu=1000m,requests.memory=1024Mi', '--scopes=BestEffort', '--dry-run=client', '-o', 'yaml'],
+  ['create', 'quota', 'q', '--hard=pods', '--dry-run=client'],
+  ['create', 'quota', 'q', '--hard=pods=2', '--dry-run=server', '-o', 'name'],
+  ['create', 'priorityclass', 'high', '--value=1000', '--description=important', '--preemption-policy=Never', '--dry-run=client', '-o', 'yaml'],
+  ['create', 'priorityclass', 'high', '--value=1000', '--global-default', '--dry-run=server'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {

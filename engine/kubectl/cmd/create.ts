@@ -9,6 +9,7 @@ import { getBool, getInt, getString, getStrings } from '../cli/flags';
 import { errs, fail, KubectlFailure, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
 import { goJsonCompact } from '../printers/goJson';
+import { formatQuantity, parseQuantityExact } from '../util/quantityFormat';
 import { parse as parseLabelSelector } from '../../apimachinery/selectors/labels';
 import { aggregate, namespaceForObject, readFileObjects, resourcePath } from '../resource/builder';
 import { LAST_APPLIED, modifiedConfiguration } from './apply';
@@ -138,6 +139,8 @@ const M = {
   deployment: { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, singular: 'deployment' },
   job: { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true, singular: 'job' },
   cronjob: { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true, singular: 'cronjob' },
+  resourcequota: { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, singular: 'resourcequota' },
+  priorityclass: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, singular: 'priorityclass' },
   poddisruptionbudget: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, singular: 'poddisruptionbudget' },
   role: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', namespaced: true, singular: 'role' },
   clusterrole: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, singular: 'clusterrole' },
@@ -435,6 +438,48 @@ export function createSubcommands(): CommandSpec[] {
         if (max) spec.maxUnavailable = intOrString(max);
         const obj: Obj = { kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', metadata: NULL_META(name), spec, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } };
         await createGenerated(ctx, obj, M.poddisruptionbudget, 'poddisruptionbudget');
+      },
+    },
+    {
+      name: 'quota',
+      aliases: ['resourcequota'],
+      short: 'Create a quota with the specified name',
+      use: 'NAME [--hard=key1=value1,key2=value2] [--scopes=Scope1,Scope2] [--dry-run=server|client|none] [options]',
+      flags: [...GEN_FLAGS, { name: 'hard', kind: 'string' }, { name: 'scopes', kind: 'string' }],
+      run: async (ctx, args) => {
+        const name = requireName(ctx, args);
+        const spec: Obj = {};
+        const hardText = getString(ctx.flags, 'hard');
+        if (hardText) {
+          const hard: Record<string, string> = {};
+          for (const kv of hardText.split(',')) {
+            const eq = kv.indexOf('=');
+            if (eq < 0) fail(errs.plain(`Invalid argument syntax ${kv}, expected <resource>=<value>`));
+            const v = kv.slice(eq + 1);
+            if (parseQuantityExact(v) === undefined) fail(errs.plain("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
+            hard[kv.slice(0, eq)] = formatQuantity(v);
+          }
+          spec.hard = hard;
+        }
+        const scopes = getString(ctx.flags, 'scopes');
+        if (scopes) spec.scopes = scopes.split(',');
+        await createGenerated(ctx, { kind: 'ResourceQuota', apiVersion: 'v1', metadata: NULL_META(name), spec, status: {} }, M.resourcequota, 'quota');
+      },
+    },
+    {
+      name: 'priorityclass',
+      aliases: ['pc'],
+      short: 'Create a priority class with the specified name',
+      use: 'NAME --value=VALUE --global-default=BOOL [--dry-run=server|client|none] [options]',
+      flags: [...GEN_FLAGS, { name: 'value', kind: 'int' }, { name: 'global-default', kind: 'bool' }, { name: 'description', kind: 'string' }, { name: 'preemption-policy', kind: 'string', default: 'PreemptLowerPriority' }],
+      run: async (ctx, args) => {
+        const name = requireName(ctx, args);
+        const obj: Obj = { kind: 'PriorityClass', apiVersion: 'scheduling.k8s.io/v1', metadata: NULL_META(name), value: getInt(ctx.flags, 'value') };
+        if (getBool(ctx.flags, 'global-default')) obj.globalDefault = true;
+        const description = getString(ctx.flags, 'description');
+        if (description) obj.description = description;
+        obj.preemptionPolicy = getString(ctx.flags, 'preemption-policy');
+        await createGenerated(ctx, obj, M.priorityclass, 'priorityclass');
       },
     },
     {
