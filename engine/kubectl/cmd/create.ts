@@ -9,6 +9,8 @@ import { getBool, getInt, getString, getStrings } from '../cli/flags';
 import { errs, fail, KubectlFailure, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
 import { goJsonCompact } from '../printers/goJson';
+import { formatQuantity, parseQuantityExact } from '../util/quantityFormat';
+import { parse as parseLabelSelector } from '../../apimachinery/selectors/labels';
 import { aggregate, namespaceForObject, readFileObjects, resourcePath } from '../resource/builder';
 import { LAST_APPLIED, modifiedConfiguration } from './apply';
 import { addSourceToErr, DRY_RUN_FLAG, dryRunQuery, dryRunStrategy, FILENAME_FLAGS, OUTPUT_FLAGS, ResultPrinter, VALIDATE_FLAG, validationDirective } from './common';
@@ -101,6 +103,27 @@ async function createGenerated(ctx: Ctx, obj: Obj, mapping: Mapping, what: strin
   printer.print(r.value, 'created');
 }
 
+/** metav1.ParseToLabelSelector: equality terms to matchLabels, the rest to matchExpressions. */
+function labelSelectorFromString(text: string): Obj {
+  const r = parseLabelSelector(text);
+  if (!r.ok) return fail(errs.plain(r.error));
+  const matchLabels: Record<string, string> = {};
+  const matchExpressions: Obj[] = [];
+  for (const q of r.selector.type === 'Requirements' ? r.selector.requirements : []) {
+    if (q.operator === '=' || q.operator === '==') matchLabels[q.key] = q.values[0] ?? '';
+    else if (q.operator === 'in') matchExpressions.push({ key: q.key, operator: 'In', values: q.values });
+    else if (q.operator === 'notin') matchExpressions.push({ key: q.key, operator: 'NotIn', values: q.values });
+    else if (q.operator === 'exists') matchExpressions.push({ key: q.key, operator: 'Exists' });
+    else if (q.operator === '!') matchExpressions.push({ key: q.key, operator: 'DoesNotExist' });
+    else if (q.operator === 'gt' || q.operator === 'lt') fail(errs.plain(`"${q.operator}" isn't supported in label selectors`));
+    else fail(errs.plain(`"${q.operator}" is not a valid label selector operator`));
+  }
+  const sel: Obj = {};
+  if (Object.keys(matchLabels).length > 0) sel.matchLabels = matchLabels;
+  if (matchExpressions.length > 0) sel.matchExpressions = matchExpressions;
+  return sel;
+}
+
 function requireName(ctx: Ctx, args: string[]): string {
   if (args.length === 0) fail(errs.usage('NAME is required', ctx.commandPath));
   if (args.length > 1) fail(errs.plain(`exactly one NAME is required, got ${args.length}`));
@@ -115,6 +138,10 @@ const M = {
   service: { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, singular: 'service' },
   deployment: { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, singular: 'deployment' },
   job: { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true, singular: 'job' },
+  cronjob: { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true, singular: 'cronjob' },
+  resourcequota: { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, singular: 'resourcequota' },
+  priorityclass: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, singular: 'priorityclass' },
+  poddisruptionbudget: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, singular: 'poddisruptionbudget' },
   role: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', namespaced: true, singular: 'role' },
   clusterrole: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, singular: 'clusterrole' },
   rolebinding: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, singular: 'rolebinding' },
@@ -359,6 +386,100 @@ export function createSubcommands(): CommandSpec[] {
         c.resources = {};
         const obj: Obj = { kind: 'Job', apiVersion: 'batch/v1', metadata: NULL_META(name), spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: [c], restartPolicy: 'Never' } } }, status: {} };
         await createGenerated(ctx, obj, M.job, 'job');
+      },
+    },
+    {
+      name: 'cronjob',
+      aliases: ['cj'],
+      short: 'Create a cron job with the specified name',
+      use: 'NAME --image=image --schedule=\'0/5 * * * ?\' -- [COMMAND] [args...] [flags] [options]',
+      flags: [...GEN_FLAGS, { name: 'image', kind: 'string' }, { name: 'schedule', kind: 'string' }, { name: 'restart', kind: 'string' }],
+      run: async (ctx, args) => {
+        const name = requireName(ctx, args.slice(0, ctx.flags.argsLenAtDash >= 0 ? ctx.flags.argsLenAtDash : args.length));
+        // cobra's MarkFlagRequired, image checked first.
+        if (!ctx.flags.changed.has('image')) fail(errs.plain('required flag(s) "image" not set'));
+        if (!ctx.flags.changed.has('schedule')) fail(errs.plain('required flag(s) "schedule" not set'));
+        const command = ctx.flags.argsLenAtDash >= 0 ? args.slice(ctx.flags.argsLenAtDash) : [];
+        const restart = getString(ctx.flags, 'restart') || 'OnFailure';
+        const c: Obj = { name, image: getString(ctx.flags, 'image') };
+        if (command.length > 0) c.command = command;
+        c.resources = {};
+        const obj: Obj = {
+          kind: 'CronJob',
+          apiVersion: 'batch/v1',
+          metadata: NULL_META(name),
+          spec: { schedule: getString(ctx.flags, 'schedule'), jobTemplate: { metadata: { name, creationTimestamp: null }, spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: [c], restartPolicy: restart } } } } },
+          status: {},
+        };
+        await createGenerated(ctx, obj, M.cronjob, 'cronjob');
+      },
+    },
+    {
+      name: 'poddisruptionbudget',
+      aliases: ['pdb'],
+      short: 'Create a pod disruption budget with the specified name',
+      use: 'NAME --selector=SELECTOR --min-available=N [--dry-run=server|client|none] [options]',
+      flags: [...GEN_FLAGS, { name: 'selector', kind: 'string' }, { name: 'min-available', kind: 'string' }, { name: 'max-unavailable', kind: 'string' }],
+      run: async (ctx, args) => {
+        const name = requireName(ctx, args);
+        const min = getString(ctx.flags, 'min-available');
+        const max = getString(ctx.flags, 'max-unavailable');
+        const selector = getString(ctx.flags, 'selector');
+        if (!selector) fail(errs.plain('a selector must be specified'));
+        if (!min && !max) fail(errs.plain('one of min-available or max-unavailable must be specified'));
+        if (min && max) fail(errs.plain('min-available and max-unavailable cannot be both specified'));
+        if (min && !/^[0-9]+%?$/.test(min)) fail(errs.plain('invalid format specified for min-available'));
+        if (max && !/^[0-9]+%?$/.test(max)) fail(errs.plain('invalid format specified for max-unavailable'));
+        // intstr.Parse: a whole number is an int, anything else (50%) a string.
+        const intOrString = (v: string) => (/^-?\d+$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : v);
+        const spec: Obj = {};
+        if (min) spec.minAvailable = intOrString(min);
+        spec.selector = labelSelectorFromString(selector);
+        if (max) spec.maxUnavailable = intOrString(max);
+        const obj: Obj = { kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', metadata: NULL_META(name), spec, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } };
+        await createGenerated(ctx, obj, M.poddisruptionbudget, 'poddisruptionbudget');
+      },
+    },
+    {
+      name: 'quota',
+      aliases: ['resourcequota'],
+      short: 'Create a quota with the specified name',
+      use: 'NAME [--hard=key1=value1,key2=value2] [--scopes=Scope1,Scope2] [--dry-run=server|client|none] [options]',
+      flags: [...GEN_FLAGS, { name: 'hard', kind: 'string' }, { name: 'scopes', kind: 'string' }],
+      run: async (ctx, args) => {
+        const name = requireName(ctx, args);
+        const spec: Obj = {};
+        const hardText = getString(ctx.flags, 'hard');
+        if (hardText) {
+          const hard: Record<string, string> = {};
+          for (const kv of hardText.split(',')) {
+            const eq = kv.indexOf('=');
+            if (eq < 0) fail(errs.plain(`Invalid argument syntax ${kv}, expected <resource>=<value>`));
+            const v = kv.slice(eq + 1);
+            if (parseQuantityExact(v) === undefined) fail(errs.plain("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
+            hard[kv.slice(0, eq)] = formatQuantity(v);
+          }
+          spec.hard = hard;
+        }
+        const scopes = getString(ctx.flags, 'scopes');
+        if (scopes) spec.scopes = scopes.split(',');
+        await createGenerated(ctx, { kind: 'ResourceQuota', apiVersion: 'v1', metadata: NULL_META(name), spec, status: {} }, M.resourcequota, 'quota');
+      },
+    },
+    {
+      name: 'priorityclass',
+      aliases: ['pc'],
+      short: 'Create a priority class with the specified name',
+      use: 'NAME --value=VALUE --global-default=BOOL [--dry-run=server|client|none] [options]',
+      flags: [...GEN_FLAGS, { name: 'value', kind: 'int' }, { name: 'global-default', kind: 'bool' }, { name: 'description', kind: 'string' }, { name: 'preemption-policy', kind: 'string', default: 'PreemptLowerPriority' }],
+      run: async (ctx, args) => {
+        const name = requireName(ctx, args);
+        const obj: Obj = { kind: 'PriorityClass', apiVersion: 'scheduling.k8s.io/v1', metadata: NULL_META(name), value: getInt(ctx.flags, 'value') };
+        if (getBool(ctx.flags, 'global-default')) obj.globalDefault = true;
+        const description = getString(ctx.flags, 'description');
+        if (description) obj.description = description;
+        obj.preemptionPolicy = getString(ctx.flags, 'preemption-policy');
+        await createGenerated(ctx, obj, M.priorityclass, 'priorityclass');
       },
     },
     {

@@ -12,6 +12,7 @@ import { KUBECTL_TABWRITER, TabWriter } from '../printers/tabWriter';
 import { JsonPath, relaxedJsonPathExpression } from '../jsonpath/jsonpath';
 import { aggregate, kindString, namespaceForObject, readFileObjects, resolveArgs, resourcePath, type Ref } from '../resource/builder';
 import { isLessValue } from './sorting';
+import { goSortArray } from '../util/goSort';
 import { humanDuration, parseTime } from '../util/duration';
 
 type Obj = Record<string, any>;
@@ -174,6 +175,22 @@ export async function runGet(ctx: Ctx, args: string[]): Promise<void> {
     return;
   }
 
+  // With several infos (named objects, several kinds), get.go's RuntimeSorter
+  // sorts the Table objects themselves, before any row: a path no Table has
+  // (.metadata.name) fails the whole get.
+  if (sortBy && infos.length > 1 && infos.every((i) => isTable(i.object))) {
+    let field: string;
+    try {
+      field = relaxedJsonPathExpression(sortBy);
+    } catch {
+      field = sortBy;
+    }
+    const jp = new JsonPath();
+    jp.allowMissingKeys = true;
+    jp.parse(field);
+    if (!infos.some((i) => jp.findResults(i.object).some((r) => r.length > 0))) fail(errs.plain(`couldn't find any field with path "${field}" in the list of objects`));
+  }
+
   // human-readable: one TablePrinter per resource type
   const kinds = new Set(infos.map((i) => `${i.mapping.group}/${i.mapping.version}/${i.mapping.kind}`));
   const printWithKind = (infos.length >= 2 && kinds.size > 1) || getBool(f, 'show-kind');
@@ -242,11 +259,8 @@ function sortTable(table: Table, sortBy: string): Table {
   const idx = rows.map((_, i) => i);
   const first = (i: number) => (parsed[i]!.length > 0 && parsed[i]![0]!.length > 0 ? parsed[i]![0]![0] : undefined);
   const has = (i: number) => parsed[i]!.length > 0 && parsed[i]![0]!.length > 0;
-  idx.sort((a, b) => {
-    const lessAB = !has(a) ? true : !has(b) ? false : isLessValue(first(a), first(b));
-    const lessBA = !has(b) ? true : !has(a) ? false : isLessValue(first(b), first(a));
-    return lessAB && !lessBA ? -1 : lessBA && !lessAB ? 1 : 0;
-  });
+  // TableSorter.Less through sort.Sort: a row without the field is less than any, itself included.
+  goSortArray(idx, (a, b) => (!has(a) ? true : !has(b) ? false : isLessValue(first(a), first(b))));
   return { ...table, rows: idx.map((i) => rows[i]!) };
 }
 
@@ -268,11 +282,7 @@ function printGeneric(ctx: Ctx, format: Exclude<OutputFormat, { type: 'table' }>
     const first = (i: number) => vals[i]![0]?.[0];
     const has = (i: number) => vals[i]!.length > 0 && vals[i]![0]!.length > 0;
     const order = infos.map((_, i) => i);
-    order.sort((a, b) => {
-      const ab = !has(a) ? true : !has(b) ? false : isLessValue(first(a), first(b));
-      const ba = !has(b) ? true : !has(a) ? false : isLessValue(first(b), first(a));
-      return ab && !ba ? -1 : ba && !ab ? 1 : 0;
-    });
+    goSortArray(order, (a, b) => (!has(a) ? true : !has(b) ? false : isLessValue(first(a), first(b))));
     infos = order.map((i) => infos[i]!);
   }
   const printer = new GenericPrinter(format, { noHeaders: getBool(f, 'no-headers'), showManagedFields: getBool(f, 'show-managed-fields'), allowMissingKeys: getBool(f, 'allow-missing-template-keys') });

@@ -12,6 +12,8 @@ import { goJsonIndentOrdered } from '../printers/goJson';
 import { toYaml } from '../yaml/emit';
 import { KUBECTL_TABWRITER, TabWriter } from '../printers/tabWriter';
 import { parseTime, timestampSince } from '../util/duration';
+import { goSortArray } from '../util/goSort';
+import { breakdownRule, combineResourceGroup, compactSortedRules, goSliceV, type Rule } from '../util/rbac';
 import { resolveArgs } from '../resource/builder';
 
 type Obj = Record<string, any>;
@@ -137,63 +139,14 @@ export const CANI_FLAGS: FlagDef[] = [
 
 const NON_STANDARD = new Set(['users', 'groups', 'userextras', 'uids', 'serviceaccounts/token']);
 
-function goSliceV(a: string[] | undefined): string {
-  return `[${(a ?? []).join(' ')}]`;
-}
-
-interface Rule {
-  verbs: string[];
-  apiGroups: string[];
-  resources: string[];
-  resourceNames: string[];
-  nonResourceURLs: string[];
-}
-
-/** rbacv1.PolicyRule.String() (generated): the sort key of --list. */
-function ruleString(r: Rule): string {
-  return `&PolicyRule{Verbs:${goSliceV(r.verbs)},APIGroups:${goSliceV(r.apiGroups)},Resources:${goSliceV(r.resources)},ResourceNames:${goSliceV(r.resourceNames)},NonResourceURLs:${goSliceV(r.nonResourceURLs)},}`;
-}
-
 function printRules(ctx: Ctx, status: Obj): void {
   if (status.incomplete) ctx.io.err(`warning: the list may be incomplete: ${status.evaluationError ?? ''}\n`);
   const broken: Rule[] = [];
-  for (const rr of (status.resourceRules as Obj[]) ?? []) {
-    for (const g of (rr.apiGroups as string[]) ?? []) {
-      for (const res of (rr.resources as string[]) ?? []) {
-        const names = (rr.resourceNames as string[]) ?? [];
-        if (names.length > 0) for (const n of names) broken.push({ verbs: rr.verbs ?? [], apiGroups: [g], resources: [res], resourceNames: [n], nonResourceURLs: [] });
-        else broken.push({ verbs: rr.verbs ?? [], apiGroups: [g], resources: [res], resourceNames: [], nonResourceURLs: [] });
-      }
-    }
-  }
-  for (const nr of (status.nonResourceRules as Obj[]) ?? []) for (const u of (nr.nonResourceURLs as string[]) ?? []) broken.push({ verbs: nr.verbs ?? [], apiGroups: [], resources: [], resourceNames: [], nonResourceURLs: [u] });
-  // CompactRules: merge verbs of simple (one group, one resource) rules
-  const compact: Rule[] = [];
-  const simple = new Map<string, Rule>();
-  for (const r of broken) {
-    if (r.apiGroups.length === 1 && r.resources.length === 1 && r.nonResourceURLs.length === 0 && r.resourceNames.length <= 1) {
-      const k = `${r.apiGroups[0]}\u0000${r.resources[0]}\u0000${r.resourceNames[0] ?? ''}`;
-      const e = simple.get(k);
-      if (e) {
-        for (const v of r.verbs) if (!e.verbs.includes(v)) e.verbs.push(v);
-      } else simple.set(k, { ...r, verbs: [...r.verbs] });
-    } else compact.push(r);
-  }
-  compact.push(...simple.values());
-  const keyed = compact.map((r) => ({ r, k: ruleString(r) }));
-  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  for (const rr of (status.resourceRules as Obj[]) ?? []) broken.push(...breakdownRule({ ...rr, nonResourceURLs: [] }));
+  for (const nr of (status.nonResourceRules as Obj[]) ?? []) broken.push(...breakdownRule({ verbs: nr.verbs, nonResourceURLs: nr.nonResourceURLs }));
   const tw = new TabWriter(KUBECTL_TABWRITER, (t) => ctx.io.out(t));
   if (!getBool(ctx.flags, 'no-headers')) tw.write('Resources\tNon-Resource URLs\tResource Names\tVerbs\n');
-  for (const { r } of keyed) {
-    let combined = '';
-    if (r.resources.length > 0) {
-      const [res, sub] = r.resources[0]!.split('/', 2) as [string, string | undefined];
-      combined = res;
-      if (r.apiGroups[0]) combined += `.${r.apiGroups[0]}`;
-      if (sub !== undefined) combined += `/${sub}`;
-    }
-    tw.write(`${combined}\t${goSliceV(r.nonResourceURLs)}\t${goSliceV(r.resourceNames)}\t${goSliceV(r.verbs)}\n`);
-  }
+  for (const r of compactSortedRules(broken)) tw.write(`${combineResourceGroup(r)}\t${goSliceV(r.nonResourceURLs)}\t${goSliceV(r.resourceNames)}\t${goSliceV(r.verbs)}\n`);
   tw.flush();
 }
 
@@ -349,7 +302,7 @@ export async function runEvents(ctx: Ctx, args: string[]): Promise<void> {
     ctx.io.err(allNs ? 'No events found.\n' : `No events found in ${ctx.namespace} namespace.\n`);
     return;
   }
-  items.sort((a, b) => eventTime(a) - eventTime(b));
+  goSortArray(items, (a, b) => eventTime(a) < eventTime(b));
   const now = ctx.now();
   const tw = new TabWriter(KUBECTL_TABWRITER, (t) => ctx.io.out(t));
   if (!getBool(f, 'no-headers')) tw.write(`${allNs ? 'NAMESPACE\t' : ''}LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n`);

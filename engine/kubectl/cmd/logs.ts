@@ -112,20 +112,29 @@ function selectorText(sel: Obj | undefined): string {
   return parts.join(',');
 }
 
-/** The pod an argument names: the pod itself, or the first of a workload's pods. */
-async function podFor(ctx: Ctx, arg: string, announce: boolean): Promise<Obj> {
+/**
+ * The pod an argument names: the pod itself, or the first of a workload's pods.
+ * For logs (not exec) it says which pod it picked and words a NotFound as logs.go does.
+ */
+async function podFor(ctx: Ctx, arg: string, forLogs: boolean): Promise<Obj> {
   const target = arg.includes('/') ? arg : `pods/${arg}`;
   const r = await resolveArgs(ctx, [target]);
   const ref = r.refs[0]!;
   const ns = ref.mapping.namespaced ? ctx.namespace : undefined;
-  const obj = await ctx.client.json<Obj>('GET', resourcePath(ref.mapping, ns, ref.name));
+  const got = await ctx.client.tryJson<Obj>('GET', resourcePath(ref.mapping, ns, ref.name));
+  if (!got.ok) {
+    // logs.go Complete rewraps the builder's NotFound, lower-case, with the namespace.
+    if (forLogs && got.status.reason === 'NotFound') fail(errs.plain(`error from server (NotFound): ${got.status.message ?? ''} in namespace "${ctx.namespace}"`));
+    fail(errs.status(got.status));
+  }
+  const obj = got.value;
   if (ref.mapping.kind === 'Pod') return obj;
   const sel = selectorText(obj.spec?.selector as Obj | undefined);
   if (!sel) fail(errs.plain(`cannot get the logs from ${ref.mapping.kind}: selector for ${ref.mapping.kind} not implemented`));
   const pods = await ctx.client.json<Obj>('GET', `/api/v1/namespaces/${ns ?? ctx.namespace}/pods`, { query: { labelSelector: sel } });
   const items = [...((pods.items as Obj[]) ?? [])].sort(byLogging);
   if (items.length === 0) fail(errs.plain('timed out waiting for the condition'));
-  if (announce && items.length > 1) ctx.io.err(`Found ${items.length} pods, using pod/${items[0]!.metadata.name}\n`);
+  if (forLogs && items.length > 1) ctx.io.err(`Found ${items.length} pods, using pod/${items[0]!.metadata.name}\n`);
   return items[0]!;
 }
 

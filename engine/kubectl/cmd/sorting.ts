@@ -1,38 +1,23 @@
-// --sort-by comparisons (kubectl get/sorter.go isLess) with
-// github.com/fvbommel/sortorder NaturalLess for strings.
+// --sort-by comparisons (kubectl get/sorter.go isLess). kubectl 1.32 compares
+// strings that are not both quantities byte-wise ("b10" < "b2",
+// "10.244.1.10" < "10.244.1.2"), as the real binary does: its build has no
+// natural-order sort (newer upstream sources call fvbommel/sortorder's
+// NaturalLess there).
 import { parseQuantity } from '../util/quantity';
 
-const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-
-/** sortorder.NaturalLess: digit runs compare as numbers, digits sort before other characters. */
-export function naturalLess(s1: string, s2: string): boolean {
-  let i1 = 0;
-  let i2 = 0;
-  while (i1 < s1.length && i2 < s2.length) {
-    const c1 = s1[i1]!;
-    const c2 = s2[i2]!;
-    const d1 = isDigit(c1);
-    const d2 = isDigit(c2);
-    if (d1 !== d2) return d1;
-    if (!d1) {
-      if (c1 !== c2) return c1 < c2;
-      i1++;
-      i2++;
-      continue;
-    }
-    while (i1 < s1.length && s1[i1] === '0') i1++;
-    while (i2 < s2.length && s2[i2] === '0') i2++;
-    const nz1 = i1;
-    const nz2 = i2;
-    while (i1 < s1.length && isDigit(s1[i1])) i1++;
-    while (i2 < s2.length && isDigit(s2[i2])) i2++;
-    if (i1 - nz1 !== i2 - nz2) return i1 - nz1 < i2 - nz2;
-    const n1 = s1.slice(nz1, i1);
-    const n2 = s2.slice(nz2, i2);
-    if (n1 !== n2) return n1 < n2;
-    if (nz1 !== nz2) return nz1 < nz2;
+/**
+ * Go's string <: byte-wise over UTF-8, which is code point order (JS's < on
+ * UTF-16 units differs above U+FFFF).
+ */
+export function goStringLess(a: string, b: string): boolean {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const cx = x[i]!.codePointAt(0)!;
+    const cy = y[i]!.codePointAt(0)!;
+    if (cx !== cy) return cx < cy;
   }
-  return s1.length < s2.length;
+  return x.length < y.length;
 }
 
 /** isLess over JSON values as unstructured decoding holds them. */
@@ -44,7 +29,7 @@ export function isLessValue(a: unknown, b: unknown): boolean {
     const qa = parseQuantity(a);
     const qb = parseQuantity(b);
     if (qa !== undefined && qb !== undefined) return qa < qb;
-    return naturalLess(a, b);
+    return goStringLess(a, b);
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) if (!isLessValue(a[i], b[i])) return false;

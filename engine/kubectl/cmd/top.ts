@@ -13,6 +13,7 @@ import { parseQuantityExact } from '../util/quantityFormat';
 import { KUBECTL_TABWRITER, TabWriter } from '../printers/tabWriter';
 import { goDurationString } from '../../apimachinery/duration';
 import { parseTime } from '../util/duration';
+import { goSortArray } from '../util/goSort';
 
 type Obj = Record<string, any>;
 
@@ -118,10 +119,11 @@ export async function runTopNode(ctx: Ctx, args: string[]): Promise<void> {
   const nodes = name ? [await ctx.client.json<Obj>('GET', `/api/v1/nodes/${name}`)] : (((await ctx.client.json<Obj>('GET', '/api/v1/nodes', { query: selectorQuery(ctx, false) })).items as Obj[]) ?? []);
   const field = getBool(ctx.flags, 'show-capacity') ? 'capacity' : 'allocatable';
   const available = new Map<string, Obj>(nodes.map((n) => [n.metadata.name as string, (n.status?.[field] ?? {}) as Obj]));
-  metrics.sort((a, b) => {
-    if (sortBy === 'cpu') return Number(milli(b.usage?.cpu) - milli(a.usage?.cpu));
-    if (sortBy === 'memory') return Number(value(b.usage?.memory) - value(a.usage?.memory));
-    return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+  // sort.Sort (not stable: nodes with equal usage come out in Go's order).
+  goSortArray(metrics, (a, b) => {
+    if (sortBy === 'cpu') return milli(a.usage?.cpu) > milli(b.usage?.cpu);
+    if (sortBy === 'memory') return value(a.usage?.memory) > value(b.usage?.memory);
+    return a.metadata.name < b.metadata.name;
   });
   const tw = new TabWriter(KUBECTL_TABWRITER, (t) => ctx.io.out(t));
   if (!getBool(ctx.flags, 'no-headers')) tw.write(line(['NAME', 'CPU(cores)', 'CPU(%)', 'MEMORY(bytes)', 'MEMORY(%)']));
@@ -159,11 +161,11 @@ export async function runTopPod(ctx: Ctx, args: string[]): Promise<void> {
   }
   const containers = getBool(ctx.flags, 'containers');
   const podSum = (m: Obj, r: 'cpu' | 'memory') => ((m.containers as Obj[]) ?? []).reduce((s, c) => s + nanoOf(c.usage?.[r]), 0n);
-  metrics.sort((a, b) => {
-    if (sortBy === 'cpu') return Number(milli(`${podSum(b, 'cpu')}n`) - milli(`${podSum(a, 'cpu')}n`));
-    if (sortBy === 'memory') return Number(value(`${podSum(b, 'memory')}n`) - value(`${podSum(a, 'memory')}n`));
-    if (all && a.metadata.namespace !== b.metadata.namespace) return a.metadata.namespace < b.metadata.namespace ? -1 : 1;
-    return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+  goSortArray(metrics, (a, b) => {
+    if (sortBy === 'cpu') return milli(`${podSum(a, 'cpu')}n`) > milli(`${podSum(b, 'cpu')}n`);
+    if (sortBy === 'memory') return value(`${podSum(a, 'memory')}n`) > value(`${podSum(b, 'memory')}n`);
+    if (all && a.metadata.namespace !== b.metadata.namespace) return a.metadata.namespace < b.metadata.namespace;
+    return a.metadata.name < b.metadata.name;
   });
   const tw = new TabWriter(KUBECTL_TABWRITER, (t) => ctx.io.out(t));
   const columns = ['NAME', 'CPU(cores)', 'MEMORY(bytes)'];
@@ -182,8 +184,8 @@ export async function runTopPod(ctx: Ctx, args: string[]): Promise<void> {
     const ns = all ? [m.metadata.namespace as string] : [];
     if (containers) {
       const cs = [...((m.containers as Obj[]) ?? [])];
-      if (sortBy === 'cpu') cs.sort((a, b) => Number(milli(b.usage?.cpu) - milli(a.usage?.cpu)));
-      else if (sortBy === 'memory') cs.sort((a, b) => Number(value(b.usage?.memory) - value(a.usage?.memory)));
+      if (sortBy === 'cpu') goSortArray(cs, (a, b) => milli(a.usage?.cpu) > milli(b.usage?.cpu));
+      else if (sortBy === 'memory') goSortArray(cs, (a, b) => value(a.usage?.memory) > value(b.usage?.memory));
       for (const c of cs) tw.write(line([...ns, m.metadata.name, c.name, usageCell('cpu', nanoOf(c.usage?.cpu)), usageCell('memory', nanoOf(c.usage?.memory))]));
     } else tw.write(line([...ns, m.metadata.name, usageCell('cpu', podSum(m, 'cpu')), usageCell('memory', podSum(m, 'memory'))]));
     cpuTotal += podSum(m, 'cpu');

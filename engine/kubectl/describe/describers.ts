@@ -13,6 +13,10 @@ import { humanDuration, parseTime, timestampSince } from '../util/duration';
 import { goFmtV } from '../printers/goJson';
 import { describeCronJob, describeDaemonSet, describeStatefulSet } from './workloads';
 import { describeHorizontalPodAutoscaler } from './autoscaling';
+import { describeEndpoints, describeEndpointSlice } from './endpoints';
+import { describeRole, describeRoleBinding } from './rbac';
+import { describeNetworkPolicy } from './networking';
+import { describePriorityClass, describeStorageClass } from './classes';
 import { describePodDisruptionBudget } from './policy';
 import { describeResourceQuota } from './quota';
 import { describePersistentVolume, describePersistentVolumeClaim, podsUsingClaim } from './storage';
@@ -145,28 +149,16 @@ function describeStatus(stateName: string, state: Obj | undefined, w: PrefixWrit
   } else w.write(2, `${stateName}:\tWaiting\n`);
 }
 
+/**
+ * describe's EnvValueRetriever: the path goes through the kubectl scheme's
+ * ConvertFieldLabel, which for a Pod (no conversion funcs registered there)
+ * passes only metadata.name and metadata.namespace; anything else
+ * (spec.nodeName, status.podIP, labels) prints empty, whatever the kubelet
+ * resolved it to.
+ */
 function fieldPathValue(pod: Obj | undefined, path: string): string {
-  if (!pod) return '';
-  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (m) return String(pod.metadata?.[m[1]!]?.[m[2]!] ?? '');
-  switch (path) {
-    case 'metadata.name':
-      return pod.metadata?.name ?? '';
-    case 'metadata.namespace':
-      return pod.metadata?.namespace ?? '';
-    case 'metadata.uid':
-      return pod.metadata?.uid ?? '';
-    case 'spec.nodeName':
-      return pod.spec?.nodeName ?? '';
-    case 'spec.serviceAccountName':
-      return pod.spec?.serviceAccountName ?? '';
-    case 'status.hostIP':
-      return pod.status?.hostIP ?? '';
-    case 'status.podIP':
-      return pod.status?.podIP ?? '';
-    case 'status.podIPs':
-      return ((pod.status?.podIPs as Obj[]) ?? []).map((p) => p.ip).join(',');
-  }
+  if (path === 'metadata.name') return pod?.metadata?.name ?? '';
+  if (path === 'metadata.namespace') return pod?.metadata?.namespace ?? '';
   return '';
 }
 
@@ -514,6 +506,30 @@ export async function podStatusCounts(d: DescribeDeps, ns: string, selector: Obj
   return [running, waiting, succeeded, failed];
 }
 
+/** describeReplicationController: a ReplicaSet's layout with a map selector and no Controlled By. */
+async function describeReplicationController(d: DescribeDeps, rc: Obj, events: Obj[] | null): Promise<string> {
+  const counts = await podStatusCounts(d, rc.metadata.namespace, { matchLabels: rc.spec?.selector ?? {} }, rc.metadata.uid);
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${rc.metadata.name}\n`);
+  w.write(0, `Namespace:\t${rc.metadata.namespace}\n`);
+  w.write(0, `Selector:\t${formatLabelsPlain(rc.spec?.selector)}\n`);
+  printLabelsMultiline(w, 'Labels', rc.metadata.labels);
+  printAnnotationsMultiline(w, 'Annotations', rc.metadata.annotations);
+  w.write(0, `Replicas:\t${rc.status?.replicas ?? 0} current / ${rc.spec?.replicas ?? 1} desired\n`);
+  w.write(0, 'Pods Status:\t');
+  if (typeof counts === 'string') w.write(0, `error in fetching pods: ${counts}\n`);
+  else w.write(0, `${counts[0]} Running / ${counts[1]} Waiting / ${counts[2]} Succeeded / ${counts[3]} Failed\n`);
+  describePodTemplate(rc.spec?.template, w);
+  const conds = (rc.status?.conditions as Obj[]) ?? [];
+  if (conds.length > 0) {
+    w.write(0, 'Conditions:\n  Type\tStatus\tReason\n');
+    w.write(1, '----\t------\t------\n');
+    for (const c of conds) w.write(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
+  }
+  describeEvents(events, w, d.now);
+  return w.done();
+}
+
 async function describeReplicaSet(d: DescribeDeps, rs: Obj, events: Obj[] | null): Promise<string> {
   const counts = await podStatusCounts(d, rs.metadata.namespace, rs.spec?.selector, rs.metadata.uid);
   const w = new PrefixWriter();
@@ -600,6 +616,77 @@ async function describeService(d: DescribeDeps, svc: Obj, events: Obj[] | null):
   if (spec.internalTrafficPolicy) w.write(0, `Internal Traffic Policy:\t${spec.internalTrafficPolicy}\n`);
   if (spec.healthCheckNodePort) w.write(0, `HealthCheck NodePort:\t${spec.healthCheckNodePort}\n`);
   if ((spec.loadBalancerSourceRanges ?? []).length > 0) w.write(0, `LoadBalancer Source Ranges:\t${spec.loadBalancerSourceRanges.join(',')}\n`);
+  describeEvents(events, w, d.now);
+  return w.done();
+}
+
+/** IngressDescriber.describeBackendV1: "svc:port (endpoints)", or the resource backend. */
+async function describeIngressBackend(d: DescribeDeps, ns: string, backend: Obj): Promise<string> {
+  if (backend.service) {
+    const svcName = String(backend.service.name ?? '');
+    const num = Number(backend.service.port?.number ?? 0);
+    const sb = `${svcName}:${num !== 0 ? num : (backend.service.port?.name ?? '')}`;
+    const sl = await d.client.tryJson<Obj>('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, { query: { labelSelector: `kubernetes.io/service-name=${svcName}` } });
+    if (!sl.ok) return `${sb} (<error: ${sl.status.message ?? ''}>)`;
+    const svc = await d.client.tryJson<Obj>('GET', `/api/v1/namespaces/${ns}/services/${svcName}`);
+    if (!svc.ok) return `${sb} (<error: ${svc.status.message ?? ''}>)`;
+    let spName = '';
+    for (const sp of (svc.value.spec?.ports as Obj[]) ?? []) {
+      if (num !== 0 && num === sp.port) spName = sp.name ?? '';
+      else if (backend.service.port?.name && backend.service.port.name === sp.name) spName = sp.name ?? '';
+    }
+    return `${sb} (${formatEndpointSlices((sl.value.items as Obj[]) ?? [], spName)})`;
+  }
+  if (backend.resource) return `APIGroup: ${backend.resource.apiGroup ?? '<none>'}, Kind: ${backend.resource.kind ?? ''}, Name: ${backend.resource.name ?? ''}`;
+  return '';
+}
+
+function describeIngressClass(ic: Obj, events: Obj[] | null, now: number): string {
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${ic.metadata?.name ?? ''}\n`);
+  printLabelsMultiline(w, 'Labels', ic.metadata?.labels);
+  printAnnotationsMultiline(w, 'Annotations', ic.metadata?.annotations);
+  w.write(0, `Controller:\t${ic.spec?.controller ?? ''}\n`);
+  const p = ic.spec?.parameters;
+  if (p) {
+    w.write(0, 'Parameters:\n');
+    if (p.apiGroup !== undefined && p.apiGroup !== null) w.write(1, `APIGroup:\t${p.apiGroup}\n`);
+    w.write(1, `Kind:\t${p.kind ?? ''}\n`);
+    w.write(1, `Name:\t${p.name ?? ''}\n`);
+  }
+  describeEvents(events, w, now);
+  return w.done();
+}
+
+async function describeIngress(d: DescribeDeps, ing: Obj, events: Obj[] | null): Promise<string> {
+  const ns = ing.metadata?.namespace ?? '';
+  const spec: Obj = ing.spec ?? {};
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${ing.metadata?.name ?? ''}\n`);
+  printLabelsMultiline(w, 'Labels', ing.metadata?.labels);
+  w.write(0, `Namespace:\t${ns}\n`);
+  // ingressLoadBalancerStatusStringerV1 (wide): the IPs or hostnames, comma-joined.
+  const address = ((ing.status?.loadBalancer?.ingress as Obj[]) ?? []).map((i) => i.ip || i.hostname || '').filter((a) => a !== '').join(',');
+  w.write(0, `Address:\t${address}\n`);
+  w.write(0, `Ingress Class:\t${spec.ingressClassName ?? '<none>'}\n`);
+  const def = spec.defaultBackend ? await describeIngressBackend(d, ns, spec.defaultBackend) : '<default>';
+  w.write(0, `Default backend:\t${def}\n`);
+  const tls = (spec.tls as Obj[]) ?? [];
+  if (tls.length > 0) {
+    w.write(0, 'TLS:\n');
+    for (const t of tls) w.write(1, t.secretName ? `${t.secretName} terminates ${((t.hosts as string[]) ?? []).join(',')}\n` : `SNI routes ${((t.hosts as string[]) ?? []).join(',')}\n`);
+  }
+  w.write(0, 'Rules:\n  Host\tPath\tBackends\n');
+  w.write(1, '----\t----\t--------\n');
+  let count = 0;
+  for (const rule of (spec.rules as Obj[]) ?? []) {
+    if (!rule.http) continue;
+    count++;
+    w.write(1, `${rule.host || '*'}\t\n`);
+    for (const path of (rule.http.paths as Obj[]) ?? []) w.write(2, `\t${path.path ?? ''} \t${await describeIngressBackend(d, ns, path.backend ?? {})}\n`);
+  }
+  if (count === 0) w.write(1, `*\t*\t${def}\n`);
+  printAnnotationsMultiline(w, 'Annotations', ing.metadata?.annotations);
   describeEvents(events, w, d.now);
   return w.done();
 }
@@ -759,32 +846,53 @@ async function describeNamespace(d: DescribeDeps, ns: Obj): Promise<string> {
   if (quotas) {
     w.write(0, '\n');
     if (quotas.length === 0) w.write(0, 'No resource quota.\n');
-    else
-      for (const q of quotas) {
-        w.write(0, `Resource Quotas\n`);
+    else {
+      // DescribeResourceQuotas: one header, the quotas by name.
+      w.write(0, 'Resource Quotas\n');
+      for (const q of [...quotas].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0))) {
         w.write(1, `Name:\t${q.metadata.name}\n`);
         w.write(1, 'Resource\tUsed\tHard\n');
         w.write(1, '--------\t---\t---\n');
         for (const r of Object.keys(q.status?.hard ?? q.spec?.hard ?? {}).sort()) w.write(1, `${r}\t${formatQuantity(q.status?.used?.[r] ?? '0')}\t${formatQuantity((q.status?.hard ?? q.spec?.hard)[r])}\n`);
       }
+    }
   }
   if (limits) {
     w.write(0, '\n');
     if (limits.length === 0) w.write(0, 'No LimitRange resource.\n');
-    else
-      for (const l of limits) {
-        w.write(0, 'Resource Limits\n');
-        w.write(1, 'Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
-        w.write(1, '----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
-        for (const item of (l.spec?.limits as Obj[]) ?? []) {
-          const names = new Set<string>([...Object.keys(item.min ?? {}), ...Object.keys(item.max ?? {}), ...Object.keys(item.default ?? {}), ...Object.keys(item.defaultRequest ?? {}), ...Object.keys(item.maxLimitRequestRatio ?? {})]);
-          for (const r of [...names].sort()) {
-            const g = (m: Obj | undefined) => (m?.[r] !== undefined ? formatQuantity(m[r]) : '-');
-            w.write(1, `${item.type}\t${r}\t${g(item.min)}\t${g(item.max)}\t${g(item.defaultRequest)}\t${g(item.default)}\t${g(item.maxLimitRequestRatio)}\n`);
-          }
-        }
-      }
+    else {
+      // DescribeLimitRanges: one table for all of them, indented by one space.
+      w.write(0, 'Resource Limits\n Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
+      w.write(0, ' ----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
+      for (const l of limits) limitRangeRows(l, ' ', w);
+    }
   }
+  return w.done();
+}
+
+/**
+ * describeLimitRangeSpec's rows. Go ranges over a set of resource names (a
+ * map), so with several resources in one item their order varies run to run;
+ * sorted is our stable choice.
+ */
+function limitRangeRows(l: Obj, prefix: string, w: PrefixWriter): void {
+  for (const item of (l.spec?.limits as Obj[]) ?? []) {
+    const names = new Set<string>([...Object.keys(item.max ?? {}), ...Object.keys(item.min ?? {}), ...Object.keys(item.default ?? {}), ...Object.keys(item.defaultRequest ?? {}), ...Object.keys(item.maxLimitRequestRatio ?? {})]);
+    for (const r of [...names].sort()) {
+      const g = (m: Obj | undefined) => (m?.[r] !== undefined ? formatQuantity(m[r]) : '-');
+      w.write(0, `${prefix}${item.type}\t${r}\t${g(item.min)}\t${g(item.max)}\t${g(item.defaultRequest)}\t${g(item.default)}\t${g(item.maxLimitRequestRatio)}\n`);
+    }
+  }
+}
+
+/** describeLimitRange: no labels, no events. */
+function describeLimitRange(l: Obj): string {
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${l.metadata?.name ?? ''}\n`);
+  w.write(0, `Namespace:\t${l.metadata?.namespace ?? ''}\n`);
+  w.write(0, 'Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
+  w.write(0, '----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
+  limitRangeRows(l, '', w);
   return w.done();
 }
 
@@ -1034,8 +1142,43 @@ export async function describeObject(d: DescribeDeps, m: Mapping, namespace: str
     case '/PersistentVolume':
       text = describePersistentVolume(obj, await ev(), d.now);
       break;
+    case 'networking.k8s.io/NetworkPolicy':
+      text = describeNetworkPolicy(obj);
+      break;
+    case 'networking.k8s.io/Ingress':
+      text = await describeIngress(d, obj, await ev());
+      break;
+    case '/ReplicationController':
+      text = await describeReplicationController(d, obj, await ev());
+      break;
+    case 'networking.k8s.io/IngressClass':
+      text = describeIngressClass(obj, await ev(), d.now);
+      break;
+    case '/LimitRange':
+      text = describeLimitRange(obj);
+      break;
     case '/ResourceQuota':
       text = describeResourceQuota(obj);
+      break;
+    case '/Endpoints':
+      text = describeEndpoints(obj, await ev(), d.now);
+      break;
+    case 'discovery.k8s.io/EndpointSlice':
+      text = describeEndpointSlice(obj, await ev(), d.now);
+      break;
+    case 'rbac.authorization.k8s.io/Role':
+    case 'rbac.authorization.k8s.io/ClusterRole':
+      text = describeRole(obj);
+      break;
+    case 'rbac.authorization.k8s.io/RoleBinding':
+    case 'rbac.authorization.k8s.io/ClusterRoleBinding':
+      text = describeRoleBinding(obj);
+      break;
+    case 'scheduling.k8s.io/PriorityClass':
+      text = describePriorityClass(obj, await ev(), d.now);
+      break;
+    case 'storage.k8s.io/StorageClass':
+      text = describeStorageClass(obj, await ev(), d.now);
       break;
     case 'policy/PodDisruptionBudget':
       text = describePodDisruptionBudget(obj, await ev(), d.now);

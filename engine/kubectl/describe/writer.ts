@@ -3,6 +3,7 @@
 // tolerations/taints, DescribeEvents) over Go's text/tabwriter(0, 8, 2, ' ', 0).
 import { DESCRIBE_TABWRITER, TabWriter } from '../printers/tabWriter';
 import { parseTime, rfc1123z, timestampSince } from '../util/duration';
+import { goSortArray } from '../util/goSort';
 
 type Obj = Record<string, any>;
 
@@ -127,9 +128,14 @@ export function timeRfc1123z(ts: unknown): string {
   return t === undefined ? 'Mon, 01 Jan 0001 00:00:00 +0000' : rfc1123z(t);
 }
 
-/** kubectl/pkg/util/event SortableEvents: by series time, last timestamp, else event time. */
+/**
+ * kubectl/pkg/util/event SortableEvents: by lastTimestamp alone, Go's zero time
+ * when unset; so an events.k8s.io event (the scheduler's Scheduled, with only
+ * eventTime) sorts before the kubelet's of the same second. (`kubectl events`
+ * has its own sorter, which falls back to eventTime.)
+ */
 export function eventSortTime(e: Obj): number {
-  return parseTime(e.series?.lastObservedTime) ?? parseTime(e.lastTimestamp) ?? parseTime(e.eventTime) ?? -62135596800000;
+  return parseTime(e.lastTimestamp) ?? -62135596800000;
 }
 
 /** One row of describe's Events table (a core/v1 Event): its Type, Reason, Age ("2m (x4 over 5m)"), From and Message. */
@@ -150,7 +156,7 @@ export function describeEvents(events: Obj[] | null | undefined, w: PrefixWriter
     return;
   }
   w.flush();
-  const sorted = [...events].sort((a, b) => eventSortTime(a) - eventSortTime(b));
+  const sorted = goSortArray([...events], (a, b) => eventSortTime(a) < eventSortTime(b));
   w.write(0, 'Events:\n  Type\tReason\tAge\tFrom\tMessage\n');
   w.write(1, '----\t------\t----\t----\t-------\n');
   for (const e of sorted) {

@@ -25,9 +25,10 @@ export function parseOutputFormat(o: string, files: Record<string, string>, opts
   const eq = o.indexOf('=');
   const name = eq < 0 ? o : o.slice(0, eq);
   const arg = eq < 0 ? (opts.template ?? '') : o.slice(eq + 1);
-  const readFile = (f: string) => {
+  // CustomColumnsPrintFlags words it without the dashes.
+  const readFile = (f: string, what = '--template') => {
     const t = files[f];
-    if (t === undefined) fail(errs.plain(`error reading --template ${f}, open ${f}: no such file or directory`));
+    if (t === undefined) fail(errs.plain(`error reading ${what} ${f}, open ${f}: no such file or directory`));
     return t;
   };
   switch (name) {
@@ -46,7 +47,7 @@ export function parseOutputFormat(o: string, files: Record<string, string>, opts
     case 'custom-columns':
       return { type: 'custom-columns', spec: arg };
     case 'custom-columns-file':
-      return { type: 'custom-columns', spec: readFile(arg) };
+      return { type: 'custom-columns', spec: readFile(arg, 'template') };
     case 'go-template':
     case 'template':
       if (!arg) fail(errs.plain('template format specified but no template given'));
