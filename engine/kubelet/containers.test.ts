@@ -103,6 +103,18 @@ describe('restart policies and termination', () => {
     expect(statusOf(e, 'fine').conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });
   });
 
+  it('busybox and GNU images run true, false and echo as programs of their own, not only as shell builtins', { timeout: 60_000 }, () => {
+    const e = withNode(45);
+    createPod(e, podOf('t', [{ name: 'c', image: 'busybox:1.36', command: ['true'] }], { restartPolicy: 'Never' }));
+    createPod(e, podOf('f', [{ name: 'c', image: 'ubuntu:24.04', command: ['/bin/false'] }], { restartPolicy: 'Never' }));
+    createPod(e, podOf('say', [{ name: 'c', image: 'busybox:1.36', command: ['echo', 'hello', 'world'] }], { restartPolicy: 'Never' }));
+    waitPhase(e, 't', 'Succeeded', 30_000);
+    waitPhase(e, 'f', 'Failed', 30_000);
+    waitPhase(e, 'say', 'Succeeded', 30_000);
+    expect(statusOf(e, 'f').containerStatuses[0].state.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    expect(call(e, 'GET', '/api/v1/namespaces/default/pods/say/log').text).toBe('hello world\n');
+  });
+
   it('a shell as PID 1 ignores SIGTERM and is killed after the grace period; a trap exits at once; preStop eats into the grace', { timeout: 60_000 }, () => {
     const e = withNode(45);
     createPod(e, podOf('plain', [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'] }], { terminationGracePeriodSeconds: 10 }));

@@ -322,9 +322,17 @@ export function processArgv(img: CatalogImage, command: readonly string[] | unde
   return [...(img.entrypoint ?? []), ...(args && args.length > 0 ? args : (img.cmd ?? []))];
 }
 
+// Each list includes the utilities shells also have as builtins (true, echo, test, ...): a container or an
+// exec may run them directly, as /bin/true or busybox's applet.
 const BUSYBOX_APPLETS = [
   'sh',
   'ash',
+  'true',
+  'false',
+  'echo',
+  'printf',
+  'test',
+  '[',
   'cat',
   'ls',
   'touch',
@@ -354,6 +362,12 @@ const GNU_TOOLS = [
   'sh',
   'bash',
   'dash',
+  'true',
+  'false',
+  'echo',
+  'printf',
+  'test',
+  '[',
   'cat',
   'ls',
   'touch',
