@@ -5,7 +5,7 @@ import type { Controller } from './framework/types';
 import { NodeLifecycleController } from './nodelifecycle/controller';
 import { TaintEvictionController } from './tainteviction/controller';
 import { GarbageCollector } from './garbagecollector/controller';
-import { ReplicaSetController } from './replicaset/controller';
+import { ReplicaSetController, ReplicationManager } from './replicaset/controller';
 import { DeploymentController } from './deployment/controller';
 import { EndpointSliceController } from './endpointslice/controller';
 import { EndpointController } from './endpoint/controller';
@@ -28,6 +28,7 @@ export const CONTROLLER_FACTORIES: readonly (() => Controller)[] = [
   () => new TaintEvictionController(),
   () => new GarbageCollector(),
   () => new ReplicaSetController(),
+  () => new ReplicationManager(),
   () => new DeploymentController(),
   () => new EndpointSliceController(),
   () => new EndpointController(),

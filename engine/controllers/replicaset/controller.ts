@@ -7,6 +7,10 @@
 //
 // Upstream's sync blocks on its API calls; ours returns and continues in
 // onResponse, so a slow-start batch's progress lives in `batches`.
+//
+// The replication manager (pkg/controller/replication) is the same controller
+// run over ReplicationControllers, whose selector is a plain label map:
+// ReplicationManager below.
 import type { KObject } from '../../apimachinery/types';
 import type { ReflectorEvent } from '../../client/reflector';
 import { RateLimitingQueue } from '../../client/workqueue';
@@ -18,7 +22,7 @@ import type { Controller, ControllerContext, SyncResult } from '../framework/typ
 import { hasNamespaceTerminatingCause } from '../framework/apiErrors';
 import { UIDTrackingControllerExpectations } from './expectations';
 import { getPodsToDelete } from './ranking';
-import { controllerOf, errorMessage, isPodActive, isPodAvailable, isPodReady, newControllerRef, KIND, refObject } from './podUtil';
+import { controllerOf, errorMessage, isPodActive, isPodAvailable, isPodReady, newControllerRef, KIND, refObject, type ControllerKind } from './podUtil';
 
 /** BurstReplicas: at most this many creates/deletes per sync. */
 export const BURST_REPLICAS = 500;
@@ -72,9 +76,30 @@ interface ManageError {
 
 const RECENT = 50;
 
+/** The objects a replica controller manages: ReplicaSets, or ReplicationControllers. */
+interface ReplicaTarget {
+  resource: 'replicasets' | 'replicationcontrollers';
+  kind: ControllerKind;
+  /** The API path of the resource's collection, before /namespaces/NS/RESOURCE. */
+  apiPrefix: string;
+}
+
+const REPLICA_SETS: ReplicaTarget = { resource: 'replicasets', kind: KIND.ReplicaSet, apiPrefix: '/apis/apps/v1' };
+const REPLICATION_CONTROLLERS: ReplicaTarget = { resource: 'replicationcontrollers', kind: { apiVersion: 'v1', kind: 'ReplicationController' }, apiPrefix: '/api/v1' };
+
+/** The object's selector: a ReplicaSet's LabelSelector, a ReplicationController's label map (as the replication manager converts it). */
+function selectorOf(target: ReplicaTarget, rs: KObject): ReturnType<typeof labelSelectorAsSelector> {
+  if (target === REPLICATION_CONTROLLERS) {
+    const m = (rs.spec as { selector?: Record<string, string> } | undefined)?.selector;
+    return labelSelectorAsSelector(m ? { matchLabels: m } : undefined);
+  }
+  return labelSelectorAsSelector(rsSpec(rs).selector);
+}
+
 export class ReplicaSetController implements Controller {
-  readonly name = 'replicaset-controller';
-  readonly informers = ['replicasets', 'pods'] as const;
+  readonly name: string = 'replicaset-controller';
+  readonly target: ReplicaTarget = REPLICA_SETS;
+  readonly informers: readonly string[] = ['replicasets', 'pods'];
   readonly queue = new RateLimitingQueue<string>('replicaset');
   readonly expectations = new UIDTrackingControllerExpectations();
   readonly batches = new Map<string, CreateBatch>();
@@ -87,7 +112,7 @@ export class ReplicaSetController implements Controller {
   // ---- informer events (addRS/updateRS/deleteRS, addPod/updatePod/deletePod)
 
   onEvent(resource: string, ev: ReflectorEvent, ctx: ControllerContext): void {
-    if (resource === 'replicasets') this.onReplicaSet(ev, ctx);
+    if (resource === this.target.resource) this.onReplicaSet(ev, ctx);
     else if (resource === 'pods') this.onPod(ev, ctx);
   }
 
@@ -162,16 +187,16 @@ export class ReplicaSetController implements Controller {
   }
 
   private resolveControllerRef(ns: string, ref: { kind: string; name: string; uid: string }, ctx: ControllerContext): KObject | null {
-    if (ref.kind !== 'ReplicaSet') return null;
-    const rs = ctx.store('replicasets').get(`${ns}/${ref.name}`);
+    if (ref.kind !== this.target.kind.kind) return null;
+    const rs = ctx.store(this.target.resource).get(`${ns}/${ref.name}`);
     return rs && rs.metadata.uid === ref.uid ? rs : null;
   }
 
   /** GetPodReplicaSets: the ReplicaSets whose (non-empty) selector matches the pod. */
   private getPodReplicaSets(pod: KObject, ctx: ControllerContext): KObject[] {
     const out: KObject[] = [];
-    for (const rs of ctx.list('replicasets', pod.metadata.namespace ?? '')) {
-      const sel = labelSelectorAsSelector(rsSpec(rs).selector);
+    for (const rs of ctx.list(this.target.resource, pod.metadata.namespace ?? '')) {
+      const sel = selectorOf(this.target, rs);
       if (!sel.ok || isEmpty(sel.selector) || !matches(sel.selector, pod.metadata.labels ?? {})) continue;
       out.push(rs);
     }
@@ -181,14 +206,14 @@ export class ReplicaSetController implements Controller {
   // ---- sync (syncReplicaSet)
 
   sync(key: string, ctx: ControllerContext): SyncResult {
-    const rs = ctx.store('replicasets').get(key);
+    const rs = ctx.store(this.target.resource).get(key);
     if (!rs) {
       this.expectations.deleteExpectations(key);
       this.batches.delete(key);
       this.manageErrors.delete(key);
       return { type: 'done' };
     }
-    const sel = labelSelectorAsSelector(rsSpec(rs).selector);
+    const sel = selectorOf(this.target, rs);
     if (!sel.ok) return { type: 'done' };
     const rsNeedsSync = this.expectations.satisfied(key, ctx.now) && !this.batches.has(key);
     // The pods it owns and the orphans it may adopt (the pod informer's owner index).
@@ -236,7 +261,7 @@ export class ReplicaSetController implements Controller {
     const id = `${type}/${podKey}`;
     if (this.inflight.has(id)) return;
     this.inflight.add(id);
-    const ownerReferences = type === 'adopt' ? [newControllerRef(rs, KIND.ReplicaSet)] : [{ $patch: 'delete', uid: rs.metadata.uid }];
+    const ownerReferences = type === 'adopt' ? [newControllerRef(rs, this.target.kind)] : [{ $patch: 'delete', uid: rs.metadata.uid }];
     ctx.request(
       {
         method: 'PATCH',
@@ -254,7 +279,7 @@ export class ReplicaSetController implements Controller {
     if (diff < 0) {
       const n = Math.min(-diff, BURST_REPLICAS);
       this.expectations.expectCreations(key, n, ctx.now);
-      const batch: CreateBatch = { rs: refObject(rs), pod: podFromTemplate(rs), remaining: n, batchSize: Math.min(n, SLOW_START_INITIAL_BATCH_SIZE), inflight: 0, failed: 0, firstError: '' };
+      const batch: CreateBatch = { rs: refObject(rs), pod: podFromTemplate(rs, this.target.kind), remaining: n, batchSize: Math.min(n, SLOW_START_INITIAL_BATCH_SIZE), inflight: 0, failed: 0, firstError: '' };
       this.batches.set(key, batch);
       this.note(ctx, key, `create ${n} pod(s)`);
       this.issueBatch(key, batch, ctx);
@@ -285,9 +310,9 @@ export class ReplicaSetController implements Controller {
     const seen = new Set<string>();
     const out: KObject[] = [];
     const pods = ctx.list('pods', rs.metadata.namespace ?? '');
-    for (const other of ctx.list('replicasets', rs.metadata.namespace ?? '')) {
+    for (const other of ctx.list(this.target.resource, rs.metadata.namespace ?? '')) {
       if (controllerOf(other)?.uid !== owner.uid) continue;
-      const sel = labelSelectorAsSelector(rsSpec(other).selector);
+      const sel = selectorOf(this.target, other);
       if (!sel.ok) continue;
       for (const p of pods) {
         if (seen.has(p.metadata.uid ?? '') || !matches(sel.selector, p.metadata.labels ?? {})) continue;
@@ -314,7 +339,7 @@ export class ReplicaSetController implements Controller {
     if (this.inflight.has(id)) return;
     this.inflight.add(id);
     const body = { ...rs, status: omitZero({ ...status, observedGeneration: gen }) };
-    ctx.request({ method: 'PUT', path: `/apis/apps/v1/namespaces/${rs.metadata.namespace}/replicasets/${rs.metadata.name}/status`, body }, { type: 'status', key } satisfies Tag);
+    ctx.request({ method: 'PUT', path: `${this.target.apiPrefix}/namespaces/${rs.metadata.namespace}/${this.target.resource}/${rs.metadata.name}/status`, body }, { type: 'status', key } satisfies Tag);
   }
 
   // ---- answers
@@ -326,7 +351,7 @@ export class ReplicaSetController implements Controller {
       case 'create':
         return this.created(tag.key, ok, status, body, ctx);
       case 'delete': {
-        const rs = ctx.store('replicasets').get(tag.key);
+        const rs = ctx.store(this.target.resource).get(tag.key);
         const regarding = rs ? refObject(rs) : null;
         if (ok) {
           if (regarding) ctx.event({ regarding, type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${tag.podName}` });
@@ -406,10 +431,10 @@ export function keyOf(o: KObject): string {
 }
 
 /** GetPodFromTemplate: the template's labels, annotations, finalizers and spec; generateName `<rs>-`. */
-export function podFromTemplate(rs: KObject): KObject {
+export function podFromTemplate(rs: KObject, kind: ControllerKind = KIND.ReplicaSet): KObject {
   const t = rsSpec(rs).template ?? {};
   const m = t.metadata ?? {};
-  const metadata: KObject['metadata'] = { generateName: `${rs.metadata.name}-`, namespace: rs.metadata.namespace, ownerReferences: [newControllerRef(rs, KIND.ReplicaSet)] };
+  const metadata: KObject['metadata'] = { generateName: `${rs.metadata.name}-`, namespace: rs.metadata.namespace, ownerReferences: [newControllerRef(rs, kind)] };
   if (m.labels) metadata.labels = { ...m.labels };
   if (m.annotations) metadata.annotations = { ...m.annotations };
   if (m.finalizers) metadata.finalizers = [...m.finalizers];
@@ -454,4 +479,16 @@ function omitZero(s: ReplicaSetStatus): ReplicaSetStatus {
   return out;
 }
 
+/**
+ * The replication manager (pkg/controller/replication): the ReplicaSet controller over
+ * ReplicationControllers, with its own name, service account and events ("replication-controller").
+ */
+export class ReplicationManager extends ReplicaSetController {
+  override readonly name = 'replication-controller';
+  override readonly target = REPLICATION_CONTROLLERS;
+  override readonly informers: readonly string[] = ['replicationcontrollers', 'pods'];
+  override readonly queue = new RateLimitingQueue<string>('replicationmanager');
+}
+
 registerClass('ReplicaSetController', ReplicaSetController);
+registerClass('ReplicationManager', ReplicationManager);

@@ -96,3 +96,32 @@ describe("kube-controller-manager's client limits (--kube-api-qps / --kube-api-b
     expect(() => controlPlane(9, { controllerManagerKubeApi: { qps: 0, burst: 10 } })).toThrow(/controllerManagerKubeApi needs qps > 0/);
   });
 });
+
+describe('replication-controller (the replication manager) in the control plane', () => {
+  it('runs a ReplicationController as the ReplicaSet controller runs a ReplicaSet: adoption, pods, status, scale down, its events', () => {
+    const e = controlPlane(9);
+    const RC = '/api/v1/namespaces/default/replicationcontrollers';
+    // A pod its selector matches, there first: adopted, not duplicated.
+    expect(call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', labels: { app: 'old' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } }).status).toBe(201);
+    // No selector: the API server defaults it to the template's labels.
+    const rc = { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'old' }, spec: { replicas: 2, template: { metadata: { labels: { app: 'old' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } } };
+    const created = call(e, 'POST', RC, rc);
+    expect(created.status).toBe(201);
+    expect(created.body.spec.selector).toEqual({ app: 'old' });
+    const uid = created.body.metadata.uid as string;
+    runUntil(e, () => ownedPods(e, uid).length === 2, '2 pods');
+    const pods = ownedPods(e, uid);
+    expect(pods.map((p) => p.metadata.name)).toContain('stray');
+    const made = pods.find((p) => p.metadata.name !== 'stray');
+    expect(made.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'ReplicationController', name: 'old', uid, controller: true, blockOwnerDeletion: true }]);
+    expect(made.metadata.name).toMatch(/^old-[a-z0-9]{5}$/);
+    runUntil(e, () => call(e, 'GET', `${RC}/old`).body.status?.replicas === 2, 'status.replicas 2');
+    expect(call(e, 'GET', `${RC}/old`).body.status).toMatchObject({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 });
+    const events = () => (call(e, 'GET', '/api/v1/namespaces/default/events').body.items as any[]).filter((ev) => ev.involvedObject.kind === 'ReplicationController');
+    runUntil(e, () => events().length === 1, 'one event');
+    expect(events().map((ev) => [ev.reason, ev.message, ev.source.component])).toEqual([['SuccessfulCreate', `Created pod: ${made.metadata.name}`, 'replication-controller']]);
+    expect(call(e, 'PATCH', `${RC}/old`, { spec: { replicas: 1 } }, { headers: { 'content-type': 'application/merge-patch+json' } }).status).toBe(200);
+    runUntil(e, () => ownedPods(e, uid).length === 1, '1 pod');
+    runUntil(e, () => events().some((ev) => ev.reason === 'SuccessfulDelete'), 'a SuccessfulDelete event');
+  });
+});
