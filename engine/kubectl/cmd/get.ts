@@ -179,15 +179,7 @@ export async function runGet(ctx: Ctx, args: string[]): Promise<void> {
   // sorts the Table objects themselves, before any row: a path no Table has
   // (.metadata.name) fails the whole get.
   if (sortBy && infos.length > 1 && infos.every((i) => isTable(i.object))) {
-    let field: string;
-    try {
-      field = relaxedJsonPathExpression(sortBy);
-    } catch {
-      field = sortBy;
-    }
-    const jp = new JsonPath();
-    jp.allowMissingKeys = true;
-    jp.parse(field);
+    const { field, jp } = sortByPath(sortBy);
     if (!infos.some((i) => jp.findResults(i.object).some((r) => r.length > 0))) fail(errs.plain(`couldn't find any field with path "${field}" in the list of objects`));
   }
 
@@ -241,15 +233,9 @@ export async function runGet(ctx: Ctx, args: string[]): Promise<void> {
 
 function sortTable(table: Table, sortBy: string): Table {
   let field: string;
+  let jp: JsonPath;
   try {
-    field = relaxedJsonPathExpression(sortBy);
-  } catch {
-    field = sortBy;
-  }
-  const jp = new JsonPath();
-  jp.allowMissingKeys = true;
-  try {
-    jp.parse(field);
+    ({ field, jp } = sortByPath(sortBy));
   } catch (e) {
     return fail(errs.plain(`sorting error: ${(e as Error).message}`));
   }
@@ -264,19 +250,25 @@ function sortTable(table: Table, sortBy: string): Table {
   return { ...table, rows: idx.map((i) => rows[i]!) };
 }
 
+/** --sort-by's path as RuntimeSorter reads it (relaxed, missing keys allowed), parsed. */
+function sortByPath(sortBy: string): { field: string; jp: JsonPath } {
+  let field: string;
+  try {
+    field = relaxedJsonPathExpression(sortBy);
+  } catch {
+    field = sortBy;
+  }
+  const jp = new JsonPath();
+  jp.allowMissingKeys = true;
+  jp.parse(field);
+  return { field, jp };
+}
+
 function printGeneric(ctx: Ctx, format: Exclude<OutputFormat, { type: 'table' }>, infosIn: Info[], singleItemImplied: boolean, sortBy: string): void {
   const f = ctx.flags;
   let infos = infosIn;
   if (sortBy && infos.length > 1) {
-    let field: string;
-    try {
-      field = relaxedJsonPathExpression(sortBy);
-    } catch {
-      field = sortBy;
-    }
-    const jp = new JsonPath();
-    jp.allowMissingKeys = true;
-    jp.parse(field);
+    const { field, jp } = sortByPath(sortBy);
     const vals = infos.map((i) => jp.findResults(i.object));
     if (!vals.some((v) => v.length > 0 && v[0]!.length > 0)) fail(errs.plain(`couldn't find any field with path "${field}" in the list of objects`));
     const first = (i: number) => vals[i]![0]?.[0];

@@ -515,19 +515,7 @@ async function describeReplicationController(d: DescribeDeps, rc: Obj, events: O
   w.write(0, `Selector:\t${formatLabelsPlain(rc.spec?.selector)}\n`);
   printLabelsMultiline(w, 'Labels', rc.metadata.labels);
   printAnnotationsMultiline(w, 'Annotations', rc.metadata.annotations);
-  w.write(0, `Replicas:\t${rc.status?.replicas ?? 0} current / ${rc.spec?.replicas ?? 1} desired\n`);
-  w.write(0, 'Pods Status:\t');
-  if (typeof counts === 'string') w.write(0, `error in fetching pods: ${counts}\n`);
-  else w.write(0, `${counts[0]} Running / ${counts[1]} Waiting / ${counts[2]} Succeeded / ${counts[3]} Failed\n`);
-  describePodTemplate(rc.spec?.template, w);
-  const conds = (rc.status?.conditions as Obj[]) ?? [];
-  if (conds.length > 0) {
-    w.write(0, 'Conditions:\n  Type\tStatus\tReason\n');
-    w.write(1, '----\t------\t------\n');
-    for (const c of conds) w.write(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
-  }
-  describeEvents(events, w, d.now);
-  return w.done();
+  return describeReplicasTail(d, w, rc, counts, events);
 }
 
 async function describeReplicaSet(d: DescribeDeps, rs: Obj, events: Obj[] | null): Promise<string> {
@@ -540,12 +528,17 @@ async function describeReplicaSet(d: DescribeDeps, rs: Obj, events: Obj[] | null
   printAnnotationsMultiline(w, 'Annotations', rs.metadata.annotations);
   const ctl = printController(rs);
   if (ctl) w.write(0, `Controlled By:\t${ctl}\n`);
-  w.write(0, `Replicas:\t${rs.status?.replicas ?? 0} current / ${rs.spec?.replicas ?? 1} desired\n`);
+  return describeReplicasTail(d, w, rs, counts, events);
+}
+
+/** What a ReplicaSet's and a ReplicationController's descriptions share after their selector and labels: replicas, pods, template, conditions, events. */
+function describeReplicasTail(d: DescribeDeps, w: PrefixWriter, o: Obj, counts: Awaited<ReturnType<typeof podStatusCounts>>, events: Obj[] | null): string {
+  w.write(0, `Replicas:\t${o.status?.replicas ?? 0} current / ${o.spec?.replicas ?? 1} desired\n`);
   w.write(0, 'Pods Status:\t');
   if (typeof counts === 'string') w.write(0, `error in fetching pods: ${counts}\n`);
   else w.write(0, `${counts[0]} Running / ${counts[1]} Waiting / ${counts[2]} Succeeded / ${counts[3]} Failed\n`);
-  describePodTemplate(rs.spec?.template, w);
-  const conds = (rs.status?.conditions as Obj[]) ?? [];
+  describePodTemplate(o.spec?.template, w);
+  const conds = (o.status?.conditions as Obj[]) ?? [];
   if (conds.length > 0) {
     w.write(0, 'Conditions:\n  Type\tStatus\tReason\n');
     w.write(1, '----\t------\t------\n');
