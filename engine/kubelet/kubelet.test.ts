@@ -178,15 +178,13 @@ describe('kubelet', () => {
     expect(s.conditions).toBeUndefined();
   });
 
-  it('a rejected pod loses the PodScheduled condition it was bound with (mergePodStatus keeps only conditions the kubelet does not own)', () => {
+  it('a rejected pod loses the PodScheduled condition its binding set (mergePodStatus keeps only conditions the kubelet does not own)', () => {
     const e = withNode(4);
-    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('big2', [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '8' } } }], { nodeName: 'node-1' }));
-    // What the scheduler's binding leaves on a pod, plus a condition of someone else's.
-    const conditions = [
-      { type: 'PodScheduled', status: 'True', lastTransitionTime: '2025-01-01T00:00:01Z' },
-      { type: 'example.com/Checked', status: 'True', lastTransitionTime: '2025-01-01T00:00:01Z' },
-    ];
-    expect(call(e, 'PATCH', '/api/v1/namespaces/default/pods/big2/status', { status: { conditions } }, { headers: { 'content-type': 'application/merge-patch+json' } }).status).toBe(200);
+    // Too big for the scheduler (it stays unscheduled), bound by hand: the binding sets nodeName and PodScheduled at once.
+    call(e, 'POST', '/api/v1/namespaces/default/pods', pod('big2', [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '8' } } }]));
+    const other = { type: 'example.com/Checked', status: 'True', lastTransitionTime: '2025-01-01T00:00:01Z' };
+    expect(call(e, 'PATCH', '/api/v1/namespaces/default/pods/big2/status', { status: { conditions: [other] } }, { headers: { 'content-type': 'application/strategic-merge-patch+json' } }).status).toBe(200);
+    expect(call(e, 'POST', '/api/v1/namespaces/default/pods/big2/binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'big2' }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' } }).status).toBe(201);
     runUntil(e, () => getPod(e, 'big2').body.status?.phase === 'Failed', 'rejected', 20_000);
     const s = getPod(e, 'big2').body.status;
     expect(s.reason).toBe('OutOfcpu');

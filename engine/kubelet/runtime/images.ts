@@ -322,74 +322,11 @@ export function processArgv(img: CatalogImage, command: readonly string[] | unde
   return [...(img.entrypoint ?? []), ...(args && args.length > 0 ? args : (img.cmd ?? []))];
 }
 
-// Each list includes the utilities shells also have as builtins (true, echo, test, ...): a container or an
-// exec may run them directly, as /bin/true or busybox's applet.
-const BUSYBOX_APPLETS = [
-  'sh',
-  'ash',
-  'true',
-  'false',
-  'echo',
-  'printf',
-  'test',
-  '[',
-  'cat',
-  'ls',
-  'touch',
-  'mkdir',
-  'rm',
-  'sleep',
-  'date',
-  'hostname',
-  'whoami',
-  'id',
-  'pwd',
-  'uname',
-  'env',
-  'printenv',
-  'head',
-  'tail',
-  'wc',
-  'grep',
-  'ps',
-  'kill',
-  'yes',
-  'dd',
-  'wget',
-  'nslookup',
-];
-const GNU_TOOLS = [
-  'sh',
-  'bash',
-  'dash',
-  'true',
-  'false',
-  'echo',
-  'printf',
-  'test',
-  '[',
-  'cat',
-  'ls',
-  'touch',
-  'mkdir',
-  'rm',
-  'sleep',
-  'date',
-  'hostname',
-  'whoami',
-  'id',
-  'pwd',
-  'uname',
-  'env',
-  'printenv',
-  'head',
-  'tail',
-  'wc',
-  'grep',
-  'kill',
-  'yes',
-  'dd',
-];
+// The utilities both userlands have, the shells' builtins among them (true, echo, test, ...): a container
+// or an exec may run them directly, as /bin/true or busybox's applet.
+const COMMON_UTILITIES = ['true', 'false', 'echo', 'printf', 'test', '[', 'cat', 'ls', 'touch', 'mkdir', 'rm', 'sleep', 'date', 'hostname', 'whoami', 'id', 'pwd', 'uname', 'env', 'printenv', 'head', 'tail', 'wc', 'grep', 'kill', 'yes', 'dd'];
+const BUSYBOX_APPLETS = ['sh', 'ash', 'ps', 'wget', 'nslookup', ...COMMON_UTILITIES];
+const GNU_TOOLS = ['sh', 'bash', 'dash', ...COMMON_UTILITIES];
 
 /** Whether `name` (a name or a path) exists in the image. */
 export function imageHasCommand(img: CatalogImage, name: string): boolean {
