@@ -12,6 +12,7 @@ import { AUTOSCALE_FLAGS, runAutoscale } from './autoscale';
 import { TOP_NODE_FLAGS, TOP_POD_FLAGS, runTopNode, runTopPod } from './top';
 import { configSubcommands } from './config';
 import { rolloutSubcommands } from './rollout';
+import { WAIT_FLAGS, runWait } from './wait';
 import { DRY_RUN_FLAG, OUTPUT_FLAGS } from './common';
 import { APPLY_FLAGS, runApply } from './apply';
 import { CREATE_FLAGS, createSubcommands, runCreateFiles } from './create';
@@ -63,7 +64,7 @@ export function buildRoot(): CommandSpec {
     { name: 'apply', group: 'Advanced Commands', short: 'Apply a configuration to a resource by file name or stdin', use: '(-f FILENAME | -k DIRECTORY) [options]', flags: APPLY_FLAGS, run: (ctx) => runApply(ctx) },
     { name: 'patch', group: 'Advanced Commands', short: 'Update fields of a resource', use: '(-f FILENAME | TYPE NAME) [-p PATCH|--patch-file FILE] [options]', flags: PATCH_FLAGS, run: runPatch },
     { name: 'replace', group: 'Advanced Commands', short: 'Replace a resource by file name or stdin', use: '-f FILENAME [options]', run: notHere('replace') },
-    { name: 'wait', group: 'Advanced Commands', short: 'Experimental: Wait for a specific condition on one or many resources', use: '([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath=\'{}\'[=value]] [options]', run: notHere('wait') },
+    { name: 'wait', group: 'Advanced Commands', short: 'Experimental: Wait for a specific condition on one or many resources', use: '([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath=\'{}\'[=value]] [options]', flags: WAIT_FLAGS, run: runWait },
     { name: 'kustomize', group: 'Advanced Commands', short: 'Build a kustomization target from a directory or URL', use: 'DIR [flags] [options]', run: notHere('kustomize') },
     { name: 'label', group: 'Settings Commands', short: 'Update the labels on a resource', use: '[--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version] [options]', flags: LABEL_FLAGS, run: runLabel },
     { name: 'annotate', group: 'Settings Commands', short: 'Update the annotations on a resource', use: '[--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version] [options]', flags: LABEL_FLAGS, run: runAnnotate },
