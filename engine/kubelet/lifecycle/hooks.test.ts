@@ -42,4 +42,19 @@ describe('postStart hooks', () => {
     expect(kubeletEvents(e, 'http-404')).toContain('Killing: Stopping container app');
     expect(kubeletEvents(e, 'http-404').some((x) => x.startsWith('FailedPreStopHook'))).toBe(false);
   });
+
+  it('an HTTP hook builds its URL as a probe does: a named port through the container\'s ports, the scheme asked for', { timeout: 60_000 }, () => {
+    const e = withNode(63);
+    createPod(e, podOf('https-hook', [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'], lifecycle: { postStart: { httpGet: { path: '/ready', port: 9443, scheme: 'HTTPS' } } } }]));
+    const ip = () => getPod(e, 'https-hook').body.status.podIP as string;
+    expect(hookError(e, 'https-hook')?.message).toContain(`Get "https://${ip()}:9443/ready": dial tcp ${ip()}:9443: connect: connection refused`);
+    // preStop on nginx's port by its name: answered, so no FailedPreStopHook.
+    createPod(e, podOf('named', [{ name: 'app', image: 'nginx:1.27', ports: [{ name: 'web', containerPort: 80 }], lifecycle: { preStop: { httpGet: { path: '/', port: 'web' } } } }]));
+    runUntil(e, () => getPod(e, 'named').body.status?.containerStatuses?.[0]?.ready === true, 'nginx ready', 30_000, 200);
+    e.advance(5_000);
+    call(e, 'DELETE', '/api/v1/namespaces/default/pods/named');
+    runUntil(e, () => getPod(e, 'named').status === 404, 'deleted', 60_000, 200);
+    expect(kubeletEvents(e, 'named')).toContain('Killing: Stopping container app');
+    expect(kubeletEvents(e, 'named').some((x) => x.startsWith('FailedPreStopHook'))).toBe(false);
+  });
 });

@@ -21,7 +21,7 @@ import type { Kubelet } from '../kubelet';
 import { recordPodEvent } from '../events';
 import { ensureImage, pullPolicyOf } from '../images/imageManager';
 import { newProbeWorker, tick, type ProbeWorker } from '../prober/prober';
-import { probeName, type ProbeKind, type ProbeSpec } from '../prober/probes';
+import { portOf, probeName, type ProbeKind, type ProbeSpec } from '../prober/probes';
 import { bytesLimit, type RtContainer, type Sandbox } from '../runtime/runtime';
 import { isSidecar, shouldRestart } from '../status/generate';
 import { serviceEnv } from './serviceEnv';
@@ -30,7 +30,7 @@ import type { PodWorker } from './worker';
 import { requestObjects } from './objectRequests';
 
 type Spec = Pod['spec'] & { restartPolicy?: string; terminationGracePeriodSeconds?: number };
-type Handler = { exec?: { command?: string[] }; httpGet?: { path?: string; port: number | string }; sleep?: { seconds: number } };
+type Handler = { exec?: { command?: string[] }; httpGet?: { path?: string; port: number | string; host?: string; scheme?: string }; sleep?: { seconds: number } };
 export type ContainerSpec = Container &
   ContainerEnvSpec & {
     command?: string[];
@@ -333,7 +333,7 @@ function startContainer(
   delete w.reasons[c.name];
   // postStart: a failing hook kills the container.
   const post = c.lifecycle?.postStart;
-  const hook = post ? runHook(k, rc, sb, post, now, 30_000) : null;
+  const hook = post ? runHook(k, rc, sb, post, c.ports ?? [], now, 30_000) : null;
   if (hook && !hook.ok) {
     // The event keeps the hook's output out (it may hold secrets); the waiting message has it.
     event('Warning', 'FailedPostStartHook', 'PostStartHook failed');
@@ -349,7 +349,7 @@ function startContainer(
  * handler runner's message (pkg/kubelet/lifecycle/handlers.go). An HTTP hook fails only when the request
  * does: any status answered counts as done.
  */
-function runHook(k: Kubelet, rc: RtContainer, sb: Sandbox, h: Handler, now: number, timeoutMs: number): { ok: boolean; ms: number; message: string } {
+function runHook(k: Kubelet, rc: RtContainer, sb: Sandbox, h: Handler, ports: readonly { name?: string; containerPort: number }[], now: number, timeoutMs: number): { ok: boolean; ms: number; message: string } {
   const who = `for Container "${rc.name}" in Pod "${rc.podName}_${rc.namespace}(${rc.podUid})" failed`;
   if (h.exec) {
     const cmd = h.exec.command ?? [];
@@ -363,11 +363,13 @@ function runHook(k: Kubelet, rc: RtContainer, sb: Sandbox, h: Handler, now: numb
     return { ok: true, ms, message: '' };
   }
   if (h.httpGet) {
-    const port = typeof h.httpGet.port === 'number' ? h.httpGet.port : Number(h.httpGet.port);
+    // As an HTTP probe builds its URL: a named port through the container's ports, the pod IP unless host is set.
+    const port = portOf(h.httpGet.port, ports);
+    const host = h.httpGet.host ?? sb.ip;
+    const scheme = (h.httpGet.scheme ?? 'HTTP').toLowerCase();
     const path = h.httpGet.path ?? '/';
-    if (k.runtime.httpGet(sb.id, port, path, now) !== null) return { ok: true, ms: 0, message: '' };
-    const url = `http://${sb.ip}:${port}${path}`;
-    return { ok: false, ms: 0, message: `HTTP lifecycle hook (${path}) ${who} - error: Get "${url}": dial tcp ${sb.ip}:${port}: connect: connection refused` };
+    if (host === sb.ip && k.runtime.httpGet(sb.id, port, path, now) !== null) return { ok: true, ms: 0, message: '' };
+    return { ok: false, ms: 0, message: `HTTP lifecycle hook (${path}) ${who} - error: Get "${scheme}://${host}:${port}${path}": dial tcp ${host}:${port}: connect: connection refused` };
   }
   if (h.sleep) return { ok: true, ms: Math.min(h.sleep.seconds * 1000, timeoutMs), message: '' };
   return { ok: true, ms: 0, message: '' };
@@ -402,7 +404,7 @@ export function killContainer(
   const pre = c?.lifecycle?.preStop;
   const sb = k.runtime.sandboxes.get(rc.sandboxId);
   if (pre && graceMs > 0 && sb) {
-    const r = runHook(k, rc, sb, pre, now, graceMs);
+    const r = runHook(k, rc, sb, pre, c?.ports ?? [], now, graceMs);
     hookMs = r.ms;
     if (!r.ok) recordPodEvent(k, w.pod, field, 'Warning', 'FailedPreStopHook', 'PreStopHook failed', now);
   }
