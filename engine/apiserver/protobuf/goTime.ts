@@ -49,6 +49,13 @@ export function formatRFC3339Micro(unixSeconds: number, nanos: number): string {
   return `${base.slice(0, -1)}.${pad(Math.floor(nanos / 1000), 6)}Z`;
 }
 
+/** time.Time.String() in UTC: `2006-01-02 15:04:05.999999999 +0000 UTC` (the fraction only when non-zero, trailing zeros dropped). */
+export function goTimeString(unixSeconds: number, nanos = 0): string {
+  const text = formatRFC3339(unixSeconds);
+  const frac = nanos ? `.${pad(nanos, 9).replace(/0+$/, '')}` : '';
+  return `${text.slice(0, 10)} ${text.slice(11, 19)}${frac} +0000 UTC`;
+}
+
 /** RFC 3339 (with optional fraction and any offset) → Unix seconds and nanos; null when malformed. */
 export function parseRFC3339(s: string): { seconds: number; nanos: number } | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(s);

@@ -5,7 +5,7 @@ import { OMIT_VALUE } from '../../apimachinery/fieldErrors';
 import { nameIsDNSSubdomain } from './names';
 import { selectorMatches, selectorParseFails, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta';
 import { validatePodTemplateSpec } from './core/pod';
-import { formatRFC3339, parseRFC3339 } from '../protobuf/goTime';
+import { goTimeString, parseRFC3339 } from '../protobuf/goTime';
 import { deepEqual, fieldErr, FieldPath, goInvalid, goStringMap, has, immutable, isObj, n, nonNegative, o, root, s, type Errs, type Loose } from './util';
 
 const MAX_PARALLELISM_INDEXED = 100000;
@@ -356,12 +356,9 @@ function sameUncounted(a: unknown, b: unknown): boolean {
 }
 
 /** Go's time.Time.String() of a metav1.Time, in the API server's (UTC) zone: `2025-01-01 00:00:05 +0000 UTC`. */
-function goTimeString(v: unknown): string {
+function goTimeText(v: unknown): string {
   const t = instant(v);
-  if (t === null) return JSON.stringify(v);
-  const text = formatRFC3339(t.seconds);
-  const frac = t.nanos ? `.${String(t.nanos).padStart(9, '0').replace(/0+$/, '')}` : '';
-  return `${text.slice(0, 10)} ${text.slice(11, 19)}${frac} +0000 UTC`;
+  return t === null ? JSON.stringify(v) : goTimeString(t.seconds, t.nanos);
 }
 /** Go's %#v of a batch.UncountedTerminatedPods (internal type). */
 function goUncounted(u: Loose): string {
@@ -474,11 +471,11 @@ function validateJobStatus(job: Loose, p: FieldPath, opts: JobStatusValidationOp
   if (opts.rejectCompleteJobWithFailedCondition && complete && failed) errs.push(condErr('cannot set Complete=True and Failed=true conditions'));
   if (opts.rejectCompleteJobWithFailureTargetCondition && complete && failureTarget) errs.push(condErr('cannot set Complete=True and FailureTarget=true conditions'));
   if (opts.rejectNotCompleteJobWithCompletionTime && has(st.completionTime) && !complete) {
-    errs.push(goInvalid(p.child('completionTime'), goTimeString(st.completionTime), 'cannot set completionTime when there is no Complete=True condition'));
+    errs.push(goInvalid(p.child('completionTime'), goTimeText(st.completionTime), 'cannot set completionTime when there is no Complete=True condition'));
   }
   if (opts.rejectCompleteJobWithoutCompletionTime && !has(st.completionTime) && complete) errs.push(fieldErr.required(p.child('completionTime'), 'completionTime is required for Complete jobs'));
   if (opts.rejectCompletionTimeBeforeStartTime && has(st.startTime) && has(st.completionTime) && before(st.completionTime, st.startTime)) {
-    errs.push(goInvalid(p.child('completionTime'), goTimeString(st.completionTime), 'completionTime cannot be set before startTime'));
+    errs.push(goInvalid(p.child('completionTime'), goTimeText(st.completionTime), 'completionTime cannot be set before startTime'));
   }
   if (opts.rejectFailedJobWithoutFailureTarget && failed && !failureTarget) errs.push(condErr('cannot set Failed=True condition without the FailureTarget=true condition'));
   if (opts.rejectCompleteJobWithoutSuccessCriteriaMet && complete && !successCriteriaMet) errs.push(condErr('cannot set Complete=True condition without the SuccessCriteriaMet=true condition'));
@@ -540,7 +537,7 @@ export function validateJobStatusUpdate(job: Loose, old: Loose, opts: JobStatusV
   if (opts.rejectDecreasingSucceededCounter && n(st.succeeded) < n(ost.succeeded)) errs.push(fieldErr.invalid(p.child('succeeded'), n(st.succeeded), 'cannot decrease the succeeded counter'));
   // Only a change between two set values: clearing completionTime is RejectCompleteJobWithoutCompletionTime's.
   if (opts.rejectMutatingCompletionTime && has(st.completionTime) && has(ost.completionTime) && !sameTime(st.completionTime, ost.completionTime)) {
-    errs.push(goInvalid(p.child('completionTime'), goTimeString(st.completionTime), 'completionTime cannot be mutated'));
+    errs.push(goInvalid(p.child('completionTime'), goTimeText(st.completionTime), 'completionTime cannot be mutated'));
   }
   // Setting a first startTime is the normal start of a Job; changing or removing it needs a suspended Job,
   // or the write that resumes one (its stored status still Suspended=True), which resets startTime. v1.32.0

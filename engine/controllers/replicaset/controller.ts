@@ -76,7 +76,7 @@ interface ManageError {
 
 const RECENT = 50;
 
-/** The objects a replica controller manages: ReplicaSets, or ReplicationControllers. */
+/** The objects a replica controller manages: ReplicaSets, or ReplicationControllers (plain data: controllers are cloned into snapshots). */
 interface ReplicaTarget {
   resource: 'replicasets' | 'replicationcontrollers';
   kind: ControllerKind;

@@ -9,7 +9,8 @@ import { getBool, getString, getStrings, parseGoDuration } from '../cli/flags';
 import { errs, fail, KubectlFailure, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
 import { JsonPath, JsonPathError, relaxedJsonPathExpression } from '../jsonpath/jsonpath';
-import { aggregate, namespaceForObject, readFileObjects, resolveArgs, resourcePath, resourceString } from '../resource/builder';
+import { status } from '../../apimachinery/status';
+import { aggregate, namespaceForObject, readFileObjects, resolveArgs, resourcePath } from '../resource/builder';
 import { OUTPUT_FLAGS, ResultPrinter } from './common';
 
 type Obj = Record<string, any>;
@@ -302,7 +303,7 @@ async function waitCondition(ctx: Ctx, info: Info, clock: Clock, check: Check): 
     return obj;
   }
   if (clock.passed) fail(timedOut(info));
-  const notFound = (): never => fail(errs.status({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404, message: `${resourceString(info.mapping)} "${info.name}" not found`, details: { name: info.name, group: info.mapping.group, kind: info.mapping.resource } } as never));
+  const notFound = (): never => fail(errs.status(status.notFound({ group: info.mapping.group, resource: info.mapping.resource }, info.name)));
   const r = await untilWithSync(ctx, info, clock, (listed) => (listed ? 'wait' : notFound()), (type, obj) => type !== 'DELETED' && check(obj), 'An error occurred while waiting for the condition to be satisfied');
   if (r.result === 'interrupt') interruptedExit();
   if (r.result !== 'met') fail(timedOut(info));

@@ -2,16 +2,16 @@
 // v1.32: describeNetworkPolicy, describeNetworkPolicySpec and the ingress/egress
 // rule printers). It lists no events.
 import { formatLabelSelector } from '../../apimachinery/selectors/labels';
+import { goTimeString } from '../../apiserver/protobuf/goTime';
 import { parseTime } from '../util/duration';
 import { PrefixWriter, printAnnotationsMultiline, printLabelsMultiline } from './writer';
 
 type Obj = Record<string, any>;
 
 /** metav1.Time through %s (time.Time.String()): `2006-01-02 15:04:05 +0000 UTC`. */
-function goTimeString(ts: unknown): string {
+function timeText(ts: unknown): string {
   const t = parseTime(ts);
-  if (t === undefined) return '0001-01-01 00:00:00 +0000 UTC';
-  return `${new Date(Math.floor(t / 1000) * 1000).toISOString().replace('T', ' ').replace('.000Z', '')} +0000 UTC`;
+  return t === undefined ? '0001-01-01 00:00:00 +0000 UTC' : goTimeString(Math.floor(t / 1000));
 }
 
 function printPorts(w: PrefixWriter, ports: Obj[] | undefined, indent: string): void {
@@ -65,7 +65,7 @@ export function describeNetworkPolicy(np: Obj): string {
   const spec: Obj = np.spec ?? {};
   w.write(0, `Name:\t${np.metadata?.name ?? ''}\n`);
   w.write(0, `Namespace:\t${np.metadata?.namespace ?? ''}\n`);
-  w.write(0, `Created on:\t${goTimeString(np.metadata?.creationTimestamp)}\n`);
+  w.write(0, `Created on:\t${timeText(np.metadata?.creationTimestamp)}\n`);
   printLabelsMultiline(w, 'Labels', np.metadata?.labels);
   printAnnotationsMultiline(w, 'Annotations', np.metadata?.annotations);
   w.write(0, 'Spec:\n');

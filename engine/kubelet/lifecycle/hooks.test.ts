@@ -11,6 +11,15 @@ function hookError(e: ReturnType<typeof withNode>, name: string): { reason: stri
   return kubeletOf(e).workers.get(getPod(e, name).body.metadata.uid)?.reasons['app'];
 }
 
+/** Deletes the pod once its container is ready and gone; the kubelet's events about it. */
+function deletedOnceReady(e: ReturnType<typeof withNode>, name: string): string[] {
+  runUntil(e, () => getPod(e, name).body.status?.containerStatuses?.[0]?.ready === true, 'ready', 30_000, 200);
+  e.advance(5_000);
+  call(e, 'DELETE', `/api/v1/namespaces/default/pods/${name}`);
+  runUntil(e, () => getPod(e, name).status === 404, 'deleted', 60_000, 200);
+  return kubeletEvents(e, name);
+}
+
 describe('postStart hooks', () => {
   it('an exec hook that exits non-zero: the message names the command, the CRI error and the output', { timeout: 60_000 }, () => {
     const e = withNode(61);
@@ -35,12 +44,9 @@ describe('postStart hooks', () => {
     });
     // A preStop hook answered 404 is done all the same: no FailedPreStopHook.
     createPod(e, podOf('http-404', [{ name: 'app', image: 'nginx:1.27', lifecycle: { preStop: { httpGet: { path: '/missing', port: 80 } } } }]));
-    runUntil(e, () => getPod(e, 'http-404').body.status?.containerStatuses?.[0]?.ready === true, 'nginx ready', 30_000, 200);
-    e.advance(5_000);
-    call(e, 'DELETE', '/api/v1/namespaces/default/pods/http-404');
-    runUntil(e, () => getPod(e, 'http-404').status === 404, 'deleted', 60_000, 200);
-    expect(kubeletEvents(e, 'http-404')).toContain('Killing: Stopping container app');
-    expect(kubeletEvents(e, 'http-404').some((x) => x.startsWith('FailedPreStopHook'))).toBe(false);
+    const events = deletedOnceReady(e, 'http-404');
+    expect(events).toContain('Killing: Stopping container app');
+    expect(events.some((x) => x.startsWith('FailedPreStopHook'))).toBe(false);
   });
 
   it('an HTTP hook builds its URL as a probe does: a named port through the container\'s ports, the scheme asked for', { timeout: 60_000 }, () => {
@@ -50,11 +56,8 @@ describe('postStart hooks', () => {
     expect(hookError(e, 'https-hook')?.message).toContain(`Get "https://${ip()}:9443/ready": dial tcp ${ip()}:9443: connect: connection refused`);
     // preStop on nginx's port by its name: answered, so no FailedPreStopHook.
     createPod(e, podOf('named', [{ name: 'app', image: 'nginx:1.27', ports: [{ name: 'web', containerPort: 80 }], lifecycle: { preStop: { httpGet: { path: '/', port: 'web' } } } }]));
-    runUntil(e, () => getPod(e, 'named').body.status?.containerStatuses?.[0]?.ready === true, 'nginx ready', 30_000, 200);
-    e.advance(5_000);
-    call(e, 'DELETE', '/api/v1/namespaces/default/pods/named');
-    runUntil(e, () => getPod(e, 'named').status === 404, 'deleted', 60_000, 200);
-    expect(kubeletEvents(e, 'named')).toContain('Killing: Stopping container app');
-    expect(kubeletEvents(e, 'named').some((x) => x.startsWith('FailedPreStopHook'))).toBe(false);
+    const events = deletedOnceReady(e, 'named');
+    expect(events).toContain('Killing: Stopping container app');
+    expect(events.some((x) => x.startsWith('FailedPreStopHook'))).toBe(false);
   });
 });
