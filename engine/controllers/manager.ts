@@ -19,7 +19,7 @@ import { Reflector, type ReflectorEvent } from '../client/reflector';
 import { CONTROLLER_FACTORIES } from './registry';
 import { INFORMER_PATHS, type ApiCall, type Controller, type ControllerContext, type EventSpec } from './framework/types';
 import { ManagerContext } from './framework/context';
-import { CoreEventRecorder } from './framework/events';
+import { CoreEventRecorder, type EventCall } from './framework/events';
 import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
 import { Transport, TRANSPORT_TIMERS, type RateLimit } from '../client/transport';
 import { newUid } from '../apiserver/server/ids';
@@ -52,6 +52,8 @@ const ROOT_CA_DESCRIPTION =
 type Purpose =
   | { kind: 'list' | 'watch'; reflector: string }
   | { kind: 'write'; key: string }
+  /** An Event write; a bump whose Event is gone creates it (recordEvent's fallback). */
+  | { kind: 'event'; create?: { path: string; body: unknown }; as?: string }
   | { kind: 'nsDelete'; ns: string; step: number }
   | { kind: 'nsFinalize'; ns: string }
   | { kind: 'credentialsSA' | 'credentialsToken'; controller: string }
@@ -154,7 +156,7 @@ export class ControllerManager implements Actor {
       } else if (e.type === 'RecordEvent') {
         const lease = { apiVersion: e.involvedObject.apiVersion, kind: 'Lease', metadata: { name: e.involvedObject.name, namespace: e.involvedObject.namespace, uid: e.involvedObject.uid, resourceVersion: e.involvedObject.resourceVersion } };
         const call = this.eventRecorder.record({ regarding: lease, type: 'Normal', reason: 'LeaderElection', message: e.message }, 'kube-controller-manager', ctx.now);
-        if (call) this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body), ...(call.contentType ? { headers: { 'content-type': call.contentType } } : {}) }, { kind: 'write', key: `event/${call.path}` });
+        if (call) this.sendEvent(ctx, call, undefined);
       }
     }
     const wake = this.elector.nextWakeAt();
@@ -247,6 +249,9 @@ export class ControllerManager implements Actor {
         case 'write':
           // Keep the key until the watch shows the object, so a resync does not create it twice.
           if (res.status >= 300) this.inFlight.delete(purpose.key);
+          return;
+        case 'event':
+          if (res.status === 404 && purpose.create) this.sendEvent(ctx, { method: 'POST', ...purpose.create }, purpose.as);
           return;
         case 'ready':
           if (res.status === 200) {
@@ -402,7 +407,12 @@ export class ControllerManager implements Actor {
   /** @internal */
   controllerEvent(ctx: ActorContext, controller: string, e: EventSpec): void {
     const call = this.eventRecorder.record(e, e.component ?? controller, ctx.now);
-    if (call) this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body), ...(call.contentType ? { headers: { 'content-type': call.contentType } } : {}) }, { kind: 'write', key: `event/${call.path}` }, this.tokens.has(controller) ? controller : undefined);
+    if (call) this.sendEvent(ctx, call, this.tokens.has(controller) ? controller : undefined);
+  }
+
+  private sendEvent(ctx: ActorContext, call: EventCall, as: string | undefined): void {
+    const purpose: Purpose = { kind: 'event', ...(call.create ? { create: call.create } : {}), ...(as ? { as } : {}) };
+    this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body), ...(call.contentType ? { headers: { 'content-type': call.contentType } } : {}) }, purpose, as);
   }
 
   private dispatch(ctx: ActorContext, resource: string, events: ReflectorEvent[]): void {

@@ -1,15 +1,12 @@
 // The kubelet's event recorder: core/v1 Events about its pods (kuberuntime's
 // recordContainerEvent, with the container's fieldPath) and its node, source
-// component kubelet, through client-go's EventCorrelator (tools/record/
-// events_cache.go): a source may say 25 things about one object, then one more
-// every 5 minutes (the spam filter's token bucket); an event identical to an
-// earlier one (same object, field path, type, reason and message) bumps that
-// Event's count and lastTimestamp by a patch instead of making a new one.
+// component kubelet, through client-go's EventCorrelator (client/
+// eventCorrelator: similar events combined, repeats counted, spam dropped).
 // Writes that get no answer are retried as recordToSink does (below).
-// (The aggregator that combines ten similar messages into one is not modelled.)
 import type { ActorContext } from '../sim/kernel';
 import { rfc3339, epochMs } from '../apiserver/http/time';
 import type { Pod } from '../scheduler/framework/api';
+import { correlate, type Correlation } from '../client/eventCorrelator';
 import { apiRequest } from './client';
 import type { Kubelet } from './kubelet';
 
@@ -41,38 +38,6 @@ export function recordPodEvent(k: Kubelet, pod: Pod, fieldPath: string, type: Ku
 /** Events about the node itself (its reference's UID is the node name, as the kubelet's nodeRef has it). */
 export function recordNodeEvent(k: Kubelet, type: KubeletEvent['type'], reason: string, message: string, at: number): void {
   k.outbox.push({ involved: { kind: 'Node', name: k.nodeName, namespace: '', uid: k.nodeName }, type, reason, message, at });
-}
-
-/** defaultSpamBurst and defaultSpamQPS (one token every 300 s), and the correlator's LRU size. */
-const SPAM_BURST = 25;
-const SPAM_REFILL_MS = 300_000;
-const LRU_ENTRIES = 4096;
-
-/** What the correlator remembers (plain data, kept by the kubelet). */
-export interface EventCorrelatorState {
-  /** getEventKey → the Event it became, oldest first (an LRU). */
-  seen: Map<string, { name: string; namespace: string; count: number; first: string }>;
-  /** getSpamKey → its token bucket. */
-  spam: Map<string, { tokens: number; at: number }>;
-}
-
-export function newEventCorrelator(): EventCorrelatorState {
-  return { seen: new Map(), spam: new Map() };
-}
-
-function touch<V>(m: Map<string, V>, key: string, v: V): void {
-  m.delete(key);
-  m.set(key, v);
-  if (m.size > LRU_ENTRIES) m.delete(m.keys().next().value!);
-}
-
-/** EventSourceObjectSpamFilter: true when the source has said too much about the object lately. */
-function spammed(c: EventCorrelatorState, key: string, at: number): boolean {
-  const b = c.spam.get(key) ?? { tokens: SPAM_BURST, at };
-  const tokens = Math.min(SPAM_BURST, b.tokens + (at - b.at) / SPAM_REFILL_MS);
-  const ok = tokens >= 1;
-  touch(c.spam, key, { tokens: ok ? tokens - 1 : tokens, at });
-  return !ok;
 }
 
 /**
@@ -113,53 +78,48 @@ export function onEventAnswer(ctx: ActorContext, k: Kubelet, w: EventWrite, stat
   ctx.setTimer(delay, 'eventRetry', { ...w, tries });
 }
 
-/** Sends the recorded events. */
+/** Sends the recorded events, each through the correlator (client/eventCorrelator). */
 export function flushEvents(k: Kubelet, ctx: ActorContext): void {
-  const c = k.events;
   for (const ev of k.outbox.splice(0)) {
     const ns = ev.involved.namespace || 'default';
     const t = rfc3339(ev.at);
-    const inv = ev.involved;
-    if (spammed(c, ['kubelet', k.nodeName, inv.kind, inv.namespace, inv.name, inv.uid, 'v1'].join('\x00'), ev.at)) continue;
-    const key = ['kubelet', k.nodeName, inv.kind, inv.namespace, inv.name, inv.fieldPath ?? '', inv.uid, 'v1', ev.type, ev.reason, ev.message].join('\x00');
-    const known = c.seen.get(key);
-    if (known) {
-      known.count++;
-      touch(c.seen, key, known);
-      const whole = eventBody(k, ev, known.name, known.namespace, known.count, known.first, t);
-      sendEventWrite(k, ctx, {
-        method: 'PATCH',
-        path: `/api/v1/namespaces/${known.namespace}/events/${known.name}`,
-        body: JSON.stringify({ count: known.count, lastTimestamp: t }),
-        create: { path: `/api/v1/namespaces/${known.namespace}/events`, body: JSON.stringify(whole) },
-        tries: 0,
-      });
+    const { kind, namespace, name, uid, fieldPath } = ev.involved;
+    const seen = { source: { component: 'kubelet', host: k.nodeName }, involvedObject: { kind, namespace, name, uid, apiVersion: 'v1', ...(fieldPath ? { fieldPath } : {}) }, type: ev.type, reason: ev.reason, message: ev.message, reportingController: 'kubelet', reportingInstance: k.nodeName };
+    const freshName = () => `${name}.${(BigInt(Math.floor(epochMs() + ev.at)) * 1_000_000n + BigInt(k.eventSeq++ % 1_000_000)).toString(16)}`;
+    const c = correlate(k.events, seen, ns, ev.at, t, freshName);
+    if (c.skip) continue;
+    const whole = eventBody(k, ev, c, t);
+    if (c.patch === undefined) {
+      sendEventWrite(k, ctx, { method: 'POST', path: `/api/v1/namespaces/${c.namespace}/events`, body: JSON.stringify(whole), tries: 0 });
       continue;
     }
-    const nanos = (BigInt(Math.floor(epochMs() + ev.at)) * 1_000_000n + BigInt(k.eventSeq++ % 1_000_000)).toString(16);
-    const body = eventBody(k, ev, `${ev.involved.name}.${nanos}`, ns, 1, t, t);
-    touch(c.seen, key, { name: body.metadata.name, namespace: ns, count: 1, first: t });
-    sendEventWrite(k, ctx, { method: 'POST', path: `/api/v1/namespaces/${ns}/events`, body: JSON.stringify(body), tries: 0 });
+    sendEventWrite(k, ctx, {
+      method: 'PATCH',
+      path: `/api/v1/namespaces/${c.namespace}/events/${c.name}`,
+      body: c.patch,
+      create: { path: `/api/v1/namespaces/${c.namespace}/events`, body: JSON.stringify(whole) },
+      tries: 0,
+    });
   }
 }
 
 /** The Event as recordToSink writes it (count and first/last timestamps from the correlator). */
-function eventBody(k: Kubelet, ev: KubeletEvent, eventName: string, ns: string, count: number, first: string, last: string) {
+function eventBody(k: Kubelet, ev: KubeletEvent, c: Extract<Correlation, { skip: false }>, last: string) {
   const { kind, name, namespace, uid, resourceVersion, fieldPath } = ev.involved;
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: eventName, namespace: ns },
+    metadata: { name: c.name, namespace: c.namespace },
     involvedObject: { kind, ...(namespace ? { namespace } : {}), name, uid, apiVersion: 'v1', ...(resourceVersion ? { resourceVersion } : {}), ...(fieldPath ? { fieldPath } : {}) },
     reason: ev.reason,
-    message: ev.message,
+    message: c.message,
     source: { component: 'kubelet', host: k.nodeName },
-    firstTimestamp: first,
+    firstTimestamp: c.first,
     lastTimestamp: last,
-    count,
+    count: c.count,
     type: ev.type,
     eventTime: null,
-    reportingComponent: 'kubelet',
-    reportingInstance: k.nodeName,
+    reportingComponent: c.aggregate ? '' : 'kubelet',
+    reportingInstance: c.aggregate ? '' : k.nodeName,
   };
 }

@@ -17,4 +17,26 @@ describe('CoreEventRecorder', () => {
     expect(again!.method).toBe('PATCH');
     expect(again!.path).toBe(`/api/v1/namespaces/default/events/${names[0]}`);
   });
+
+  it('the tenth pod created within 10 minutes is told as combined, as kubectl describe shows a big ReplicaSet', () => {
+    const r = new CoreEventRecorder('kube-controller-manager');
+    const rec = (i: number, at: number) => r.record({ regarding: rs, type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: web-${i}` }, 'replicaset-controller', at)!;
+    for (let i = 1; i <= 9; i++) expect(rec(i, i).method).toBe('POST');
+    const tenth = rec(10, 10);
+    expect(tenth.method).toBe('POST');
+    expect(tenth.body).toMatchObject({ message: '(combined from similar events): Created pod: web-10', count: 1, reportingComponent: '', source: { component: 'replicaset-controller' } });
+    const eleventh = rec(11, 11);
+    expect(eleventh.method).toBe('PATCH');
+    expect(eleventh.path).toBe(`/api/v1/namespaces/default/events/${(tenth.body as { metadata: { name: string } }).metadata.name}`);
+    expect(eleventh.body).toEqual({ count: 2, lastTimestamp: expect.any(String), message: '(combined from similar events): Created pod: web-11' });
+    // If that Event is gone, the bump creates it whole (recordEvent's fallback).
+    expect(eleventh.create).toMatchObject({ path: '/api/v1/namespaces/default/events', body: { count: 2, message: '(combined from similar events): Created pod: web-11' } });
+  });
+
+  it('each controller has its own correlator: one controller\'s flood does not silence another', () => {
+    const r = new CoreEventRecorder('kube-controller-manager');
+    for (let i = 0; i < 30; i++) r.record({ regarding: rs, type: 'Warning', reason: 'FailedCreate', message: 'quota' }, 'replicaset-controller', i);
+    expect(r.record({ regarding: rs, type: 'Warning', reason: 'FailedCreate', message: 'quota' }, 'replicaset-controller', 31)).toBeNull();
+    expect(r.record({ regarding: rs, type: 'Normal', reason: 'ScalingReplicaSet', message: 'x' }, 'deployment-controller', 31)).not.toBeNull();
+  });
 });

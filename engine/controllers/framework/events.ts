@@ -1,29 +1,24 @@
 // core/v1 Events as client-go's record.EventRecorder writes them for the
-// controllers (source.component = the controller): the first occurrence is
-// created; an identical one later increments count and lastTimestamp (the
-// correlator's aggregation, simplified to exact repeats).
+// controllers (source.component = the controller), each component's events
+// through its own EventCorrelator (client/eventCorrelator: each upstream
+// controller has its own broadcaster): the first occurrence is created, a
+// repeat bumps it by a patch, similar ones are combined, spam is dropped.
 import { registerClass } from '../../sim/serial';
 import { rfc3339, epochMs } from '../../apiserver/http/time';
+import { correlate, newEventCorrelator, type EventCorrelatorState } from '../../client/eventCorrelator';
 import type { EventSpec } from './types';
-
-interface Tracked {
-  name: string;
-  namespace: string;
-  count: number;
-  first: string;
-}
 
 export interface EventCall {
   method: 'POST' | 'PATCH';
   path: string;
   body: unknown;
   contentType?: string;
+  /** For a bump: the whole Event to create if the one it bumps is gone (recordEvent's fallback on NotFound). */
+  create?: { path: string; body: unknown };
 }
 
-const MAX_TRACKED = 4096;
-
 export class CoreEventRecorder {
-  private readonly seen = new Map<string, Tracked>();
+  private readonly correlators = new Map<string, EventCorrelatorState>();
   /** The clock reading of the last new event and how many came at it: a real clock has advanced between two calls, so names never repeat. */
   private lastNow = -1;
   private sameNow = 0;
@@ -33,44 +28,36 @@ export class CoreEventRecorder {
   record(e: EventSpec, component: string, now: number): EventCall | null {
     const r = e.regarding;
     const ns = r.metadata.namespace || 'default';
-    const key = [component, r.kind, ns, r.metadata.name, r.metadata.uid, e.type, e.reason, e.message].join('\x00');
     const ts = rfc3339(now);
-    const t = this.seen.get(key);
-    if (t) {
-      t.count++;
-      return {
-        method: 'PATCH',
-        path: `/api/v1/namespaces/${t.namespace}/events/${t.name}`,
-        contentType: 'application/strategic-merge-patch+json',
-        body: { count: t.count, lastTimestamp: ts },
-      };
-    }
-    if (this.seen.size >= MAX_TRACKED) this.seen.delete(this.seen.keys().next().value!);
-    this.sameNow = now === this.lastNow ? this.sameNow + 1 : 0;
-    this.lastNow = now;
-    const nanos = (BigInt(epochMs()) * 1_000_000n + BigInt(Math.round(now * 1_000_000)) + BigInt(this.sameNow)).toString(16);
-    const name = `${r.metadata.name}.${nanos}`;
-    this.seen.set(key, { name, namespace: ns, count: 1, first: ts });
-    return {
-      method: 'POST',
-      path: `/api/v1/namespaces/${ns}/events`,
-      body: {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name, namespace: ns },
-        involvedObject: { kind: r.kind, namespace: r.metadata.namespace, name: r.metadata.name, uid: r.metadata.uid, apiVersion: r.apiVersion, resourceVersion: r.metadata.resourceVersion },
-        reason: e.reason,
-        message: e.message,
-        source: { component },
-        firstTimestamp: ts,
-        lastTimestamp: ts,
-        count: 1,
-        type: e.type,
-        eventTime: null,
-        reportingComponent: component,
-        reportingInstance: '',
-      },
+    let state = this.correlators.get(component);
+    if (!state) this.correlators.set(component, (state = newEventCorrelator()));
+    const involvedObject = { kind: r.kind, namespace: r.metadata.namespace, name: r.metadata.name, uid: r.metadata.uid, apiVersion: r.apiVersion, resourceVersion: r.metadata.resourceVersion };
+    const freshName = () => {
+      this.sameNow = now === this.lastNow ? this.sameNow + 1 : 0;
+      this.lastNow = now;
+      return `${r.metadata.name}.${(BigInt(epochMs()) * 1_000_000n + BigInt(Math.round(now * 1_000_000)) + BigInt(this.sameNow)).toString(16)}`;
     };
+    const c = correlate(state, { source: { component }, involvedObject: { ...involvedObject, name: r.metadata.name ?? '' }, type: e.type, reason: e.reason, message: e.message, reportingController: component }, ns, now, ts, freshName);
+    if (c.skip) return null;
+    const whole = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: c.name, namespace: c.namespace },
+      involvedObject,
+      reason: e.reason,
+      message: c.message,
+      source: { component },
+      firstTimestamp: c.first,
+      lastTimestamp: ts,
+      count: c.count,
+      type: e.type,
+      eventTime: null,
+      reportingComponent: c.aggregate ? '' : component,
+      reportingInstance: '',
+    };
+    const create = { path: `/api/v1/namespaces/${c.namespace}/events`, body: whole };
+    if (c.patch === undefined) return { method: 'POST', ...create };
+    return { method: 'PATCH', path: `/api/v1/namespaces/${c.namespace}/events/${c.name}`, contentType: 'application/strategic-merge-patch+json', body: JSON.parse(c.patch) as unknown, create };
   }
 }
 
