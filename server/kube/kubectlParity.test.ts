@@ -240,6 +240,25 @@ const CASES: string[][] = [
   ['create', 'quota', 'q', '--hard=pods=2', '--dry-run=server', '-o', 'name'],
   ['create', 'priorityclass', 'high', '--value=1000', '--description=important', '--preemption-policy=Never', '--dry-run=client', '-o', 'yaml'],
   ['create', 'priorityclass', 'high', '--value=1000', '--global-default', '--dry-run=server'],
+  // set env and set resources: what they print, dry runs and refusals (nothing here changes the objects).
+  ['set', 'env', 'pod/solo', '--list'],
+  ['set', 'env', 'pod/solo', '--list', '--resolve'],
+  ['set', 'env', 'deploy/web', 'A=1', 'B-', '--dry-run=client', '-o', 'yaml'],
+  ['set', 'env', 'deploy/web', 'X=1', '--dry-run=server'],
+  ['set', 'env', 'deploy/web', '--from=configmap/web', '--prefix=CFG_', '--list'],
+  ['set', 'env', 'deploy/web', '--from=configmap/web', '--resolve', '--list'],
+  ['set', 'env', 'deploy/web', '-c', 'nope*', 'X=1'],
+  ['set', 'env', 'deploy/web', '1BAD=x'],
+  ['set', 'env', 'deploy/web', 'A=1', 'A-'],
+  ['set', 'env', 'svc/web', 'X=1'],
+  ['set', 'env', 'deploy', 'X=1'],
+  ['set', 'env', 'deploy/web', '--keys=k', 'X=1'],
+  ['set', 'resources', 'deploy/web', '--limits=memory=0.5Gi,cpu=1', '--requests=cpu=100m', '--dry-run=client', '-o', 'yaml'],
+  ['set', 'resources', 'deploy/web', '--limits=cpu=1', '--requests=cpu=2', '--dry-run=server'],
+  ['set', 'resources', 'deploy/web', '-c', 'nope', '--limits=cpu=1'],
+  ['set', 'resources', 'deploy/web', '--limits=foo'],
+  ['set', 'resources', 'deploy/web'],
+  ['set', 'resources', 'cronjob/tick', '--requests=cpu=10m', '--dry-run=server', '-o', 'name'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {
