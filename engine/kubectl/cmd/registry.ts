@@ -5,6 +5,7 @@ import { GET_FLAGS, runGet } from './get';
 import { DESCRIBE_FLAGS, runDescribe } from './describe';
 import { EDIT_FLAGS, runEdit } from './edit';
 import { EXPLAIN_FLAGS, runExplain } from './explain';
+import { REPLACE_FLAGS, runReplace } from './replace';
 import { SET_ENV_FLAGS, SET_RESOURCES_FLAGS, runSetEnv, runSetResources } from './set';
 import { CORDON_FLAGS, EXPOSE_FLAGS, RUN_FLAGS, runCordon, runExpose, runRun, runSetImage, runTaint } from './workloads';
 import { EXEC_FLAGS, LOGS_FLAGS, runExec, runLogs } from './logs';
@@ -64,7 +65,7 @@ export function buildRoot(): CommandSpec {
     { name: 'diff', group: 'Advanced Commands', short: 'Diff the live version against a would-be applied version', use: '-f FILENAME [options]', run: notHere('diff') },
     { name: 'apply', group: 'Advanced Commands', short: 'Apply a configuration to a resource by file name or stdin', use: '(-f FILENAME | -k DIRECTORY) [options]', flags: APPLY_FLAGS, run: (ctx) => runApply(ctx) },
     { name: 'patch', group: 'Advanced Commands', short: 'Update fields of a resource', use: '(-f FILENAME | TYPE NAME) [-p PATCH|--patch-file FILE] [options]', flags: PATCH_FLAGS, run: runPatch },
-    { name: 'replace', group: 'Advanced Commands', short: 'Replace a resource by file name or stdin', use: '-f FILENAME [options]', run: notHere('replace') },
+    { name: 'replace', group: 'Advanced Commands', short: 'Replace a resource by file name or stdin', use: '-f FILENAME [options]', flags: REPLACE_FLAGS, run: runReplace },
     { name: 'wait', group: 'Advanced Commands', short: 'Experimental: Wait for a specific condition on one or many resources', use: '([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath=\'{}\'[=value]] [options]', flags: WAIT_FLAGS, run: runWait },
     { name: 'kustomize', group: 'Advanced Commands', short: 'Build a kustomization target from a directory or URL', use: 'DIR [flags] [options]', run: notHere('kustomize') },
     { name: 'label', group: 'Settings Commands', short: 'Update the labels on a resource', use: '[--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version] [options]', flags: LABEL_FLAGS, run: runLabel },
