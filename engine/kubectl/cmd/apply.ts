@@ -85,6 +85,23 @@ function threeWayJsonMergePatch(original: JsonObject | null, modified: JsonObjec
   return applyMergePatch(deletions, addAndChange);
 }
 
+/**
+ * The patch apply sends (patcher.go's buildPatch): three-way strategic merge
+ * from the live object's last-applied configuration, or a JSON merge patch
+ * for kinds without patch metadata.
+ */
+export function applyPatch(fo: FileObject, live: Obj, modified: JsonObject, overwrite: boolean): { body: string; contentType: string } {
+  const meta = patchMetaFor(fo.mapping.group, fo.mapping.version, fo.mapping.kind);
+  const original = originalConfiguration(live);
+  const current = JSON.parse(JSON.stringify(live)) as JsonObject;
+  if (meta) {
+    const r = createThreeWayMergePatch(original, modified, current, meta, overwrite);
+    if (!r.ok) fail(errs.plain(`error when applying patch:\n${r.error}`));
+    return { body: goJsonCompact(r.value), contentType: 'application/strategic-merge-patch+json' };
+  }
+  return { body: goJsonCompact(threeWayJsonMergePatch(original, modified, current)), contentType: 'application/merge-patch+json' };
+}
+
 export async function runApply(ctx: Ctx): Promise<void> {
   const f = ctx.flags;
   const files = getStrings(f, 'filename');
@@ -146,21 +163,7 @@ async function applyOne(ctx: Ctx, fo: FileObject, dryRun: DryRun, validation: st
   const modifiedObj = JSON.parse(modified) as JsonObject;
   // patcher.Patch: retry on conflicts with a fresh copy
   for (let attempt = 0; ; attempt++) {
-    const meta = patchMetaFor(fo.mapping.group, fo.mapping.version, fo.mapping.kind);
-    let patch: JsonValue;
-    let contentType: string;
-    const original = originalConfiguration(live);
-    const currentJs = JSON.parse(JSON.stringify(live)) as JsonObject;
-    if (meta) {
-      const r = createThreeWayMergePatch(original, modifiedObj, currentJs, meta, getBool(ctx.flags, 'overwrite'));
-      if (!r.ok) fail(errs.plain(`error when applying patch:\n${r.error}`));
-      patch = r.value;
-      contentType = 'application/strategic-merge-patch+json';
-    } else {
-      patch = threeWayJsonMergePatch(original, modifiedObj, currentJs);
-      contentType = 'application/merge-patch+json';
-    }
-    const body = goJsonCompact(patch);
+    const { body, contentType } = applyPatch(fo, live, modifiedObj, getBool(ctx.flags, 'overwrite'));
     if (body === '{}') return { obj: live, op: 'unchanged' };
     const r = await ctx.client.tryJson<Obj>('PATCH', resourcePath(fo.mapping, ns, name), { body, contentType, query });
     if (r.ok) return { obj: r.value, op: 'configured' };

@@ -5,6 +5,7 @@ import { GET_FLAGS, runGet } from './get';
 import { DESCRIBE_FLAGS, runDescribe } from './describe';
 import { EDIT_FLAGS, runEdit } from './edit';
 import { EXPLAIN_FLAGS, runExplain } from './explain';
+import { DIFF_FLAGS, runDiff } from './diff';
 import { REPLACE_FLAGS, runReplace } from './replace';
 import { SET_ENV_FLAGS, SET_RESOURCES_FLAGS, runSetEnv, runSetResources } from './set';
 import { CORDON_FLAGS, EXPOSE_FLAGS, RUN_FLAGS, runCordon, runExpose, runRun, runSetImage, runTaint } from './workloads';
@@ -62,7 +63,7 @@ export function buildRoot(): CommandSpec {
     },
     { name: 'debug', group: 'Troubleshooting and Debugging Commands', short: 'Create debugging sessions for troubleshooting workloads and nodes', use: '(POD | TYPE[[.VERSION].GROUP]/NAME) [ -- COMMAND [args...] ] [options]', run: notHere('debug') },
     { name: 'events', group: 'Troubleshooting and Debugging Commands', short: 'List events', use: '[(-o|--output=)json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file] [--for TYPE/NAME] [--watch] [--types=Normal,Warning] [options]', flags: EVENTS_FLAGS, run: runEvents },
-    { name: 'diff', group: 'Advanced Commands', short: 'Diff the live version against a would-be applied version', use: '-f FILENAME [options]', run: notHere('diff') },
+    { name: 'diff', group: 'Advanced Commands', short: 'Diff the live version against a would-be applied version', use: '-f FILENAME [options]', flags: DIFF_FLAGS, run: (ctx) => runDiff(ctx) },
     { name: 'apply', group: 'Advanced Commands', short: 'Apply a configuration to a resource by file name or stdin', use: '(-f FILENAME | -k DIRECTORY) [options]', flags: APPLY_FLAGS, run: (ctx) => runApply(ctx) },
     { name: 'patch', group: 'Advanced Commands', short: 'Update fields of a resource', use: '(-f FILENAME | TYPE NAME) [-p PATCH|--patch-file FILE] [options]', flags: PATCH_FLAGS, run: runPatch },
     { name: 'replace', group: 'Advanced Commands', short: 'Replace a resource by file name or stdin', use: '-f FILENAME [options]', flags: REPLACE_FLAGS, run: runReplace },

@@ -61,7 +61,7 @@ export function parseOutputFormat(o: string, files: Record<string, string>, opts
 
 type Obj = Record<string, any>;
 
-function stripManagedFields(o: unknown): unknown {
+export function stripManagedFields(o: unknown): unknown {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return o;
   const obj = o as Obj;
   if (Array.isArray(obj.items)) return { ...obj, items: obj.items.map(stripManagedFields) };
