@@ -19,7 +19,7 @@ export class KubectlHost {
   ) {}
 
   private env(files: Record<string, string>): KubectlEnv {
-    return { transport: this.bridge, files, now: () => epochMs() + this.now(), namespace: this.namespace, server: 'https://10.0.0.10:6443', sleep: (ms) => this.bridge.sleep(ms, this.now) };
+    return { transport: this.bridge, files, now: () => epochMs() + this.now(), namespace: this.namespace, server: 'https://10.0.0.10:6443', tty: true, sleep: (ms) => this.bridge.sleep(ms, this.now) };
   }
 
   /** Ctrl-C for each running command (the terminal runs one at a time). */

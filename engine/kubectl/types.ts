@@ -26,6 +26,8 @@ export interface KubectlEnv {
   onOutput?(stream: 'stdout' | 'stderr', text: string): void;
   /** Settles when the user interrupts (Ctrl-C): ends a watch. */
   interrupt?: Promise<void>;
+  /** Stdout is a terminal (the in-page one), not a pipe: commands that print differently for people (create token's newline) do. */
+  tty?: boolean;
   /** Waits `ms` of the cluster's (virtual) time: kubectl's time.Sleep and poll intervals (drain). Absent: no wait. */
   sleep?(ms: number): Promise<void>;
 }

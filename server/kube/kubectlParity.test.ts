@@ -259,6 +259,13 @@ const CASES: string[][] = [
   ['set', 'resources', 'deploy/web', '--limits=foo'],
   ['set', 'resources', 'deploy/web'],
   ['set', 'resources', 'cronjob/tick', '--requests=cpu=10m', '--dry-run=server', '-o', 'name'],
+  // create token: its refusals (a token itself differs every time).
+  ['create', 'token', 'nope'],
+  ['create', 'token', 'default', '--duration=-1s'],
+  ['create', 'token', 'default', '--duration=1500ms'],
+  ['create', 'token', 'default', '--bound-object-kind=Job', '--bound-object-name=x'],
+  ['create', 'token', 'default', '--bound-object-name=x'],
+  ['create', 'token'],
 ];
 
 describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => {

@@ -90,8 +90,9 @@ export function tokenRequest(body: KObject, namespace: string, name: string, ctx
   const config = kubeAudiences ? ctx.config : { ...ctx.config, extendExpiration: false };
   const issued = issueBoundToken(config, { serviceAccount: sa, audiences, expirationSeconds, now: ctx.now, ...(bound ? { boundObject: bound } : {}), ...(ctx.jti ? { jti: ctx.jti } : {}) });
 
-  const outSpec: Obj = { audiences, expirationSeconds };
-  if (ref) outSpec.boundObjectRef = ref;
+  // TokenRequestSpec's members have no omitempty: an unbound token says boundObjectRef: null.
+  const boundRef = ref ? { kind: ref.kind, apiVersion: ref.apiVersion, name: ref.name, ...(ref.uid ? { uid: ref.uid } : {}) } : null;
+  const outSpec: Obj = { audiences, expirationSeconds, boundObjectRef: boundRef };
   return {
     ok: true,
     object: {

@@ -4,6 +4,7 @@
 // create_rolebinding.go, create_clusterrole.go, create_clusterrolebinding.go, create_job.go).
 import type { Ctx } from '../cli/context';
 import type { CommandSpec } from '../cli/root';
+import { CREATE_TOKEN } from './createToken';
 import type { FlagDef } from '../cli/flags';
 import { getBool, getInt, getString, getStrings } from '../cli/flags';
 import { errs, fail, KubectlFailure, type KubectlErr } from '../client/errors';
@@ -329,6 +330,7 @@ export function createSubcommands(): CommandSpec[] {
         },
       ],
     },
+    CREATE_TOKEN,
     {
       name: 'serviceaccount',
       aliases: ['sa'],
