@@ -20,7 +20,7 @@ import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
 import { assertNever } from '../sim/assert';
 import { hashString } from '../sim/rng';
-import { deepFreeze } from '../apimachinery/readonly';
+import { deepFreeze, readonlyChecks } from '../apimachinery/readonly';
 import { decodeWatchChunk, type WatchLine } from '../apimachinery/watchChunks';
 
 export type ReflectorEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KObject; old?: KObject };
@@ -67,11 +67,26 @@ export class Reflector {
   private lastSyncUnavailable = false;
   /** resourceVersion of the list in progress's first page. */
   private listRv = '';
+  /** With keepText: the stored objects' JSON as their watch events carried it, by store key (see textOf). */
+  private readonly texts: Map<string, { obj: KObject; text: string }> | null;
 
   constructor(
     /** Collection path: `/api/v1/namespaces`, `/api/v1/serviceaccounts`. */
     readonly path: string,
-  ) {}
+    keepText = false,
+  ) {
+    this.texts = keepText ? new Map() : null;
+  }
+
+  /**
+   * JSON.stringify(o) for a stored object that came in a watch event, when
+   * the reflector keeps texts: its owner sends it back changed a little (kwok
+   * renews a Lease) without encoding it whole again.
+   */
+  textOf(o: KObject): string | undefined {
+    const t = this.texts?.get(Reflector.keyOf(o));
+    return t !== undefined && t.obj === o ? t.text : undefined;
+  }
 
   static keyOf(o: KObject): string {
     return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!;
@@ -192,6 +207,7 @@ export class Reflector {
   private replace(items: KObject[], rv: string): ReflectorEvent[] {
     const events: ReflectorEvent[] = [];
     const seen = new Set<string>();
+    this.texts?.clear();
     for (const o of items) {
       const k = Reflector.keyOf(o);
       seen.add(k);
@@ -214,7 +230,7 @@ export class Reflector {
   onChunk(chunk: string): ReflectorEvent[] | 'relist' {
     const events: ReflectorEvent[] = [];
     // Nearly every chunk is one whole event: decoded by the chunk itself, shared with the other watchers.
-    if (this.partial === '' && chunk.length > 1 && chunk.indexOf('\n') === chunk.length - 1) return this.apply(decodeWatchChunk(chunk), events) ?? events;
+    if (this.partial === '' && chunk.length > 1 && chunk.indexOf('\n') === chunk.length - 1) return this.apply(decodeWatchChunk(chunk), events, chunk) ?? events;
     const text = this.partial + chunk;
     // Line by line without split (a chunk is nearly always one whole event); what follows the last newline waits.
     const last = text.lastIndexOf('\n');
@@ -227,8 +243,8 @@ export class Reflector {
     return events;
   }
 
-  /** One watch event into the store and `events`; 'relist' for 410 Gone. */
-  private apply(ev: WatchLine, events: ReflectorEvent[]): 'relist' | undefined {
+  /** One watch event into the store and `events` (`line`: its whole line, when it came alone); 'relist' for 410 Gone. */
+  private apply(ev: WatchLine, events: ReflectorEvent[], line?: string): 'relist' | undefined {
     if (ev.type === 'ERROR') return ev.object.code === 410 ? 'relist' : undefined;
     this.rv = ev.object.metadata.resourceVersion ?? this.rv;
     if (ev.type === 'BOOKMARK') return undefined;
@@ -236,12 +252,30 @@ export class Reflector {
     const old = this.store.get(k);
     if (ev.type === 'DELETED') {
       this.store.delete(k);
+      this.texts?.delete(k);
       events.push({ type: 'DELETED', object: ev.object });
     } else {
       this.store.set(k, ev.object);
+      if (this.texts) this.keepText(k, ev, line);
       events.push(old ? { type: 'MODIFIED', object: ev.object, old } : { type: 'ADDED', object: ev.object });
     }
     return undefined;
+  }
+
+  /**
+   * The server writes a watch line as JSON.stringify({ type, object }) and a
+   * newline (watchHub.ts), so the object's own JSON is the text between
+   * `{"type":"T","object":` and the closing `}\n` (verified under the read-only checks).
+   */
+  private keepText(k: string, ev: WatchLine, line: string | undefined): void {
+    const head = `{"type":${JSON.stringify(ev.type)},"object":`;
+    if (line === undefined || Object.keys(ev).length !== 2 || !line.startsWith(head) || !line.endsWith('}\n')) {
+      this.texts!.delete(k);
+      return;
+    }
+    const text = line.slice(head.length, -2);
+    if (readonlyChecks() && JSON.stringify(ev.object) !== text) throw new Error(`watch line is not its event's encoding: ${line.slice(0, 200)}`);
+    this.texts!.set(k, { obj: ev.object, text });
   }
 
   list(): KObject[] {

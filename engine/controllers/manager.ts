@@ -99,6 +99,8 @@ export class ControllerManager implements Actor {
   private nextReq = 1;
   /** The modular controllers (registry.ts), each with its work queue. */
   readonly controllers: Controller[];
+  /** The controllers reading each informer, in their order: who hears of its events. */
+  private readonly readers = new Map<string, Controller[]>();
   private queueTimer = -1;
   private queueTimerAt = -1;
   private readonly eventRecorder = new CoreEventRecorder('kube-controller-manager');
@@ -121,7 +123,14 @@ export class ControllerManager implements Actor {
     this.elector = new LeaderElector({ name: 'kube-controller-manager', namespace: 'kube-system', identity: id, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     this.controllers = CONTROLLER_FACTORIES.map((f) => f());
     this.transport = new Transport(config.server, {}, 0, config.kubeApi ?? CONTROLLER_MANAGER_RATE_LIMIT);
-    for (const c of this.controllers) for (const name of c.informers) if (!this.reflectors.has(name)) this.reflectors.set(name, new Reflector(INFORMER_PATHS[name]!));
+    for (const c of this.controllers) {
+      for (const name of c.informers) {
+        if (!this.reflectors.has(name)) this.reflectors.set(name, new Reflector(INFORMER_PATHS[name]!));
+        let readers = this.readers.get(name);
+        if (!readers) this.readers.set(name, (readers = []));
+        if (!readers.includes(c)) readers.push(c);
+      }
+    }
   }
 
   private get controllerNames(): string[] {
@@ -419,8 +428,7 @@ export class ControllerManager implements Actor {
     if (events.length === 0) return;
     for (const ev of events) this.namespaces.apply(resource, ev);
     if (resource === 'pods') for (const ev of events) this.podOwners.apply(ev);
-    for (const c of this.controllers) {
-      if (!c.informers.includes(resource)) continue;
+    for (const c of this.readers.get(resource) ?? []) {
       const cc = this.context(ctx, c);
       for (const ev of events) c.onEvent(resource, ev, cc);
     }

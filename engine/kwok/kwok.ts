@@ -18,6 +18,7 @@ import { httpMsg, type HttpChunkMsg, type HttpResponseMsg } from '../apiserver/h
 import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
 import { parseRfc3339, rfc3339, rfc3339Micro } from '../apiserver/http/time';
 import { Reflector, type ReflectorEvent } from '../client/reflector';
+import { readonlyChecks } from '../apimachinery/readonly';
 
 export const KWOK_KIND = 'kwok-controller';
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
@@ -52,6 +53,8 @@ interface PendingWrite {
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body: unknown;
+  /** JSON.stringify(body), when it was had for less. */
+  text?: string;
   what: string;
   contentType: string;
 }
@@ -59,7 +62,8 @@ interface PendingWrite {
 export class KwokController implements Actor {
   readonly nodes = new Reflector('/api/v1/nodes');
   readonly pods = new Reflector('/api/v1/pods');
-  readonly leases = new Reflector(LEASES);
+  /** Its objects' texts kept: a renewal is the Lease's own JSON with a new renewTime. */
+  readonly leases = new Reflector(LEASES, true);
   private readonly requests = new Map<number, Purpose>();
   /** Pods already marked ready / being deleted (by uid), so each write is made once. */
   private readonly readied = new Set<string>();
@@ -90,7 +94,7 @@ export class KwokController implements Actor {
     this.list(ctx, 'leases');
   }
 
-  private send(ctx: ActorContext, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, query: Record<string, string>, body: unknown, purpose: Purpose, contentType = 'application/json'): number {
+  private send(ctx: ActorContext, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, query: Record<string, string>, body: unknown, purpose: Purpose, contentType = 'application/json', text?: string): number {
     const reqId = this.nextReq++;
     this.requests.set(reqId, purpose);
     ctx.send(
@@ -100,7 +104,7 @@ export class KwokController implements Actor {
         path,
         query,
         headers: { [CLIENT_CERT_HEADER]: 'CN=kwok-controller,O=system:masters', accept: 'application/json', 'user-agent': 'kwok/v0.6.1', ...(body !== undefined ? { 'content-type': contentType } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(body !== undefined ? { body: text ?? JSON.stringify(body) } : {}),
       }),
     );
     return reqId;
@@ -119,7 +123,7 @@ export class KwokController implements Actor {
         this.pendingHead = 0;
       }
       this.writesInFlight++;
-      this.send(ctx, w.method, w.path, {}, w.body, { kind: 'write', what: w.what, w }, w.contentType);
+      this.send(ctx, w.method, w.path, {}, w.body, { kind: 'write', what: w.what, w }, w.contentType, w.text);
     }
   }
 
@@ -330,13 +334,17 @@ export class KwokController implements Actor {
     const spec = (lease.spec ?? {}) as LeaseSpec;
     if (!mayHold(spec, name, ctx.now)) return;
     const transitions = spec.holderIdentity !== name;
+    const owned = !!lease.metadata.ownerReferences?.length;
     const body: KObject = {
       ...lease,
       // setNodeOwnerFunc: the Node is the owner, set on any renewal that finds none.
-      metadata: lease.metadata.ownerReferences?.length ? lease.metadata : { ...lease.metadata, ownerReferences: [nodeOwner(node)] },
+      metadata: owned ? lease.metadata : { ...lease.metadata, ownerReferences: [nodeOwner(node)] },
       spec: transitions ? { ...spec, holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_S, leaseTransitions: (spec.leaseTransitions ?? 0) + 1, renewTime } : { ...spec, renewTime },
     };
-    this.write(ctx, { method: 'PUT', path: `${LEASES}/${name}`, body, what: `renew ${name}`, contentType: 'application/json' });
+    const leaseText = owned && !transitions ? this.leases.textOf(lease) : undefined;
+    const text = leaseText === undefined ? undefined : renewedText(leaseText, lease, renewTime);
+    if (text !== undefined && readonlyChecks() && text !== JSON.stringify(body)) throw new Error(`renewal text differs from its body's encoding: ${text.slice(0, 200)}`);
+    this.write(ctx, { method: 'PUT', path: `${LEASES}/${name}`, body, ...(text !== undefined ? { text } : {}), what: `renew ${name}`, contentType: 'application/json' });
   }
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
@@ -388,6 +396,25 @@ interface LeaseSpec {
   leaseDurationSeconds?: number;
   renewTime?: string;
   leaseTransitions?: number;
+}
+
+/**
+ * JSON.stringify({ ...lease, spec: { ...lease.spec, renewTime } }) from `text`
+ * = JSON.stringify(lease), when spec is the Lease's last member and renewTime
+ * spec's (as kwok creates it and the server keeps it): the text ends with the
+ * old renewTime and two closing braces, and only that value changes.
+ */
+function renewedText(text: string, lease: KObject, renewTime: string): string | undefined {
+  const spec = lease.spec as Record<string, unknown> | undefined;
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec) || !isLastMember(lease, 'spec') || !isLastMember(spec, 'renewTime')) return undefined;
+  const old = spec.renewTime;
+  if (typeof old !== 'string') return undefined;
+  return `${text.slice(0, text.length - JSON.stringify(old).length - 2)}${JSON.stringify(renewTime)}}}`;
+}
+
+function isLastMember(o: object, key: string): boolean {
+  const keys = Object.keys(o);
+  return keys[keys.length - 1] === key;
 }
 
 const nodeOwner = (node: KObject) => ({ apiVersion: 'v1', kind: 'Node', name: node.metadata.name!, uid: node.metadata.uid! });

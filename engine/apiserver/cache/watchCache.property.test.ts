@@ -39,3 +39,30 @@ describe('WatchCache spec.nodeName index', () => {
     expect(new WatchCache('/nodes').listOnNode('node-1')).toBeUndefined();
   });
 });
+
+describe('WatchCache event window', () => {
+  it('resumes from a version as a plain list of the last `capacity` events would', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 5 }), fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 3 })), { maxLength: 30 }), fc.integer({ min: 0, max: 40 }), (capacity, ops, since) => {
+        const c = new WatchCache('/configmaps', capacity);
+        c.replace([], 1);
+        const naive: { rv: number; name: string }[] = [];
+        let rv = 1;
+        for (const [del, n] of ops) {
+          rv++;
+          const key = `/registry/configmaps/default/c${n}`;
+          const ev = c.apply(key, del ? 'DELETE' : 'PUT', del ? null : pod(`c${n}`, ''), rv);
+          if (ev) naive.push({ rv, name: `c${n}` });
+          while (naive.length > capacity) naive.shift();
+        }
+        expect(c.oldestRv()).toBe(naive.length > 0 ? naive[0]!.rv - 1 : rv);
+        const got = c.eventsSince(since);
+        const oldest = naive.length > 0 ? naive[0]!.rv - 1 : rv;
+        if (since >= rv) expect(got).toEqual([]);
+        else if (since < oldest || since < 1) expect(got).toBe('expired');
+        else expect((got as { rv: number; object: KObject }[]).map((e) => ({ rv: e.rv, name: e.object.metadata.name }))).toEqual(naive.filter((e) => e.rv > since));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

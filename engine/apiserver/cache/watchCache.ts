@@ -22,8 +22,9 @@ export const DEFAULT_EVENT_WINDOW = 1000;
 export class WatchCache {
   /** Objects by etcd key (text), in no particular order; list() sorts. */
   readonly store = new Map<string, KObject>();
-  /** Recent events, oldest first. */
-  events: CacheEvent[] = [];
+  /** Recent events: a ring of at most `capacity`, the oldest at `head` (0 until it is full). */
+  private events: CacheEvent[] = [];
+  private head = 0;
   /** The revision the cache reflects (the list revision, then each event's, or a progress notify's). */
   rv = 0;
   /** The revision of the list the cache was built from; events before it are not known. */
@@ -54,6 +55,7 @@ export class WatchCache {
       this.index(o.key, undefined, o.obj);
     }
     this.events = [];
+    this.head = 0;
     this.rv = rv;
     this.listRv = rv;
     this.ready = true;
@@ -80,10 +82,12 @@ export class WatchCache {
       ev = prev ? { type: 'MODIFIED', object: obj!, prevObject: prev, rv } : { type: 'ADDED', object: obj!, rv };
     }
     this.rv = rv;
-    this.events.push(ev);
-    // shift, not splice, for the usual one-over: V8 trims the front of the array in place instead of moving the window.
-    if (this.events.length === this.capacity + 1) this.events.shift();
-    else if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
+    // Once full, the newest takes the oldest's place (a shift would move the whole window).
+    if (this.events.length < this.capacity) this.events.push(ev);
+    else if (this.capacity > 0) {
+      this.events[this.head] = ev;
+      this.head = (this.head + 1) % this.capacity;
+    }
     return ev;
   }
 
@@ -94,7 +98,7 @@ export class WatchCache {
 
   /** The oldest revision a watch may resume from (exclusive lower bound). */
   oldestRv(): number {
-    return this.events.length > 0 ? this.events[0]!.rv - 1 : this.rv;
+    return this.events.length > 0 ? this.events[this.head]!.rv - 1 : this.rv;
   }
 
   /**
@@ -105,7 +109,11 @@ export class WatchCache {
     if (rv >= this.rv) return [];
     if (rv < this.oldestRv() || rv < this.listRv) return 'expired';
     const out: CacheEvent[] = [];
-    for (const e of this.events) if (e.rv > rv) out.push(e);
+    const n = this.events.length;
+    for (let k = 0; k < n; k++) {
+      const e = this.events[(this.head + k) % n]!;
+      if (e.rv > rv) out.push(e);
+    }
     return out;
   }
 

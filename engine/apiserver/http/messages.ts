@@ -3,6 +3,7 @@
 // streamed logs, a head followed by chunks (one JSON watch event per chunk,
 // as the real server writes them) and an end.
 import type { ApiRequest, ApiResponse } from '../types';
+import { readonlyChecks } from '../../apimachinery/readonly';
 
 export interface HttpRequestMsg {
   type: 'HttpRequest';
@@ -59,7 +60,70 @@ export function warningHeader(warnings: readonly string[]): Record<string, strin
 }
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  const text = JSON.stringify(body);
+  noteAnswered(body, text);
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: text };
+}
+
+/**
+ * The objects lately answered that carry a uid and resourceVersion, with their
+ * JSON. A write's watch event carries the object its answer carried, member
+ * for member (the same values, shared, not copied), and kube-apiserver encodes
+ * an object once: the watch hub takes the answer's text when the event's
+ * object encodes alike (see encodedAnswer). A ring searched newest first: the
+ * event follows its answer closely.
+ */
+const ANSWERED = 32;
+const answeredObjs: (Record<string, unknown> | null)[] = new Array<Record<string, unknown> | null>(ANSWERED).fill(null);
+const answeredTexts: string[] = new Array<string>(ANSWERED).fill('');
+let answeredNext = 0;
+
+function noteAnswered(body: unknown, text: string): void {
+  const meta = (body as { metadata?: { uid?: unknown; resourceVersion?: unknown } } | null)?.metadata;
+  if (typeof meta?.uid !== 'string' || typeof meta.resourceVersion !== 'string') return;
+  answeredObjs[answeredNext] = body as Record<string, unknown>;
+  answeredTexts[answeredNext] = text;
+  answeredNext = (answeredNext + 1) % ANSWERED;
+}
+
+/**
+ * JSON.stringify(o), when an answer lately carried an object that encodes
+ * alike: the same keys in the same order, each value the same (===), metadata
+ * compared the same way one level down. Shared values are read-only (the
+ * watch cache's objects and what they share with the write's answer), so the
+ * same value has the same encoding; under the read-only checks that is verified.
+ */
+export function encodedAnswer(o: { metadata: { uid?: string; resourceVersion?: string } }): string | undefined {
+  const { uid, resourceVersion } = o.metadata;
+  if (uid === undefined || resourceVersion === undefined) return undefined;
+  for (let k = 1; k <= ANSWERED; k++) {
+    const i = (answeredNext - k + ANSWERED) % ANSWERED;
+    const a = answeredObjs[i];
+    if (!a) return undefined;
+    const meta = a.metadata as { uid: string; resourceVersion: string };
+    if (meta.resourceVersion !== resourceVersion || meta.uid !== uid) continue;
+    if (!sameMembers(a, o as Record<string, unknown>, true)) continue;
+    const text = answeredTexts[i]!;
+    if (readonlyChecks() && JSON.stringify(o) !== text) throw new Error(`answered object changed since it was encoded: ${text.slice(0, 200)}`);
+    return text;
+  }
+  return undefined;
+}
+
+function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, top: boolean): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i]) return false;
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (!(top && k === 'metadata' && typeof x === 'object' && x !== null && typeof y === 'object' && y !== null && !Array.isArray(x) && !Array.isArray(y))) return false;
+    if (!sameMembers(x as Record<string, unknown>, y as Record<string, unknown>, false)) return false;
+  }
+  return true;
 }
 
 export const httpMsg = {

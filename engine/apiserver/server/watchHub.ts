@@ -11,7 +11,7 @@ import { apiVersionOf } from '../../apimachinery/types';
 import { status } from '../../apimachinery/status';
 import type { ResourceInfo } from '../registry/resources';
 import type { ApiRequest } from '../types';
-import { httpMsg, queryValue } from '../http/messages';
+import { encodedAnswer, httpMsg, queryValue } from '../http/messages';
 import { fieldRequiresExactMatch, fieldsOf } from '../../apimachinery/selectors/fields';
 import type { CacheEvent } from '../cache/watchCache';
 import type { ApiServer } from './apiserver';
@@ -194,7 +194,9 @@ export class WatchHub {
       const typed = shared !== undefined && shaped.apiVersion === apiVersion && shaped.kind === w.r.kind ? shaped : { ...shaped, apiVersion, kind: w.r.kind };
       const out = chain.renderWatchObject(w.r, w.req, typed, ctx.now, !w.sentHeaders);
       const event = { type, object: out as KObject };
-      line = `${JSON.stringify(event)}\n`;
+      // A write's event: its object as the write's answer encoded it (JSON.stringify(event) member by member).
+      const answer = out === typed ? encodedAnswer(typed) : undefined;
+      line = answer === undefined ? `${JSON.stringify(event)}\n` : `{"type":${JSON.stringify(type)},"object":${answer}}\n`;
       if (shared !== undefined) {
         encodings!.set(shared, line);
         // The cache's object as decoded from etcd (plain JSON data), unconverted: what the readers' decoding would rebuild.
