@@ -7,6 +7,7 @@ import * as others from './others';
 import { isObj, type Loose } from './util';
 import { applyGoShapes } from './goShapes';
 import * as wl from './workloads';
+import { groupKindKey } from '../registry/resources';
 
 export interface Gvk {
   group: string;
@@ -56,9 +57,10 @@ const DEFAULTERS: Record<string, Defaulter> = {
  * forms are done by canonicaliseQuantities (validation/quantity.ts).
  */
 export function applyDefaults(gvk: Gvk, obj: KObject): void {
-  const f = DEFAULTERS[`${gvk.group}/${gvk.kind}`];
+  const gk = groupKindKey(gvk.group, gvk.kind);
+  const f = DEFAULTERS[gk];
   if (f) f(obj as unknown as Record<string, Loose>);
-  applyGoShapes(`${gvk.group}/${gvk.kind}`, obj as unknown as Record<string, Loose>);
+  applyGoShapes(gk, obj as unknown as Record<string, Loose>);
 }
 
 export { allocateServiceFields, type ServiceAllocators, type AllocateResult } from './service';

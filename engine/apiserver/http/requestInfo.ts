@@ -41,8 +41,14 @@ const METHOD_VERB: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 
 export function requestInfo(req: ApiRequest): RequestInfo {
   const path = req.path;
   // The path's non-empty segments, each %-decoded; read through an offset rather than sliced.
+  // Cut out between slashes (a split makes the empty ones too), decoded only when the path has an escape.
   const all: string[] = [];
-  for (const seg of path.split('/')) if (seg !== '') all.push(seg.includes('%') ? safeDecode(seg) : seg);
+  const escaped = path.includes('%');
+  for (let i = 0, j = 0; i < path.length; i = j + 1) {
+    j = path.indexOf('/', i);
+    if (j < 0) j = path.length;
+    if (j > i) all.push(escaped ? safeDecode(path.slice(i, j)) : path.slice(i, j));
+  }
   const methodVerb = METHOD_VERB[req.method] ?? req.method.toLowerCase();
   if (all.length < 2 || (all[0] !== 'api' && all[0] !== 'apis')) return { isResourceRequest: false, path, verb: methodVerb };
   const apiPrefix = all[0] as 'api' | 'apis';

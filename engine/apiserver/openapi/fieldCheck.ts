@@ -34,9 +34,9 @@ export interface DecodeReport {
 
 /** A Go type the decoder fills, derived from a schema. */
 type Target =
-  | { type: 'struct'; def: string; goName: string; props: Record<string, OpenApiSchema> }
-  | { type: 'map'; goType: string; elem: OpenApiSchema; owner: string }
-  | { type: 'slice'; goType: string; elem: OpenApiSchema; owner: string }
+  | StructTarget
+  | { type: 'map'; goType: string; elem: OpenApiSchema; owner: string; elemTarget?: Target }
+  | { type: 'slice'; goType: string; elem: OpenApiSchema; owner: string; elemTarget?: Target }
   | { type: 'bytes' }
   | { type: 'string' }
   | { type: 'int'; goType: 'int32' | 'int64' }
@@ -46,6 +46,9 @@ type Target =
   | { type: 'intstr' }
   | { type: 'time'; layout: typeof RFC3339 | typeof RFC3339_MICRO }
   | { type: 'any' };
+
+/** `fields`: the targets of the members decoded so far, by JSON name (only the schema's properties: bounded). */
+type StructTarget = { type: 'struct'; def: string; goName: string; props: Record<string, OpenApiSchema>; fields: Map<string, Target> };
 
 /** Go's name for a definition's type: `v1.PodSpec`, `v2.MetricSpec`, `resource.Quantity`. */
 function goTypeOfDefinition(def: string): string {
@@ -124,6 +127,17 @@ function targetOf(s: OpenApiSchema, owner: string): Target {
   return t;
 }
 
+/** The target of a struct's member `k`, or undefined when the struct has no such field. */
+function fieldTarget(t: StructTarget, k: string): Target | undefined {
+  let f = t.fields.get(k);
+  if (f === undefined && Object.hasOwn(t.props, k)) t.fields.set(k, (f = targetOf(t.props[k]!, t.def)));
+  return f;
+}
+
+function elemTargetOf(t: Extract<Target, { type: 'map' | 'slice' }>): Target {
+  return (t.elemTarget ??= targetOf(t.elem, t.owner));
+}
+
 function deriveTarget(s: OpenApiSchema, owner: string): Target {
   const { schema, def } = resolve(s);
   if (def === QUANTITY) return { type: 'quantity' };
@@ -132,11 +146,11 @@ function deriveTarget(s: OpenApiSchema, owner: string): Target {
   if (def === MICRO_TIME) return { type: 'time', layout: RFC3339_MICRO };
   switch (schema.type) {
     case 'object':
-      if (schema.properties) return { type: 'struct', def: def ?? owner, goName: (def ?? owner).slice((def ?? owner).lastIndexOf('.') + 1), props: schema.properties };
+      if (schema.properties) return { type: 'struct', def: def ?? owner, goName: (def ?? owner).slice((def ?? owner).lastIndexOf('.') + 1), props: schema.properties, fields: new Map() };
       if (typeof schema.additionalProperties === 'object') return { type: 'map', goType: goTypeOf(s, owner), elem: schema.additionalProperties, owner };
       // RawExtension, FieldsV1: they keep whatever JSON they are given.
       if (def === 'io.k8s.apimachinery.pkg.runtime.RawExtension' || def === 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1') return { type: 'any' };
-      return def ? { type: 'struct', def, goName: def.slice(def.lastIndexOf('.') + 1), props: {} } : { type: 'any' };
+      return def ? { type: 'struct', def, goName: def.slice(def.lastIndexOf('.') + 1), props: {}, fields: new Map() } : { type: 'any' };
     case 'array':
       return schema.items ? { type: 'slice', goType: goTypeOf(s, owner), elem: schema.items, owner } : { type: 'any' };
     case 'string':
@@ -345,17 +359,19 @@ class Decoder {
 const DELETE = Symbol('delete');
 
 class PlainDecoder {
-  private fieldStack: string[] = [];
-  private structName = '';
   saved: string | undefined;
   readonly strict: string[] = [];
-  private readonly seen = new Set<string>();
+  private seen: Set<string> | undefined;
   /**
    * The field path as segments (keys, and indices as numbers), joined only when
    * an error names it: most decodes name none, and this runs over every field
-   * of every write.
+   * of every write. `segStruct` holds, for each segment that is a struct's
+   * field, that struct's Go name ('' for a map key or an index): the type
+   * errors' errorContext (innermost struct, struct field names) is read off them.
+   * Nothing is popped when decoding aborts: the decoder is dropped then.
    */
   private readonly segs: (string | number)[] = [];
+  private readonly segStruct: string[] = [];
 
   /** In-place edits of an owned value (containers, keys, new values or DELETE), made only once it decoded without error. */
   private readonly editAt: (Record<string, unknown> | unknown[])[] = [];
@@ -421,8 +437,15 @@ class PlainDecoder {
   }
 
   private typeError(value: string, goType: string): string {
-    if (this.structName === '' && this.fieldStack.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
-    return `json: cannot unmarshal ${value} into Go struct field ${this.structName}.${this.fieldStack.join('.')} of type ${goType}`;
+    let structName = '';
+    const fieldStack: string[] = [];
+    for (let i = 0; i < this.segs.length; i++) {
+      if (this.segStruct[i] === '') continue;
+      structName = this.segStruct[i]!;
+      fieldStack.push(this.segs[i] as string);
+    }
+    if (structName === '' && fieldStack.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
+    return `json: cannot unmarshal ${value} into Go struct field ${structName}.${fieldStack.join('.')} of type ${goType}`;
   }
 
   private save(err: string): void {
@@ -438,23 +461,27 @@ class PlainDecoder {
 
   private unknownField(): void {
     const msg = `unknown field ${JSON.stringify(this.path())}`;
+    this.seen ??= new Set();
     if (this.strict.length >= MAX_STRICT_ERRORS || this.seen.has(msg)) return;
     this.seen.add(msg);
     this.strict.push(msg);
   }
 
-  /** A member's decoded value, with its path segment pushed meanwhile. */
-  private member(s: OpenApiSchema, v: unknown, owner: string, seg: string | number): JsonValue {
+  /** A member's decoded value, with its path segment pushed meanwhile (`struct`: the Go name of the struct it is a field of, else ''). */
+  private member(t: Target, v: unknown, seg: string | number, struct: string): JsonValue {
     this.segs.push(seg);
-    try {
-      return this.decode(s, v, owner);
-    } finally {
-      this.segs.pop();
-    }
+    this.segStruct.push(struct);
+    const d = this.decodeAs(t, v);
+    this.segs.pop();
+    this.segStruct.pop();
+    return d;
   }
 
   decode(s: OpenApiSchema, v: unknown, owner: string): JsonValue {
-    const t = targetOf(s, owner);
+    return this.decodeAs(targetOf(s, owner), v);
+  }
+
+  private decodeAs(t: Target, v: unknown): JsonValue {
     const kind = plainKind(v);
     if (kind === 'null') return null;
     switch (t.type) {
@@ -514,15 +541,16 @@ class PlainDecoder {
           return null;
         }
         const arr = v as unknown[];
+        const elem = elemTargetOf(t);
         if (this.owned) {
           for (let i = 0; i < arr.length; i++) {
-            const d = this.member(t.elem, arr[i], t.owner, i);
+            const d = this.member(elem, arr[i], i, '');
             if (d !== arr[i]) this.edit(arr, i, d);
           }
           return arr as JsonValue;
         }
         const out: JsonValue[] = new Array<JsonValue>(arr.length);
-        for (let i = 0; i < arr.length; i++) out[i] = this.member(t.elem, arr[i], t.owner, i);
+        for (let i = 0; i < arr.length; i++) out[i] = this.member(elem, arr[i], i, '');
         return out;
       }
       case 'map': {
@@ -531,6 +559,7 @@ class PlainDecoder {
           return null;
         }
         const o = v as Record<string, unknown>;
+        const elem = elemTargetOf(t);
         if (this.owned) {
           for (const k of Object.keys(o)) {
             const x = o[k];
@@ -538,7 +567,7 @@ class PlainDecoder {
               this.edit(o, k, DELETE);
               continue;
             }
-            const d = this.member(t.elem, x, t.owner, k);
+            const d = this.member(elem, x, k, '');
             if (d !== x) this.edit(o, k, d);
           }
           return o as JsonValue;
@@ -547,7 +576,7 @@ class PlainDecoder {
         for (const k of Object.keys(o)) {
           const x = o[k];
           if (x === undefined) continue;
-          setOwn(out, k, this.member(t.elem, x, t.owner, k));
+          setOwn(out, k, this.member(elem, x, k, ''));
         }
         return out;
       }
@@ -564,25 +593,17 @@ class PlainDecoder {
             if (!out) this.edit(o, k, DELETE);
             continue;
           }
-          const prop = Object.hasOwn(t.props, k) ? t.props[k] : undefined;
-          if (!prop) {
+          const field = fieldTarget(t, k);
+          if (!field) {
             this.segs.push(k);
             this.unknownField();
             this.segs.pop();
             if (!out) this.edit(o, k, DELETE);
             continue;
           }
-          const outer = this.structName;
-          this.fieldStack.push(k);
-          this.structName = t.goName;
-          try {
-            const d = this.member(prop, x, t.def, k);
-            if (out) setOwn(out, k, d);
-            else if (d !== x) this.edit(o, k, d);
-          } finally {
-            this.fieldStack.pop();
-            this.structName = outer;
-          }
+          const d = this.member(field, x, k, t.goName);
+          if (out) setOwn(out, k, d);
+          else if (d !== x) this.edit(o, k, d);
         }
         return out ?? (o as JsonValue);
       }

@@ -74,19 +74,25 @@ export function refName(ref: string): string {
   return ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : ref;
 }
 
-/** `group/version/kind` → definition name, for every definition that declares its GVKs. */
-const byGvk: ReadonlyMap<string, string> = (() => {
-  const m = new Map<string, string>();
+/**
+ * Group → version → kind → definition name, for every definition that declares
+ * its GVKs (nested: a lookup per request builds no key string).
+ */
+const byGvk: ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, string>>> = (() => {
+  const m = new Map<string, Map<string, Map<string, string>>>();
   for (const [name, d] of Object.entries(definitions)) {
     for (const g of d['x-kubernetes-group-version-kind'] ?? []) {
-      const key = `${g.group}/${g.version}/${g.kind}`;
+      let versions = m.get(g.group);
+      if (!versions) m.set(g.group, (versions = new Map()));
+      let kinds = versions.get(g.version);
+      if (!kinds) versions.set(g.version, (kinds = new Map()));
       // DeleteOptions and WatchEvent list every group; a kind's own definition wins.
-      if (!m.has(key)) m.set(key, name);
+      if (!kinds.has(g.kind)) kinds.set(g.kind, name);
     }
   }
   return m;
 })();
 
 export function definitionForKind(group: string, version: string, kind: string): string | undefined {
-  return byGvk.get(`${group}/${version}/${kind}`);
+  return byGvk.get(group)?.get(version)?.get(kind);
 }

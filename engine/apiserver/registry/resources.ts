@@ -171,19 +171,20 @@ export const RESOURCES: readonly ResourceInfo[] = SPECS.map((s) => {
  * preferred (stored) one. Keyed by group, then name: a lookup per request
  * builds no key string.
  */
-function index(name: (r: ResourceInfo) => string, withVersion = false): Map<string, Map<string, ResourceInfo>> {
+function index(name: (r: ResourceInfo) => string, rs: readonly ResourceInfo[] = RESOURCES): Map<string, Map<string, ResourceInfo>> {
   const m = new Map<string, Map<string, ResourceInfo>>();
-  for (const r of RESOURCES) {
-    const outer = withVersion ? `${r.group}/${r.version}` : r.group;
-    let inner = m.get(outer);
-    if (!inner) m.set(outer, (inner = new Map()));
+  for (const r of rs) {
+    let inner = m.get(r.group);
+    if (!inner) m.set(r.group, (inner = new Map()));
     if (!inner.has(name(r))) inner.set(name(r), r);
   }
   return m;
 }
 const byGroupResource = index((r) => r.resource);
 const byGroupKind = index((r) => r.kind);
-const byGroupVersionResource = index((r) => r.resource, true);
+/** By version, then group and name. */
+const byVersionGroupResource = new Map<string, Map<string, Map<string, ResourceInfo>>>();
+for (const v of new Set(RESOURCES.map((r) => r.version))) byVersionGroupResource.set(v, index((r) => r.resource, RESOURCES.filter((r) => r.version === v)));
 
 /** The resource in its preferred version. */
 export function resourceFor(group: string, resource: string): ResourceInfo | undefined {
@@ -192,7 +193,29 @@ export function resourceFor(group: string, resource: string): ResourceInfo | und
 
 /** The resource as one group-version serves it (what a URL names). */
 export function resourceForVersion(group: string, version: string, resource: string): ResourceInfo | undefined {
-  return byGroupVersionResource.get(`${group}/${version}`)?.get(resource);
+  return byVersionGroupResource.get(version)?.get(group)?.get(resource);
+}
+
+/**
+ * `group/Kind`, the key of the per-kind tables (defaulting, validation,
+ * strategies): the same string for every request of a kind, not a new one each
+ * time. Kinds are the served ones; past the limit the memo starts again.
+ */
+const groupKindKeys = new Map<string, Map<string, string>>();
+let groupKindKeyCount = 0;
+
+export function groupKindKey(group: string, kind: string): string {
+  let byKind = groupKindKeys.get(group);
+  let key = byKind?.get(kind);
+  if (key !== undefined) return key;
+  if (++groupKindKeyCount > 4096) {
+    groupKindKeys.clear();
+    groupKindKeyCount = 1;
+    byKind = undefined;
+  }
+  if (!byKind) groupKindKeys.set(group, (byKind = new Map()));
+  byKind.set(kind, (key = `${group}/${kind}`));
+  return key;
 }
 
 /** The resource a kind is served as (for events, the group decides which shape). */

@@ -290,22 +290,19 @@ export function specChanged(a: KObject, b: KObject): boolean {
  * managedFields and type meta aside)? Compared as JSON values, key order aside.
  */
 export function sameStored(obj: KObject, current: KObject): boolean {
-  for (const k of jsonKeys(obj, current)) {
-    if (k === 'apiVersion' || k === 'kind') continue;
-    if (k === 'metadata') continue;
-    if (!sameJson(obj[k], current[k])) return false;
-  }
-  const a = obj.metadata as Record<string, unknown>;
-  const b = current.metadata as Record<string, unknown>;
-  for (const k of jsonKeys(a, b)) if (k !== 'resourceVersion' && k !== 'managedFields' && !sameJson(a[k], b[k])) return false;
-  return true;
+  if (!sameMembers(obj as Record<string, unknown>, current as Record<string, unknown>, TYPE_AND_META)) return false;
+  return sameMembers(obj.metadata as Record<string, unknown>, current.metadata as Record<string, unknown>, VERSION_AND_MANAGED);
 }
 
-/** Keys of either object whose value is not undefined (what JSON would write). */
-function jsonKeys(a: object, b: object): Set<string> {
-  const out = new Set<string>();
-  for (const o of [a, b]) for (const k in o) if ((o as Record<string, unknown>)[k] !== undefined) out.add(k);
-  return out;
+const TYPE_AND_META = new Set(['apiVersion', 'kind', 'metadata']);
+const VERSION_AND_MANAGED = new Set(['resourceVersion', 'managedFields']);
+
+/** sameJson over the members of either object that JSON would write (not undefined), those in `skip` aside. */
+function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, skip: ReadonlySet<string>): boolean {
+  for (const k in a) if (a[k] !== undefined && !skip.has(k) && !sameJson(a[k], b[k])) return false;
+  // b's members that a lacks (those a has were compared).
+  for (const k in b) if (b[k] !== undefined && a[k] === undefined && !skip.has(k) && !sameJson(a[k], b[k])) return false;
+  return true;
 }
 
 /** Equal as JSON texts with sorted keys would be (undefined members absent). */
@@ -361,7 +358,8 @@ export function setManagedFields(obj: KObject, op: RestOp, operation: 'Update' |
 function managerFromUserAgent(ua: string | undefined): string {
   // The default field manager is the user agent's first word (kubectl: "kubectl-client-side-apply" comes as fieldManager).
   if (!ua) return 'unknown';
-  return ua.split('/')[0] || 'unknown';
+  const slash = ua.indexOf('/');
+  return (slash < 0 ? ua : ua.slice(0, slash)) || 'unknown';
 }
 
 /**

@@ -4,7 +4,7 @@
 // ObjectMeta checks every resource gets.
 import type { FieldError } from '../../apimachinery/fieldErrors';
 import type { KObject } from '../../apimachinery/types';
-import { resourceForKind } from '../registry/resources';
+import { groupKindKey, resourceForKind } from '../registry/resources';
 import * as adm from './admissionregistration';
 import * as apps from './apps';
 import * as hpa from './autoscaling';
@@ -105,7 +105,7 @@ function namespaced(gvk: Gvk): boolean {
 }
 
 function kindOf(gvk: Gvk): KindValidation {
-  return KINDS[`${gvk.group}/${gvk.kind}`] ?? metaOnly(namespaced(gvk));
+  return KINDS[groupKindKey(gvk.group, gvk.kind)] ?? metaOnly(namespaced(gvk));
 }
 
 /** Create: the strategy's Validate; when it passes, the generic ObjectMeta check (path-segment names). */

@@ -188,10 +188,11 @@ function validateMetaCommon(m: Loose, namespaced: boolean, p: FieldPath): Errs {
     errs.push(fieldErr.forbidden(p.child('namespace'), 'not allowed on this type'));
   }
   if (typeof m.generation === 'number' && m.generation < 0) append(errs, nonNegative(m.generation, p.child('generation')));
-  append(errs, validateLabels(m.labels, p.child('labels')));
-  append(errs, validateAnnotations(m.annotations, p.child('annotations')));
-  append(errs, validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
-  append(errs, validateFinalizers(m.finalizers, p.child('finalizers')));
+  // An absent map or list has nothing to report: no path is made for it.
+  if (m.labels !== undefined) append(errs, validateLabels(m.labels, p.child('labels')));
+  if (m.annotations !== undefined) append(errs, validateAnnotations(m.annotations, p.child('annotations')));
+  if (m.ownerReferences !== undefined) append(errs, validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
+  if (m.finalizers !== undefined) append(errs, validateFinalizers(m.finalizers, p.child('finalizers')));
   return errs;
 }
 
@@ -229,8 +230,8 @@ export function validateObjectMetaUpdate(meta: unknown, oldMeta: unknown, p: Fie
   if (!deepEqual(m.creationTimestamp, old.creationTimestamp)) errs.push(fieldErr.invalid(p.child('creationTimestamp'), m.creationTimestamp ?? null, 'field is immutable'));
   unchanged(errs, p, 'deletionTimestamp', m.deletionTimestamp, old.deletionTimestamp);
   unchanged(errs, p, 'deletionGracePeriodSeconds', m.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds);
-  append(errs, validateLabels(m.labels, p.child('labels')));
-  append(errs, validateAnnotations(m.annotations, p.child('annotations')));
-  append(errs, validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
+  if (m.labels !== undefined) append(errs, validateLabels(m.labels, p.child('labels')));
+  if (m.annotations !== undefined) append(errs, validateAnnotations(m.annotations, p.child('annotations')));
+  if (m.ownerReferences !== undefined) append(errs, validateOwnerReferences(m.ownerReferences, p.child('ownerReferences')));
   return errs;
 }

@@ -7,6 +7,7 @@
 // The one implementation: validation, admission (quota, LimitRanger) and the
 // protobuf codec all use it.
 import type { KObject } from '../../apimachinery/types';
+import { groupKindKey } from '../registry/resources';
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
@@ -281,7 +282,7 @@ export function canonicaliseQuantities(gvk: Gvk, obj: KObject): string | null {
   const o = obj as Json;
   const spec = o.spec;
   const status = o.status;
-  switch (`${gvk.group}/${gvk.kind}`) {
+  switch (groupKindKey(gvk.group, gvk.kind)) {
     case '/Pod':
       c.podSpec(spec);
       if (isRec(status)) for (const k of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) for (const cs of arr(status[k])) if (isRec(cs)) {

@@ -8,6 +8,7 @@ import type { KObject } from '../../apimachinery/types';
 import { parseQuantity } from './quantity';
 import { TEMPLATE_GENERATION_ANNOTATION } from './apps';
 import { a, clone, deepEqual, has, isObj, n, o, s, type Loose } from './util';
+import { groupKindKey } from '../registry/resources';
 
 export interface Gvk {
   group: string;
@@ -15,7 +16,7 @@ export interface Gvk {
   kind: string;
 }
 
-const key = (g: Gvk) => `${g.group}/${g.kind}`;
+const key = (g: Gvk) => groupKindKey(g.group, g.kind);
 
 /** The status an object starts with (Go's zero status struct, serialised as upstream does). */
 const FRESH_STATUS: Record<string, () => Loose> = {
