@@ -24,6 +24,15 @@ import type {
 /** Bytes of a varint; negative int64 values take 10 bytes. */
 export function varintSize(n: number): number {
   if (n < 0) return 10;
+  // n >= 128^k exactly when k divisions by 128 (exact: a power of two) leave
+  // at least 1: compare instead of dividing (a request id takes 7 bytes).
+  if (n < 128) return 1;
+  if (n < 16384) return 2;
+  if (n < 2097152) return 3;
+  if (n < 268435456) return 4;
+  if (n < 34359738368) return 5;
+  if (n < 4398046511104) return 6;
+  if (n < 562949953421312) return 7;
   let size = 1;
   while (n >= 128) {
     n = Math.floor(n / 128);

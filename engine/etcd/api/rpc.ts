@@ -323,16 +323,25 @@ export function isCreateEvent(ev: Event): boolean {
  * a nested txn counts as a write, as upstream.
  */
 export function isTxnReadonly(r: TxnRequest): boolean {
-  for (const op of [...(r.success ?? []), ...(r.failure ?? [])]) {
-    if (!op.requestRange) return false;
-  }
+  return opsReadonly(r.success) && opsReadonly(r.failure);
+}
+
+function opsReadonly(ops: readonly RequestOp[] | undefined): boolean {
+  if (ops == null) return true; // absent (or null from JSON), as `?? []`
+  for (let i = 0; i < ops.length; i++) if (!ops[i]!.requestRange) return false;
   return true;
 }
 
 /** True when every op is a serializable range (isTxnSerializable). */
 export function isTxnSerializable(r: TxnRequest): boolean {
-  for (const op of [...(r.success ?? []), ...(r.failure ?? [])]) {
-    if (!op.requestRange || !op.requestRange.serializable) return false;
+  return opsSerializable(r.success) && opsSerializable(r.failure);
+}
+
+function opsSerializable(ops: readonly RequestOp[] | undefined): boolean {
+  if (ops == null) return true; // absent (or null from JSON), as `?? []`
+  for (let i = 0; i < ops.length; i++) {
+    const range = ops[i]!.requestRange;
+    if (!range || !range.serializable) return false;
   }
   return true;
 }

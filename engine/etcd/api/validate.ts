@@ -120,11 +120,31 @@ export function checkIntervals(reqs: readonly RequestOp[]): { puts: Set<string>;
 export function checkTxn(r: TxnRequest, maxTxnOps = MaxTxnOps): EtcdError | null {
   const e = checkTxnRequest(r, maxTxnOps);
   if (e) return e;
-  const s = checkIntervals(r.success ?? []);
-  if ('type' in s) return s;
-  const f = checkIntervals(r.failure ?? []);
-  if ('type' in f) return f;
+  if (!cannotOverlap(r.success)) {
+    const s = checkIntervals(r.success ?? []);
+    if ('type' in s) return s;
+  }
+  if (!cannotOverlap(r.failure)) {
+    const f = checkIntervals(r.failure ?? []);
+    if ('type' in f) return f;
+  }
   return null;
+}
+
+/**
+ * True when checkIntervals has nothing to find in the branch: no nested txn and
+ * at most one put or delete (an update's txn: one put, or one range). Saves
+ * its sets and lists on every write.
+ */
+function cannotOverlap(ops: readonly RequestOp[] | undefined): boolean {
+  if (ops == null) return true;
+  let writes = 0;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.requestTxn) return false;
+    if (op.requestPut || op.requestDeleteRange) writes++;
+  }
+  return writes <= 1;
 }
 
 export interface ProposalLimits {

@@ -136,7 +136,16 @@ const emptyKv: KeyValue = { key: '', createRevision: 0, modRevision: 0, version:
 
 /** applyCompare: every key in the compare's range must satisfy it; none = compare a zero key-value (never for VALUE). */
 function applyCompare(rv: TxnRead, c: Compare): boolean {
-  const rr = rv.range(c.key, mkGteRange(c.rangeEnd), {});
+  const end = mkGteRange(c.rangeEnd);
+  if (end === null) {
+    // One key (an update's compare on its mod revision): the same answer
+    // without the range's lists and copies.
+    const kv = rv.get(c.key);
+    if (kv === null) return (c.target ?? 'VERSION') === 'VALUE' ? false : compareKV(c, emptyKv);
+    if (isEtcdError(kv)) return false;
+    return compareKV(c, kv);
+  }
+  const rr = rv.range(c.key, end, {});
   if (isEtcdError(rr)) return false;
   if (rr.kvs.length === 0) {
     // A missing key has no value to compare ("" is not "missing").
@@ -148,11 +157,24 @@ function applyCompare(rv: TxnRead, c: Compare): boolean {
 }
 
 /** compareToPath: the branch taken by the txn and, in pre-order, by each nested txn on the taken branches. */
-function compareToPath(rv: TxnRead, rt: TxnRequest): boolean[] {
-  const ok = (rt.compare ?? []).every((c) => applyCompare(rv, c));
-  const path = [ok];
-  for (const op of (ok ? rt.success : rt.failure) ?? []) {
-    if (op.requestTxn) path.push(...compareToPath(rv, op.requestTxn));
+function compareToPath(rv: TxnRead, rt: TxnRequest, path: boolean[] = []): boolean[] {
+  let ok = true;
+  const compare = rt.compare;
+  if (compare != null) {
+    for (let i = 0; i < compare.length; i++) {
+      if (!applyCompare(rv, compare[i]!)) {
+        ok = false;
+        break;
+      }
+    }
+  }
+  path.push(ok);
+  const ops = ok ? rt.success : rt.failure;
+  if (ops != null) {
+    for (let i = 0; i < ops.length; i++) {
+      const t = ops[i]!.requestTxn;
+      if (t) compareToPath(rv, t, path);
+    }
   }
   return path;
 }
@@ -388,10 +410,10 @@ export class EtcdStateMachine {
     const rv = this.kv.read();
     const path = compareToPath(rv, rt);
     if (isWrite) {
-      const e = this.checkRequests(rv, rt, path, { i: 0 }, (op) => this.checkRequestPut(rv, op));
+      const e = this.checkRequests(rv, rt, path, { i: 0 }, true);
       if (e) return e;
     }
-    const e = this.checkRequests(rv, rt, path, { i: 0 }, (op) => this.checkRequestRange(rv, op));
+    const e = this.checkRequests(rv, rt, path, { i: 0 }, false);
     if (e) return e;
     // Writes run in one write txn, so every change shares one revision.
     const tw = isWrite ? this.kv.write() : null;
@@ -408,16 +430,17 @@ export class EtcdStateMachine {
     rt: TxnRequest,
     path: readonly boolean[],
     cur: Cursor,
-    f: (op: RequestOp) => EtcdError | null,
+    /** checkRequestPut on each op when true, else checkRequestRange. */
+    puts: boolean,
   ): EtcdError | null {
     const ok = path[cur.i++]!;
     for (const op of (ok ? rt.success : rt.failure) ?? []) {
       if (op.requestTxn) {
-        const e = this.checkRequests(rv, op.requestTxn, path, cur, f);
+        const e = this.checkRequests(rv, op.requestTxn, path, cur, puts);
         if (e) return e;
         continue;
       }
-      const e = f(op);
+      const e = puts ? this.checkRequestPut(rv, op) : this.checkRequestRange(rv, op);
       if (e) return e;
     }
     return null;

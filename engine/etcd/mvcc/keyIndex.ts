@@ -9,6 +9,7 @@
 // generations all go is removed from the index.
 //
 // Plain data plus functions, so snapshots are trivial.
+import type { KvRecord } from './kvstore';
 import { revMain, type Rev } from './revision';
 
 export interface Generation {
@@ -31,6 +32,14 @@ export interface KeyIndex {
    * which miss the cache when hundreds of other keys were written in between.
    */
   last: Generation | null;
+  /**
+   * The store's record of the last change when that change is a put, else
+   * null (kvstore.ts keeps it: its writes and its restore). A shortcut for the
+   * reads at the current revision (a txn's compare): the key-value without the
+   * generations, the revisions and the search of the key bucket, each a
+   * dependent load. Trusted only while its revision is `modified`.
+   */
+  rec: KvRecord | null;
 }
 
 export interface KeyAt {
@@ -40,7 +49,7 @@ export interface KeyAt {
 }
 
 export function newKeyIndex(key: string): KeyIndex {
-  return { key, modified: 0, generations: [], last: null };
+  return { key, modified: 0, generations: [], last: null, rec: null };
 }
 
 function genIsEmpty(g: Generation | undefined): boolean {

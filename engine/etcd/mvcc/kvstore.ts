@@ -10,7 +10,7 @@ import { ErrCompacted, ErrFutureRev, type EtcdError } from '../api/errors';
 import type { KeyValue } from '../api/rpc';
 import { registerClass } from '../../sim/serial';
 import { crc32cUpdate } from './hash';
-import { kiLive, kiPut, kiRestore, kiTombstone, newKeyIndex } from './keyIndex';
+import { kiGet, kiLive, kiPut, kiRestore, kiTombstone, newKeyIndex } from './keyIndex';
 import { packRev, revMain, revSub, type Rev } from './revision';
 import { TreeIndex } from './treeIndex';
 
@@ -50,6 +50,11 @@ export interface TxnRead {
   rev(): number;
   firstRev(): number;
   range(key: string, end: string | null, ro: RangeOptions): RangeResult | EtcdError;
+  /**
+   * range(key, null, {}) for one key, without the copies: the key-value at the
+   * view's revision as the store holds it (read only), or null when absent.
+   */
+  get(key: string): KeyValue | null | EtcdError;
 }
 
 const ZeroKv = (key: string): KeyValue => ({ key, createRevision: 0, modRevision: 0, version: 0, value: '', lease: 0 });
@@ -145,6 +150,10 @@ export class MvccStore {
     if (rev <= 0) rev = curRev;
     if (rev < this.compactMainRev) return ErrCompacted;
     if (ro.count) return { kvs: [], count: this.kvindex.countRevisions(key, end, rev), rev: curRev };
+    if (end === null) {
+      const kv = this.kvAt(key, rev);
+      return kv === null ? { kvs: [], count: 0, rev: curRev } : { kvs: [{ ...kv }], count: 1, rev: curRev };
+    }
     const { revs, total } = this.kvindex.revisions(key, end, rev, ro.limit ?? 0);
     const kvs: KeyValue[] = new Array(revs.length);
     for (let i = 0; i < revs.length; i++) {
@@ -153,6 +162,26 @@ export class MvccStore {
       kvs[i] = { ...rec.kv };
     }
     return { kvs, count: total, rev: curRev };
+  }
+
+  /** rangeKeys(key, null, curRev, {}) without copying: the stored key-value (read only), or null. */
+  getKey(key: string, curRev: number): KeyValue | null | EtcdError {
+    if (curRev < this.compactMainRev) return ErrCompacted;
+    return this.kvAt(key, curRev);
+  }
+
+  /** The stored key-value of key at main revision rev (read only), null when absent then. */
+  private kvAt(key: string, rev: number): KeyValue | null {
+    const ki = this.kvindex.keyIndex(key);
+    if (ki === undefined) return null;
+    // The last change is a put at or before rev: it is what a read there sees.
+    const last = ki.rec;
+    if (last != null && last.rev === ki.modified && ki.modified < rev + 1) return last.kv;
+    const at = kiGet(ki, rev);
+    if (!at) return null;
+    const rec = this.recordAt(at.modified);
+    if (!rec) throw new Error(`mvcc: range failed to find revision ${revMain(at.modified)}.${revSub(at.modified)}`);
+    return rec.kv;
   }
 
   /** Index of the first record with revision >= rev. */
@@ -168,8 +197,20 @@ export class MvccStore {
   }
 
   recordAt(rev: Rev): KvRecord | undefined {
+    // Every main revision after the last compaction has at least one record,
+    // so at least currentRev - main(rev) records come after rev's: it sits at
+    // that many from the end when each txn since made one change (a Lease
+    // renewal, most writes), and the binary search below would cost a dozen
+    // dependent loads across a history of tens of thousands of records, each
+    // a cache miss. Only a hint: checked, then searched as before.
+    const backend = this.backend;
+    const guess = backend.length - 1 - (this.currentRev - revMain(rev));
+    if (guess >= 0 && guess < backend.length) {
+      const g = backend[guess]!;
+      if (g.rev === rev) return g;
+    }
     const i = this.lowerBoundRecord(rev);
-    const rec = this.backend[i];
+    const rec = backend[i];
     return rec && rec.rev === rev ? rec : undefined;
   }
 
@@ -252,9 +293,11 @@ export class MvccStore {
       if (ki) {
         if (rec.tombstone) kiTombstone(ki, rec.rev);
         else kiPut(ki, rec.rev);
+        ki.rec = rec.tombstone ? null : rec;
       } else if (!rec.tombstone) {
         const fresh = newKeyIndex(key);
         kiRestore(fresh, packRev(rec.kv.createRevision, 0), rec.rev, rec.kv.version);
+        fresh.rec = rec;
         this.kvindex.insert(fresh);
       }
     }
@@ -283,6 +326,10 @@ export class StoreTxnRead implements TxnRead {
   range(key: string, end: string | null, ro: RangeOptions): RangeResult | EtcdError {
     return this.store.rangeKeys(key, end, this.revision, ro);
   }
+
+  get(key: string): KeyValue | null | EtcdError {
+    return this.store.getKey(key, this.revision);
+  }
 }
 
 /** A write txn (storeTxnWrite): every change lands at beginRev + 1. */
@@ -310,6 +357,10 @@ export class StoreTxnWrite implements TxnRead {
     return this.store.rangeKeys(key, end, rev, ro);
   }
 
+  get(key: string): KeyValue | null | EtcdError {
+    return this.store.getKey(key, this.changes.length > 0 ? this.beginRev + 1 : this.beginRev);
+  }
+
   /** Puts key; returns the revision of the change. */
   put(key: string, value: string, leaseId: number): number {
     const rev = this.beginRev + 1;
@@ -331,7 +382,7 @@ export class StoreTxnWrite implements TxnRead {
     const kv = rec.kv;
     this.store.appendRecord(rec);
     if (ki) kiPut(ki, idxRev);
-    else idx.put(key, idxRev);
+    (ki ?? idx.put(key, idxRev)).rec = rec;
     this.changes.push(kv);
     if (oldLease === leaseId) return rev;
     if (oldLease !== 0 && le) le.detach(oldLease, [key]);
@@ -356,7 +407,9 @@ export class StoreTxnWrite implements TxnRead {
     const idxRev = rec.rev;
     const kv = rec.kv;
     this.store.appendRecord(rec);
-    if (!this.store.index().tombstone(key, idxRev)) throw new Error(`mvcc: failed to tombstone an existing key ${key}`);
+    const idx = this.store.index();
+    if (!idx.tombstone(key, idxRev)) throw new Error(`mvcc: failed to tombstone an existing key ${key}`);
+    idx.keyIndex(key)!.rec = null;
     this.changes.push(kv);
     const le = this.store.le;
     if (!le) return;

@@ -38,13 +38,15 @@ export class TreeIndex {
     this.tree.set(ki.key, ki);
   }
 
-  put(key: string, rev: Rev): void {
+  /** Records a put of key at rev; returns the key's index. */
+  put(key: string, rev: Rev): KeyIndex {
     let ki = this.tree.get(key);
     if (!ki) {
       ki = newKeyIndex(key);
       this.tree.set(key, ki);
     }
     kiPut(ki, rev);
+    return ki;
   }
 
   /** False when the key is absent or already deleted (ErrRevisionNotFound). */

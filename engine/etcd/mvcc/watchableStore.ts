@@ -15,7 +15,7 @@
 //   matching events together, as soon as the txn is applied.
 // - An unsynced watcher whose next revision was compacted gets one response
 //   with compactRevision set and canceled (header revision 0, as upstream).
-import { ErrCompacted, MvccErrorText } from '../api/errors';
+import { ErrCompacted, isEtcdError, MvccErrorText } from '../api/errors';
 import { MaxRequestBytesWithOverhead, MaxWatchersPerSync, WatchBatchMaxRevs } from '../api/limits';
 import { watchEventFieldSize, watchResponseBaseSize } from '../api/protoSize';
 import {
@@ -293,16 +293,29 @@ export class WatchableStore extends MvccStore {
     const progressEvent = events.length === 0;
     const kept = w.filters.length > 0 ? events.filter((ev) => !w.filtered(ev)) : events;
     if (!progressEvent && kept.length === 0) return; // everything filtered: send nothing
-    const out: Event[] = kept.map((ev) => {
+    const out: Event[] = new Array<Event>(kept.length);
+    for (let i = 0; i < kept.length; i++) {
+      const ev = kept[i]!;
       const e: Event = { type: ev.type, kv: { ...ev.kv } };
       if (w.prevKv && !isCreateEvent(ev)) {
-        // v3rpc reads the previous value at send time, at modRevision - 1.
-        const r = this.range(ev.kv.key, null, { rev: ev.kv.modRevision - 1 });
-        if (!('type' in r) && r.kvs.length !== 0) e.prevKv = r.kvs[0];
+        // v3rpc reads the previous value at send time, at modRevision - 1
+        // (a range of the one key there, which copies what it finds).
+        const prev = this.getKey(ev.kv.key, ev.kv.modRevision - 1);
+        if (prev !== null && !isEtcdError(prev)) e.prevKv = { ...prev };
       }
-      return e;
-    });
-    const resp = this.response(rev, w.id, { events: out });
+      out[i] = e;
+    }
+    const h = this.headerInfo;
+    const resp: WatchResponse = {
+      header: { clusterId: h.clusterId, memberId: h.memberId, revision: rev, raftTerm: h.raftTerm },
+      watchId: w.id,
+      created: false,
+      canceled: false,
+      compactRevision: 0,
+      cancelReason: '',
+      fragment: false,
+      events: out,
+    };
     if (w.fragment) this.pushFragments(w.streamId, resp);
     else this.outbox.push({ streamId: w.streamId, response: resp });
     if (out.length > 0 && w.progressNotify) w.progressDue = false; // elide the next progress update

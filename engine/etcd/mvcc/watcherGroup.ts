@@ -79,6 +79,18 @@ interface RangeEntry {
 // Binary strings never contain U+0100, so it separates key and end safely.
 const rangeId = (key: string, end: string): string => key + '\u0100' + end;
 
+/**
+ * The range entries each key falls in, per group, in the group's order: a
+ * kube-apiserver watches one prefix per resource (some forty ranges), and every
+ * write compared its key with each of them. A pure memo, not group state (a
+ * snapshot leaves it out): dropped whenever the group's ranges change, and
+ * cleared when it grows past MEMO_KEYS; used only when there are enough ranges
+ * for the scan to cost more than the lookup.
+ */
+const rangeMemos = new WeakMap<WatcherGroup, Map<string, RangeEntry[]>>();
+const MEMO_KEYS = 4096;
+const MEMO_MIN_RANGES = 8;
+
 export class WatcherGroup {
   /** Watchers of a single key. */
   private keyWatchers = new Map<string, Set<Watcher>>();
@@ -105,7 +117,10 @@ export class WatcherGroup {
     }
     const id = rangeId(w.key, w.end);
     let entry = this.ranges.get(id);
-    if (!entry) this.ranges.set(id, (entry = { key: w.key, end: w.end, watchers: new Set() }));
+    if (!entry) {
+      this.ranges.set(id, (entry = { key: w.key, end: w.end, watchers: new Set() }));
+      rangeMemos.delete(this);
+    }
     entry.watchers.add(w);
   }
 
@@ -123,7 +138,10 @@ export class WatcherGroup {
     const entry = this.ranges.get(id);
     if (entry) {
       entry.watchers.delete(w);
-      if (entry.watchers.size === 0) this.ranges.delete(id);
+      if (entry.watchers.size === 0) {
+        this.ranges.delete(id);
+        rangeMemos.delete(this);
+      }
     }
     return true;
   }
@@ -137,11 +155,26 @@ export class WatcherGroup {
 
   /** The watchers that receive events on key (watcherSetByKey). */
   watchersOf(key: string, out: Watcher[] = []): Watcher[] {
-    const set = this.keyWatchers.get(key);
-    if (set) for (const w of set) out.push(w);
-    for (const r of this.ranges.values()) {
-      if (key >= r.key && (r.end === '' || key < r.end)) for (const w of r.watchers) out.push(w);
+    if (this.keyWatchers.size !== 0) {
+      const set = this.keyWatchers.get(key);
+      if (set) for (const w of set) out.push(w);
     }
+    if (this.ranges.size < MEMO_MIN_RANGES) {
+      for (const r of this.ranges.values()) {
+        if (key >= r.key && (r.end === '' || key < r.end)) for (const w of r.watchers) out.push(w);
+      }
+      return out;
+    }
+    let memo = rangeMemos.get(this);
+    if (memo === undefined) rangeMemos.set(this, (memo = new Map()));
+    let entries = memo.get(key);
+    if (entries === undefined) {
+      entries = [];
+      for (const r of this.ranges.values()) if (key >= r.key && (r.end === '' || key < r.end)) entries.push(r);
+      if (memo.size >= MEMO_KEYS) memo.clear();
+      memo.set(key, entries);
+    }
+    for (let i = 0; i < entries.length; i++) for (const w of entries[i]!.watchers) out.push(w);
     return out;
   }
 }

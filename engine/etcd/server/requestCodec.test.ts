@@ -87,6 +87,31 @@ describe('requestCodec', () => {
     expect(decodeRequest(e).put!.value).toBe('v');
   });
 
+  it("hands the memo the copy the request's encoding made, with every value back in place", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.record({ requestPut: fc.record({ key: fc.string(), value: fc.string() }) }), fc.record({ requestRange: fc.record({ key: fc.string() }) })), { maxLength: 3 }),
+        fc.string(),
+        (ops, v) => {
+          const req: InternalRaftRequest = { header: { id: 11 }, txn: { success: [...ops, { requestTxn: { success: [{ requestPut: { key: 'n', value: v } }] } }], failure: ops } };
+          const e = { term: 1, index: 21, type: 'EntryNormal' as const, data: encodeRequest(req) };
+          rememberEncoded(e, req);
+          const got = decodeRequest(e);
+          expect(got).toEqual(decodeEntryData(e.data));
+          expect(JSON.stringify(got)).toBe(JSON.stringify(req));
+          expect(got.txn).not.toBe(req.txn);
+          // Not the request last encoded: remembered as a copy of its own.
+          const e2 = { ...e, index: 22, data: encodeRequest({ header: { id: 12 }, put: { key: 'k', value: 'w' } }) };
+          const req2: InternalRaftRequest = { header: { id: 12 }, put: { key: 'k', value: 'w' } };
+          rememberEncoded(e2, req2);
+          expect(decodeRequest(e2)).toEqual(req2);
+          expect(decodeRequest(e2)).not.toBe(req2);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('apply never mutates a request (decoded requests are shared by members)', () => {
     const sm = new EtcdStateMachine({ clusterId: 1, memberId: 2 });
     const reqs: Omit<InternalRaftRequest, 'header'>[] = [

@@ -36,10 +36,36 @@ function remember(e: Entry, req: InternalRaftRequest): void {
 }
 
 export function encodeRequest(req: InternalRaftRequest): string {
-  const values: string[] = [];
-  const header = JSON.stringify(withoutValues(req, values));
-  return values.length === 0 ? header : `${header}\n${values.join('')}`;
+  // The decoded form of the data is a JSON round trip of req (what
+  // decodeEntryData gives back): build that copy first, take the values out of
+  // the copy in place, write its JSON, and put them back, so the copy is both
+  // what is written and what the proposer's memo holds (rememberEncoded).
+  const copy = jsonRoundTrip(req);
+  const values = takenValues;
+  const puts = takenPuts;
+  takeValues(copy, values, puts);
+  const header = JSON.stringify(copy);
+  let data = header;
+  if (values.length !== 0) {
+    data = `${header}\n${values.join('')}`;
+    for (let i = 0; i < puts.length; i++) puts[i]!.value = values[i]!;
+    values.length = 0;
+    puts.length = 0;
+  }
+  lastReq = req;
+  lastData = data;
+  lastDecoded = copy;
+  return data;
 }
+
+// Scratch lists of encodeRequest (emptied before it returns).
+const takenValues: string[] = [];
+const takenPuts: PutRequest[] = [];
+
+// The last request encoded, its data and its decoded form, for rememberEncoded.
+let lastReq: InternalRaftRequest | undefined;
+let lastData = '';
+let lastDecoded: InternalRaftRequest | undefined;
 
 /** The request an entry's data holds (no memo: the log views and checkers read entries apart). */
 export function decodeEntryData(data: string): InternalRaftRequest {
@@ -56,33 +82,30 @@ export function decodeEntryData(data: string): InternalRaftRequest {
 // the same order: the request's put, then a txn's success ops and failure ops,
 // nested txns in place.
 
-function withoutValues(req: InternalRaftRequest, values: string[]): InternalRaftRequest {
-  if (req.put && typeof req.put.value === 'string') return { ...req, put: { ...req.put, value: lengthOf(req.put.value, values) } };
-  if (req.txn && hasPutValue(req.txn)) return { ...req, txn: txnWithoutValues(req.txn, values) };
-  return req;
+/** Replaces each put's value in `req` (a copy) by its length, keeping the values and their puts in order. */
+function takeValues(req: InternalRaftRequest, values: string[], puts: PutRequest[]): void {
+  if (req.put && typeof req.put.value === 'string') return takeValue(req.put, values, puts);
+  if (req.txn) takeTxnValues(req.txn, values, puts);
 }
 
-function lengthOf(value: string, values: string[]): string {
+function takeValue(put: PutRequest, values: string[], puts: PutRequest[]): void {
+  const value = put.value!;
   values.push(value);
-  return value.length as unknown as string; // a number stands where the value was
+  puts.push(put);
+  put.value = value.length as unknown as string; // a number stands where the value was
 }
 
-function hasPutValue(t: TxnRequest): boolean {
-  const ops = (xs: RequestOp[] | undefined) => xs?.some((op) => typeof op.requestPut?.value === 'string' || (op.requestTxn !== undefined && hasPutValue(op.requestTxn))) ?? false;
-  return ops(t.success) || ops(t.failure);
+function takeTxnValues(t: TxnRequest, values: string[], puts: PutRequest[]): void {
+  if (t.success) takeOpsValues(t.success, values, puts);
+  if (t.failure) takeOpsValues(t.failure, values, puts);
 }
 
-function txnWithoutValues(t: TxnRequest, values: string[]): TxnRequest {
-  const ops = (xs: RequestOp[] | undefined) =>
-    xs?.map((op) => {
-      if (op.requestPut && typeof op.requestPut.value === 'string') return { ...op, requestPut: { ...op.requestPut, value: lengthOf(op.requestPut.value, values) } };
-      if (op.requestTxn && hasPutValue(op.requestTxn)) return { ...op, requestTxn: txnWithoutValues(op.requestTxn, values) };
-      return op;
-    });
-  const out: TxnRequest = { ...t };
-  if (t.success) out.success = ops(t.success);
-  if (t.failure) out.failure = ops(t.failure);
-  return out;
+function takeOpsValues(ops: RequestOp[], values: string[], puts: PutRequest[]): void {
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.requestPut && typeof op.requestPut.value === 'string') takeValue(op.requestPut, values, puts);
+    else if (op.requestTxn) takeTxnValues(op.requestTxn, values, puts);
+  }
 }
 
 function restoreValues(req: InternalRaftRequest, data: string, at: { pos: number }): void {
@@ -109,10 +132,15 @@ function restoreTxn(t: TxnRequest, data: string, at: { pos: number }): void {
 
 /**
  * The proposer's shortcut: `e` was just appended with data = encodeRequest(req),
- * so its decoded form is a JSON round trip of req (a copy: the caller keeps req).
+ * so its decoded form is a JSON round trip of req (a copy: the caller keeps
+ * req), which that encodeRequest call has just made.
  */
 export function rememberEncoded(e: Entry, req: InternalRaftRequest): void {
-  remember(e, jsonRoundTrip(req));
+  const decoded = req === lastReq && e.data === lastData ? lastDecoded! : jsonRoundTrip(req);
+  lastReq = undefined;
+  lastData = '';
+  lastDecoded = undefined;
+  remember(e, decoded);
 }
 
 /** The request in a normal entry's data (shared between members: treat as read-only). */

@@ -4,7 +4,7 @@
 import * as errors from '../api/errors';
 import type { EtcdError } from '../api/errors';
 import { isEtcdError } from '../api/errors';
-import { isTxnReadonly, isTxnSerializable, type InternalRaftRequest, type RaftResponse, type KeyValue, type RangeRequest, type ResponseHeader, type TxnRequest, type WatchCreateRequest, type WatchResponse } from '../api/rpc';
+import { isTxnReadonly, isTxnSerializable, type InternalRaftRequest, type RaftResponse, type KeyValue, type RangeRequest, type RequestOp, type ResponseHeader, type TxnRequest, type WatchCreateRequest, type WatchResponse } from '../api/rpc';
 import { checkProposal, checkRangeRequest } from '../api/validate';
 import { EtcdStateMachine } from '../mvcc/applier';
 import { registerClass } from '../../sim/serial';
@@ -25,8 +25,14 @@ export interface KvConfig {
  * something different from what was validated.
  */
 function checkOneofs(t: TxnRequest): EtcdError | null {
-  for (const op of [...(t.success ?? []), ...(t.failure ?? [])]) {
-    const set = [op.requestRange, op.requestPut, op.requestDeleteRange, op.requestTxn].filter((x) => x !== undefined).length;
+  return checkOpsOneofs(t.success) ?? checkOpsOneofs(t.failure);
+}
+
+function checkOpsOneofs(ops: readonly RequestOp[] | undefined): EtcdError | null {
+  if (ops == null) return null;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    const set = (op.requestRange !== undefined ? 1 : 0) + (op.requestPut !== undefined ? 1 : 0) + (op.requestDeleteRange !== undefined ? 1 : 0) + (op.requestTxn !== undefined ? 1 : 0);
     if (set > 1) return { type: 'EtcdError', code: 'InvalidArgument', codeNumber: 3, message: 'oneof RequestOp.request has more than one field set' };
     if (op.requestTxn) {
       const inner = checkOneofs(op.requestTxn);
