@@ -4,23 +4,10 @@
 // create_token.go words them (the parity suite compares them with kubectl v1.32).
 import { describe, expect, it } from 'vitest';
 import { call, controlPlane } from '../../apiserver/testing/harness';
-import { SIM_EPOCH_MS } from '../../apiserver/http/time';
 import type { Engine } from '../../facade/engine';
-import type { ApiRequest } from '../../apiserver/types';
-import { runKubectl } from '../index';
+import { engineKubectl } from '../testing/engineKubectl';
 
-function kubectl(e: Engine, tty: boolean) {
-  const transport = {
-    async request(req: ApiRequest) {
-      const r = call(e, req.method, req.path, req.body, { query: req.query as Record<string, string>, headers: req.headers });
-      return { status: r.status, headers: r.headers, body: r.text };
-    },
-    watch() {
-      throw new Error('no watches in these tests');
-    },
-  };
-  return async (...args: string[]) => runKubectl(args, { transport: transport as never, files: {}, tty, now: () => SIM_EPOCH_MS + e.sim.now, namespace: 'default' });
-}
+const kubectl = (e: Engine, tty: boolean) => engineKubectl(e, { tty });
 
 describe('kubectl create token', () => {
   it('issues a token the server authenticates as the service account', { timeout: 60_000 }, async () => {

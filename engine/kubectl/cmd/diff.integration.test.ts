@@ -5,23 +5,10 @@
 // kubectl v1.32 printed for the same files against `npm run serve`.
 import { describe, expect, it } from 'vitest';
 import { call, controlPlane } from '../../apiserver/testing/harness';
-import { SIM_EPOCH_MS } from '../../apiserver/http/time';
 import type { Engine } from '../../facade/engine';
-import type { ApiRequest } from '../../apiserver/types';
-import { runKubectl } from '../index';
+import { engineKubectl } from '../testing/engineKubectl';
 
-function kubectl(e: Engine, files: Record<string, string>) {
-  const transport = {
-    async request(req: ApiRequest) {
-      const r = call(e, req.method, req.path, req.body, { query: req.query as Record<string, string>, headers: req.headers });
-      return { status: r.status, headers: r.headers, body: r.text };
-    },
-    watch() {
-      throw new Error('no watches in these tests');
-    },
-  };
-  return async (...args: string[]) => runKubectl(args, { transport: transport as never, files, now: () => SIM_EPOCH_MS + e.sim.now, namespace: 'default' });
-}
+const kubectl = (e: Engine, files: Record<string, string>) => engineKubectl(e, { files });
 
 const cm = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n${data}`;
 const secret = (pw: string) => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: sec\nstringData:\n  pw: ${pw}\n  user: bob\n`;

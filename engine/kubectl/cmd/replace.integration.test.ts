@@ -6,25 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { call, controlPlane } from '../../apiserver/testing/harness';
 import { runUntil } from '../../scheduler/testing/cluster';
-import { SIM_EPOCH_MS } from '../../apiserver/http/time';
 import type { Engine } from '../../facade/engine';
-import type { ApiRequest } from '../../apiserver/types';
-import { runKubectl } from '../index';
+import { engineKubectl } from '../testing/engineKubectl';
 
-function kubectl(e: Engine, files: Record<string, string>) {
-  const transport = {
-    async request(req: ApiRequest) {
-      const r = call(e, req.method, req.path, req.body, { query: req.query as Record<string, string>, headers: req.headers });
-      return { status: r.status, headers: r.headers, body: r.text };
-    },
-    watch() {
-      throw new Error('no watches in these tests');
-    },
-  };
-  // The terminal's sleep: virtual time passes.
-  const sleep = async (ms: number) => e.advance(ms);
-  return async (...args: string[]) => runKubectl(args, { transport: transport as never, files, sleep, now: () => SIM_EPOCH_MS + e.sim.now, namespace: 'default' });
-}
+// The terminal's sleep: virtual time passes.
+const kubectl = (e: Engine, files: Record<string, string>) => engineKubectl(e, { files, sleep: async (ms: number) => e.advance(ms) });
 
 const pod = (command: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p1\nspec:\n  terminationGracePeriodSeconds: 5\n  containers:\n  - name: c\n    image: busybox:1.36\n    command: ["${command}", "3600"]\n`;
 const cms = (v: string) => ['rc1', 'rc2'].map((n) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  a: "${v}"\n`).join('---\n');

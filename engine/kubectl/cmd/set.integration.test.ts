@@ -6,24 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { call, controlPlane } from '../../apiserver/testing/harness';
 import { runUntil } from '../../scheduler/testing/cluster';
-import { SIM_EPOCH_MS } from '../../apiserver/http/time';
 import type { Engine } from '../../facade/engine';
-import type { ApiRequest } from '../../apiserver/types';
-import { runKubectl } from '../index';
+import { engineKubectl } from '../testing/engineKubectl';
 import { selectString, splitEnvironmentFromResources, updateEnv } from './set';
 
-function kubectl(e: Engine, files: Record<string, string> = {}, stdin?: string) {
-  const transport = {
-    async request(req: ApiRequest) {
-      const r = call(e, req.method, req.path, req.body, { query: req.query as Record<string, string>, headers: req.headers });
-      return { status: r.status, headers: r.headers, body: r.text };
-    },
-    watch() {
-      throw new Error('no watches in these tests');
-    },
-  };
-  return async (...args: string[]) => runKubectl(args, { transport: transport as never, files, ...(stdin !== undefined ? { stdin } : {}), now: () => SIM_EPOCH_MS + e.sim.now, namespace: 'default' });
-}
+const kubectl = (e: Engine, files: Record<string, string> = {}, stdin?: string) => engineKubectl(e, { files, ...(stdin !== undefined ? { stdin } : {}) });
 
 const deployment = {
   apiVersion: 'apps/v1',
