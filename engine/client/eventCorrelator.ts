@@ -117,10 +117,11 @@ export function correlate(c: EventCorrelatorState, e: CorrelatedEvent, namespace
   const seen: ObservedEvent = last ? { ...last, count: last.count + 1 } : { count: 1, first: rfc, name: freshName(), namespace };
   touch(c.observed, key, seen);
   // The spam filter.
-  const bucket = c.spam.get(spamKey(e)) ?? { tokens: SPAM_BURST, at: now };
+  const sKey = spamKey(e);
+  const bucket = c.spam.get(sKey) ?? { tokens: SPAM_BURST, at: now };
   const tokens = Math.min(SPAM_BURST, bucket.tokens + (now - bucket.at) / SPAM_REFILL_MS);
   const ok = tokens >= 1;
-  touch(c.spam, spamKey(e), { tokens: ok ? tokens - 1 : tokens, at: now });
+  touch(c.spam, sKey, { tokens: ok ? tokens - 1 : tokens, at: now });
   if (!ok) return { skip: true };
   return {
     skip: false,
