@@ -19,7 +19,8 @@ import { Reflector, type ReflectorEvent } from '../client/reflector';
 import { CONTROLLER_FACTORIES } from './registry';
 import { INFORMER_PATHS, type ApiCall, type Controller, type ControllerContext, type EventSpec } from './framework/types';
 import { ManagerContext } from './framework/context';
-import { CoreEventRecorder, type EventCall } from './framework/events';
+import { CoreEventRecorder, coreEventWrite } from './framework/events';
+import { afterEventAnswer, eventRequest, type EventWrite } from '../client/eventSink';
 import { LeaderElector, type LeaderElectionPlan } from '../client/leaderElection';
 import { Transport, TRANSPORT_TIMERS, type RateLimit } from '../client/transport';
 import { newUid } from '../apiserver/server/ids';
@@ -53,7 +54,7 @@ type Purpose =
   | { kind: 'list' | 'watch'; reflector: string }
   | { kind: 'write'; key: string }
   /** An Event write; a bump whose Event is gone creates it (recordEvent's fallback). */
-  | { kind: 'event'; create?: { path: string; body: unknown }; as?: string }
+  | { kind: 'event'; write: EventWrite; as?: string }
   | { kind: 'nsDelete'; ns: string; step: number }
   | { kind: 'nsFinalize'; ns: string }
   | { kind: 'credentialsSA' | 'credentialsToken'; controller: string }
@@ -165,7 +166,7 @@ export class ControllerManager implements Actor {
       } else if (e.type === 'RecordEvent') {
         const lease = { apiVersion: e.involvedObject.apiVersion, kind: 'Lease', metadata: { name: e.involvedObject.name, namespace: e.involvedObject.namespace, uid: e.involvedObject.uid, resourceVersion: e.involvedObject.resourceVersion } };
         const call = this.eventRecorder.record({ regarding: lease, type: 'Normal', reason: 'LeaderElection', message: e.message }, 'kube-controller-manager', ctx.now);
-        if (call) this.sendEvent(ctx, call, undefined);
+        if (call) this.sendEvent(ctx, coreEventWrite(call), undefined);
       }
     }
     const wake = this.elector.nextWakeAt();
@@ -260,8 +261,7 @@ export class ControllerManager implements Actor {
           if (res.status >= 300) this.inFlight.delete(purpose.key);
           return;
         case 'event':
-          if (res.status === 404 && purpose.create) this.sendEvent(ctx, { method: 'POST', ...purpose.create }, purpose.as);
-          return;
+          return this.onEventAnswer(ctx, purpose, res.status);
         case 'ready':
           if (res.status === 200) {
             this.apiReady = true;
@@ -320,6 +320,10 @@ export class ControllerManager implements Actor {
       return this.failRequest(ctx, purpose);
     }
     if (tag === 'relist') return this.list(ctx, data as string);
+    if (tag === 'eventRetry') {
+      const d = data as { write: EventWrite; as?: string };
+      return this.sendEvent(ctx, d.write, d.as);
+    }
     if (tag === 'credentials') return this.ensureCredentials(ctx, data as ControllerName);
     if (tag === 'ready') {
       this.send(ctx, { method: 'GET', path: '/readyz', query: {} }, { kind: 'ready' });
@@ -358,6 +362,7 @@ export class ControllerManager implements Actor {
     if (purpose.kind === 'write') this.inFlight.delete(purpose.key);
     if (purpose.kind === 'controller') this.controllerFailed(ctx, purpose.controller, purpose.tag);
     if (purpose.kind === 'lease') this.applyElection(ctx, this.elector.onResponse(ctx.now, purpose.seq, 0, ''));
+    if (purpose.kind === 'event') this.onEventAnswer(ctx, purpose, 0);
   }
 
   /** The connection closed: what was on it fails (requests waiting for a token go on the next one). */
@@ -416,12 +421,19 @@ export class ControllerManager implements Actor {
   /** @internal */
   controllerEvent(ctx: ActorContext, controller: string, e: EventSpec): void {
     const call = this.eventRecorder.record(e, e.component ?? controller, ctx.now);
-    if (call) this.sendEvent(ctx, call, this.tokens.has(controller) ? controller : undefined);
+    if (call) this.sendEvent(ctx, coreEventWrite(call), this.tokens.has(controller) ? controller : undefined);
   }
 
-  private sendEvent(ctx: ActorContext, call: EventCall, as: string | undefined): void {
-    const purpose: Purpose = { kind: 'event', ...(call.create ? { create: call.create } : {}), ...(as ? { as } : {}) };
-    this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body), ...(call.contentType ? { headers: { 'content-type': call.contentType } } : {}) }, purpose, as);
+  private sendEvent(ctx: ActorContext, write: EventWrite, as: string | undefined): void {
+    const r = eventRequest(write);
+    this.send(ctx, { method: r.method, path: r.path, query: {}, body: r.body, ...(r.contentType ? { headers: { 'content-type': r.contentType } } : {}) }, { kind: 'event', write, ...(as ? { as } : {}) }, as);
+  }
+
+  /** An Event write's answer (0: none came): recordToSink's fallback and retries. */
+  private onEventAnswer(ctx: ActorContext, purpose: Extract<Purpose, { kind: 'event' }>, status: number): void {
+    const next = afterEventAnswer(purpose.write, status, () => ctx.rng.float());
+    if (next.type === 'send') this.sendEvent(ctx, next.write, purpose.as);
+    else if (next.type === 'retry') ctx.setTimer(next.afterMs, 'eventRetry', { write: next.write, ...(purpose.as ? { as: purpose.as } : {}) });
   }
 
   private dispatch(ctx: ActorContext, resource: string, events: ReflectorEvent[]): void {

@@ -2,11 +2,12 @@
 // recordContainerEvent, with the container's fieldPath) and its node, source
 // component kubelet, through client-go's EventCorrelator (client/
 // eventCorrelator: similar events combined, repeats counted, spam dropped).
-// Writes that get no answer are retried as recordToSink does (below).
+// Writes that get no answer are retried as recordToSink does (client/eventSink).
 import type { ActorContext } from '../sim/kernel';
 import { rfc3339, epochMs } from '../apiserver/http/time';
 import type { Pod } from '../scheduler/framework/api';
 import { correlate, type Correlation } from '../client/eventCorrelator';
+import { afterEventAnswer, eventRequest, eventWrite, type EventWrite } from '../client/eventSink';
 import { apiRequest } from './client';
 import type { Kubelet } from './kubelet';
 
@@ -40,42 +41,18 @@ export function recordNodeEvent(k: Kubelet, type: KubeletEvent['type'], reason: 
   k.outbox.push({ involved: { kind: 'Node', name: k.nodeName, namespace: '', uid: k.nodeName }, type, reason, message, at });
 }
 
-/**
- * recordToSink's retries (tools/record/event.go): a write that failed in
- * transport (no answer: the API server unreachable) is tried again, at most 12
- * times in all, after a random share of 10 s the first time (so clients do not
- * come back together) and 10 s after that. A refusal (a Status) is not retried.
- */
-export const EVENT_MAX_TRIES = 12;
-export const EVENT_RETRY_SLEEP_MS = 10_000;
-
-/** One write of an Event: a POST, or a count-bump PATCH that falls back to a POST of the whole Event. */
-export interface EventWrite {
-  method: 'POST' | 'PATCH';
-  path: string;
-  body: string;
-  /** For a PATCH: the Event to create if the one it bumps is gone (recordEvent). */
-  create?: { path: string; body: string };
-  tries: number;
-}
+export { EVENT_MAX_TRIES, EVENT_RETRY_SLEEP_MS, type EventWrite } from '../client/eventSink';
 
 export function sendEventWrite(k: Kubelet, ctx: ActorContext, w: EventWrite): void {
-  const contentType = w.method === 'PATCH' ? 'application/strategic-merge-patch+json' : undefined;
-  apiRequest(k, ctx, { method: w.method, path: w.path, query: {}, body: w.body }, { kind: 'event', write: w }, contentType);
+  const r = eventRequest(w);
+  apiRequest(k, ctx, { method: r.method, path: r.path, query: {}, body: r.body }, { kind: 'event', write: w }, r.contentType);
 }
 
-/** The answer to an Event write. */
+/** The answer to an Event write (status 0: none came): recordToSink's fallback and retries (client/eventSink). */
 export function onEventAnswer(ctx: ActorContext, k: Kubelet, w: EventWrite, status: number): void {
-  if (status >= 200 && status < 300) return;
-  if (status === 404 && w.create) {
-    // The Event it bumped is gone (its TTL ran out): recordEvent creates it anew, same name and count.
-    return sendEventWrite(k, ctx, { method: 'POST', path: w.create.path, body: w.create.body, tries: w.tries });
-  }
-  if (status !== 0) return; // refused: "will not retry"
-  const tries = w.tries + 1;
-  if (tries >= EVENT_MAX_TRIES) return; // "retry limit exceeded"
-  const delay = tries === 1 ? EVENT_RETRY_SLEEP_MS * ctx.rng.float() : EVENT_RETRY_SLEEP_MS;
-  ctx.setTimer(delay, 'eventRetry', { ...w, tries });
+  const next = afterEventAnswer(w, status, () => ctx.rng.float());
+  if (next.type === 'send') sendEventWrite(k, ctx, next.write);
+  else if (next.type === 'retry') ctx.setTimer(next.afterMs, 'eventRetry', next.write);
 }
 
 /** Sends the recorded events, each through the correlator (client/eventCorrelator). */
@@ -89,17 +66,8 @@ export function flushEvents(k: Kubelet, ctx: ActorContext): void {
     const c = correlate(k.events, seen, ns, ev.at, t, freshName);
     if (c.skip) continue;
     const whole = eventBody(k, ev, c, t);
-    if (c.patch === undefined) {
-      sendEventWrite(k, ctx, { method: 'POST', path: `/api/v1/namespaces/${c.namespace}/events`, body: JSON.stringify(whole), tries: 0 });
-      continue;
-    }
-    sendEventWrite(k, ctx, {
-      method: 'PATCH',
-      path: `/api/v1/namespaces/${c.namespace}/events/${c.name}`,
-      body: c.patch,
-      create: { path: `/api/v1/namespaces/${c.namespace}/events`, body: JSON.stringify(whole) },
-      tries: 0,
-    });
+    const create = { path: `/api/v1/namespaces/${c.namespace}/events`, body: JSON.stringify(whole) };
+    sendEventWrite(k, ctx, eventWrite('core', create, c.patch === undefined ? undefined : { path: `/api/v1/namespaces/${c.namespace}/events/${c.name}`, body: c.patch }));
   }
 }
 

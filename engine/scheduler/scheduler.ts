@@ -15,7 +15,7 @@ import { httpMsg, type HttpChunkMsg, type HttpResponseMsg } from '../apiserver/h
 import { CLIENT_CERT_HEADER } from '../apiserver/auth/authn';
 import { rfc3339 } from '../apiserver/http/time';
 import { Reflector, type ReflectorEvent } from '../client/reflector';
-import { CoreEventRecorder } from '../controllers/framework/events';
+import { CoreEventRecorder, coreEventWrite } from '../controllers/framework/events';
 import { LeaderElector, type LeaderElectionEvent, type LeaderElectionPlan } from '../client/leaderElection';
 import { Transport, TRANSPORT_TIMERS } from '../client/transport';
 import { podKey, type Node, type Pod, DEFAULT_SCHEDULER_NAME } from './framework/api';
@@ -29,7 +29,8 @@ import { SchedulerHandle } from './handle';
 import { emptyRecord, fitErrorMessage, NO_NODES_AVAILABLE, schedulePod, type Diagnosis } from './algorithm';
 import { DecisionLog } from './records/decisionLog';
 import type { DecisionRecord } from './records/types';
-import { EventRecorder } from './eventRecorder';
+import { EventRecorder, SERIES_FINISH_MS, SERIES_REFRESH_MS } from './eventRecorder';
+import { afterEventAnswer, eventRequest, type EventWrite } from '../client/eventSink';
 import { buildProfiles, type SchedulerSetup } from './profiles';
 import { PriorityQueue, nodeUpdateEvents, podUpdateEvents, type QueuedPodInfo } from './queue';
 
@@ -47,7 +48,6 @@ const CYCLE_PER_NODE_MS = 0.002;
 /** flushBackoffQCompleted runs every second, flushUnschedulablePodsLeftover every 30 s. */
 const BACKOFF_FLUSH_MS = 1000;
 const UNSCHEDULABLE_FLUSH_MS = 30_000;
-const EVENT_SERIES_MS = 6 * 60_000;
 
 /** Informers beyond pods and nodes, and the event resource each one's changes are. */
 const LISTED: { name: ListedResource; path: string; resource: ClusterEvent['resource'] | null }[] = [
@@ -69,6 +69,8 @@ type Purpose =
   | { kind: 'list' | 'watch'; informer: string }
   | { kind: 'lease'; seq: number }
   | { kind: 'write'; what: string }
+  /** An Event write (both recorders), with client-go's fallback and retries (client/eventSink). */
+  | { kind: 'event'; write: EventWrite }
   | { kind: 'binding'; uid: string; step: 'preBind' | 'bind' };
 
 /** A pod between its scheduling cycle and the end of its binding. */
@@ -218,7 +220,8 @@ export class KubeScheduler implements Actor {
       this.periodicArmed = true;
       ctx.setTimer(BACKOFF_FLUSH_MS, 'flushBackoff');
       ctx.setTimer(UNSCHEDULABLE_FLUSH_MS, 'flushUnschedulable');
-      ctx.setTimer(EVENT_SERIES_MS, 'eventSeries');
+      ctx.setTimer(SERIES_FINISH_MS, 'eventSeries');
+      ctx.setTimer(SERIES_REFRESH_MS, 'eventRefresh');
     }
   }
 
@@ -320,6 +323,8 @@ export class KubeScheduler implements Actor {
         return;
       case 'write':
         return;
+      case 'event':
+        return this.onEventAnswer(ctx, purpose.write, status);
       case 'binding':
         return this.onBindingResponse(ctx, purpose.uid, purpose.step, status, body);
     }
@@ -358,9 +363,15 @@ export class KubeScheduler implements Actor {
         this.queue.flushUnschedulablePodsLeftover(ctx.now);
         return this.kick(ctx);
       case 'eventSeries':
-        ctx.setTimer(EVENT_SERIES_MS, 'eventSeries');
-        for (const r of this.recorders.values()) for (const a of r.refresh(ctx.now)) this.sendAction(ctx, a, { kind: 'write', what: a.description });
+        ctx.setTimer(SERIES_FINISH_MS, 'eventSeries');
+        for (const r of this.recorders.values()) for (const w of r.finish(ctx.now)) this.sendEvent(ctx, w);
         return;
+      case 'eventRefresh':
+        ctx.setTimer(SERIES_REFRESH_MS, 'eventRefresh');
+        for (const r of this.recorders.values()) for (const w of r.refresh()) this.sendEvent(ctx, w);
+        return;
+      case 'eventRetry':
+        return this.sendEvent(ctx, data as EventWrite);
       case 'preBindPoll':
         return this.continueBinding(ctx, data as string);
     }
@@ -402,6 +413,8 @@ export class KubeScheduler implements Actor {
         return;
       case 'write':
         return;
+      case 'event':
+        return this.onEventAnswer(ctx, purpose.write, 0);
       case 'binding':
         return this.onBindingResponse(ctx, purpose.uid, purpose.step, 0, '{"message":"connection refused"}');
     }
@@ -440,7 +453,7 @@ export class KubeScheduler implements Actor {
         // (cmd/kube-scheduler/app/options: DeprecatedNewLegacyRecorder): events.k8s.io would refuse it without an action.
         const component = this.setup.config.raw.profiles?.[0]?.schedulerName ?? DEFAULT_SCHEDULER_NAME;
         const call = this.leaderEvents.record({ regarding: lease, type: 'Normal', reason: 'LeaderElection', message: e.message }, component, ctx.now);
-        if (call) this.send(ctx, { method: call.method, path: call.path, query: {}, body: JSON.stringify(call.body) }, { kind: 'write', what: `event ${call.path}` }, call.contentType, 'events');
+        if (call) this.sendEvent(ctx, coreEventWrite(call));
         return;
       }
     }
@@ -558,7 +571,19 @@ export class KubeScheduler implements Actor {
   }
 
   private emit(ctx: ActorContext, profile: string, regarding: KObject, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
-    for (const a of this.recorder(profile).record({ regarding, type, reason, action, note }, ctx.now)) this.sendAction(ctx, a, { kind: 'write', what: a.description });
+    for (const w of this.recorder(profile).record({ regarding, type, reason, action, note }, ctx.now)) this.sendEvent(ctx, w);
+  }
+
+  /** Event writes go through the event client (its own rate limiter). */
+  private sendEvent(ctx: ActorContext, write: EventWrite): void {
+    const r = eventRequest(write);
+    this.send(ctx, { method: r.method, path: r.path, query: {}, body: r.body }, { kind: 'event', write }, r.contentType, 'events');
+  }
+
+  private onEventAnswer(ctx: ActorContext, write: EventWrite, status: number): void {
+    const next = afterEventAnswer(write, status, () => ctx.rng.float());
+    if (next.type === 'send') this.sendEvent(ctx, next.write);
+    else if (next.type === 'retry') ctx.setTimer(next.afterMs, 'eventRetry', next.write);
   }
 
   /** ScheduleOne: pop a pod, run its scheduling cycle, start its binding cycle. */

@@ -7,6 +7,7 @@ import { registerClass } from '../../sim/serial';
 import { rfc3339, epochMs } from '../../apiserver/http/time';
 import { correlate, newEventCorrelator, type EventCorrelatorState } from '../../client/eventCorrelator';
 import type { EventSpec } from './types';
+import { eventWrite, type EventWrite } from '../../client/eventSink';
 
 export interface EventCall {
   method: 'POST' | 'PATCH';
@@ -59,6 +60,12 @@ export class CoreEventRecorder {
     if (c.patch === undefined) return { method: 'POST', ...create };
     return { method: 'PATCH', path: `/api/v1/namespaces/${c.namespace}/events/${c.name}`, contentType: 'application/strategic-merge-patch+json', body: JSON.parse(c.patch) as unknown, create };
   }
+}
+
+/** The write a call makes, with recordToSink's fallback and retries (client/eventSink). */
+export function coreEventWrite(call: EventCall): EventWrite {
+  const create = call.create ?? { path: call.path, body: call.body };
+  return eventWrite('core', { path: create.path, body: JSON.stringify(create.body) }, call.method === 'PATCH' ? { path: call.path, body: JSON.stringify(call.body) } : undefined);
 }
 
 registerClass('CoreEventRecorder', CoreEventRecorder);

@@ -17,7 +17,8 @@ import { epochMs } from '../../apiserver/http/time';
 import { newUid } from '../../apiserver/server/ids';
 import { ApiConnection, API_CONNECTION_TIMERS, type ApiYield } from '../../client/apiConnection';
 import { AddonBootstrap, type AddonTag } from '../../client/addon';
-import { CoreEventRecorder } from '../../controllers/framework/events';
+import { CoreEventRecorder, coreEventWrite } from '../../controllers/framework/events';
+import { afterEventAnswer, eventRequest, type EventWrite } from '../../client/eventSink';
 import { claimKey, getPersistentVolumeClaimClass } from '../../scheduler/plugins/volumeBinding/helpers';
 import { ANN_SELECTED_NODE, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../scheduler/plugins/volumeBinding/types';
 import { HOSTPATH_DRIVER, hostpathManifests, PROVISIONER_SA } from './manifests';
@@ -48,7 +49,7 @@ type Tag =
   | { type: 'unselect'; claim: string }
   | { type: 'deletePV'; pv: string }
   | { type: 'unfinalize'; pv: string }
-  | { type: 'event' };
+  | { type: 'event'; write: EventWrite };
 
 export class CsiHostpathDriver implements Actor {
   readonly conn: ApiConnection;
@@ -93,6 +94,7 @@ export class CsiHostpathDriver implements Actor {
     }
     if (tag === 'addon:retry') return this.bootstrap.timer(ctx, this.conn, data as AddonTag);
     if (tag === 'retry') return this.considerClaim(ctx, data as string);
+    if (tag === 'eventRetry') return this.sendEvent(ctx, data as EventWrite);
   }
 
   persisted(): void {}
@@ -260,15 +262,25 @@ export class CsiHostpathDriver implements Actor {
         this.busy.delete(tag.pv);
         if (status === 409) this.considerVolume(ctx, tag.pv);
         return;
-      case 'event':
+      case 'event': {
+        // recordToSink's fallback and retries (client/eventSink); status 0: no answer.
+        const next = afterEventAnswer(tag.write, status, () => ctx.rng.float());
+        if (next.type === 'send') this.sendEvent(ctx, next.write);
+        else if (next.type === 'retry') ctx.setTimer(next.afterMs, 'eventRetry', next.write);
         return;
+      }
     }
   }
 
   private event(ctx: ActorContext, regarding: KObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
     const ref = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: regarding.metadata.name, namespace: regarding.metadata.namespace, uid: regarding.metadata.uid, resourceVersion: regarding.metadata.resourceVersion } };
     const call = this.events.record({ regarding: ref, type, reason, message }, this.identity, ctx.now);
-    if (call) this.conn.call(ctx, { method: call.method, path: call.path, body: call.body, ...(call.contentType ? { contentType: call.contentType } : {}) }, { type: 'event' } satisfies Tag);
+    if (call) this.sendEvent(ctx, coreEventWrite(call));
+  }
+
+  private sendEvent(ctx: ActorContext, write: EventWrite): void {
+    const r = eventRequest(write);
+    this.conn.call(ctx, { method: r.method, path: r.path, body: r.body, ...(r.contentType ? { contentType: r.contentType } : {}) }, { type: 'event', write } satisfies Tag);
   }
 }
 
