@@ -251,7 +251,8 @@ function MessageDetails({ msgId, seen }: { msgId: number; seen?: MessageInFlight
   const live = useView((s) => s.inFlight.find((m) => m.msgId === msgId));
   const records = useThrottledView(selTrace, INSPECT_MS).filter((r) => r.msgId === msgId);
   const m = live ?? seen;
-  const fate = records.find((r) => r.kind === 'deliver' || r.kind === 'drop');
+  // The last word on it: a stream (TCP) message may be held for a retransmission before it is delivered or dropped.
+  const fate = records.findLast((r) => r.kind === 'deliver' || r.kind === 'drop' || r.kind === 'held');
   return (
     <div className="msg-details">
       <h3>
@@ -282,7 +283,7 @@ function MessageDetails({ msgId, seen }: { msgId: number; seen?: MessageInFlight
           <dt>arrives at</dt>
           <dd>{formatT(m.arriveAt)}</dd>
           <dt>status</dt>
-          <dd>{live ? 'in flight' : fate ? (fate.kind === 'drop' ? `dropped (${fate.reason ?? '?'})` : 'delivered') : 'no longer in flight'}</dd>
+          <dd>{live ? 'in flight' : fate ? (fate.kind === 'drop' ? `dropped (${fate.reason ?? '?'})` : fate.kind === 'held' ? `held by TCP for a retransmission (${fate.reason ?? '?'})` : 'delivered') : 'no longer in flight'}</dd>
         </dl>
       ) : null}
       {records.length > 0 && (

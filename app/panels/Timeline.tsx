@@ -36,6 +36,7 @@ function filterOf(r: TraceRecordView): TraceFilter {
     case 'duplicate':
       return 'deliver';
     case 'drop':
+    case 'held':
       return 'drop';
     case 'timer':
       return 'timer';
@@ -50,6 +51,7 @@ const KIND_ICON: Record<string, string> = {
   send: '→',
   deliver: '⇥',
   drop: '✕',
+  held: '⏸',
   duplicate: '⧉',
   timer: '⏱',
   persist: '💾',

@@ -13,7 +13,7 @@ class EchoServer implements Actor {
   arrivals: { reqId: number; at: number }[] = [];
   start(): void {}
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
-    if (p.type === 'HttpPing') return ctx.send(from, httpMsg.pong((p as HttpPingMsg).seq));
+    if (p.type === 'HttpPing') return ctx.send(from, httpMsg.pong(p as HttpPingMsg));
     if (p.type !== 'HttpRequest') return;
     const m = p as HttpRequestMsg;
     this.arrivals.push({ reqId: m.reqId, at: ctx.now });

@@ -151,7 +151,7 @@ export class Transport {
     this.state = 'dialing';
     this.pingSeq++;
     this.pingAt = ctx.now;
-    ctx.send(this.server, httpMsg.ping(this.pingSeq));
+    ctx.send(this.server, httpMsg.ping(this.pingSeq, true));
     this.dialTimer = ctx.setTimer(DIAL_TIMEOUT_MS, 'conn:dial', this.pingSeq);
     ctx.setTimer(SYN_RTO_MS, 'conn:syn', { seq: this.pingSeq, rto: SYN_RTO_MS });
   }
@@ -194,7 +194,7 @@ export class Transport {
         // The SYN went unanswered: the kernel sends it again, backing off (1, 3, 7, 15 s …).
         const { seq, rto } = data as { seq: number; rto: number };
         if (this.state !== 'dialing' || seq !== this.pingSeq) return null;
-        ctx.send(this.server, httpMsg.ping(seq));
+        ctx.send(this.server, httpMsg.ping(seq, true));
         ctx.setTimer(rto * 2, 'conn:syn', { seq, rto: rto * 2 });
         return null;
       }
@@ -247,6 +247,7 @@ export class Transport {
    * closeAllConns): what was written on it is lost; the next request dials.
    */
   close(ctx: ActorContext): 'closed' {
+    ctx.closeConnection(this.server);
     this.state = 'closed';
     this.pingAt = -1;
     this.pingSeq++;

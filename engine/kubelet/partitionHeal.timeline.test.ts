@@ -64,4 +64,32 @@ describe('a node partitioned from the API servers, then healed', () => {
     expect(call(e, 'POST', '/api/v1/namespaces/default/pods', next).status).toBe(201);
     runUntil(e, () => call(e, 'GET', '/api/v1/namespaces/default/pods/after').body.status?.phase === 'Running', 'a new pod Running', 30_000, 200);
   });
+
+  it('a 3 s cut while a pod status update is on the wire: TCP delivers it late, nothing hangs', { timeout: 120_000 }, () => {
+    // A partition shorter than any health check: the kubelet never learns of it. Its writes and the
+    // answers are held by TCP and arrive at the first retransmission after the heal, as on a real network.
+    const e = controlPlane(8, { nodes: 1 });
+    runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 1, 'a Ready node', 60_000, 500);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'crash', namespace: 'default' }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'sleep 2; exit 1'] }] } };
+    expect(call(e, 'POST', '/api/v1/namespaces/default/pods', pod).status).toBe(201);
+    const restarts = () => call(e, 'GET', '/api/v1/namespaces/default/pods/crash').body.status?.containerStatuses?.[0]?.restartCount ?? 0;
+    runUntil(e, () => restarts() >= 1, 'a restart', 60_000, 200);
+    const k = e.sim.actor<Kubelet>('node-1')! as unknown as { requests: Map<number, { kind: string }> };
+    const statusInFlight = () => [...k.requests.values()].some((p) => p.kind === 'podStatus');
+    for (let i = 0; i < 100_000 && !statusInFlight(); i++) e.sim.step();
+    expect(statusInFlight()).toBe(true);
+    expect(e.exec({ type: 'fault', fault: { action: 'partition-node', target: 'node-1' } }).ok).toBe(true);
+    e.advance(3_000);
+    expect(e.exec({ type: 'fault', fault: { action: 'heal-all' } }).ok).toBe(true);
+    // The held write goes out at the first retransmission after the heal and is answered.
+    const healAt = e.sim.now;
+    runUntil(e, () => !statusInFlight(), 'the status write answered', 5_000, 50);
+    expect(e.sim.now - healAt).toBeLessThan(2_000);
+    expect(e.sim.trace.records().some((r) => r.kind === 'held' && r.from === 'node-1')).toBe(true);
+    // Later restarts keep reaching the API (a lost write used to leave the status stuck for good).
+    const at = restarts();
+    e.advance(120_000);
+    expect(restarts()).toBeGreaterThan(at);
+    expect(e.sim.actor<Kubelet>('node-1')!.transport.closes).toBe(0);
+  });
 });

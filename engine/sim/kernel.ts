@@ -4,7 +4,7 @@
 // wall clock: hosts decide how fast virtual time runs.
 import type { Actor, ActorId, ActorKind, Payload } from './actor';
 import { EventQueue } from './eventQueue';
-import { DROP_PARTITIONED, Network } from './network';
+import { DROP_PARTITIONED, Network, type HeldMessage, type LinkState } from './network';
 import { Rng } from './rng';
 import { DEFAULT_EPOCH_MS, enterEpoch } from './epoch';
 import { registerClass } from './serial';
@@ -28,7 +28,33 @@ export type SimEvent =
   | { type: 'timer'; actor: ActorId; slot: number; incarnation: number; timerId: number; tag: string; data: unknown }
   | { type: 'fsync'; actor: ActorId; slot: number; incarnation: number; tag: string; data: unknown }
   | { type: 'refused'; from: ActorId; to: ActorId; msgId: number; payload: Payload }
-  | { type: 'reset'; from: ActorId; to: ActorId };
+  | { type: 'reset'; from: ActorId; to: ActorId }
+  /** A TCP retransmission timeout on a link holding stream data (gen: the hold it belongs to). */
+  | { type: 'retransmit'; fromN: number; toN: number; gen: number };
+
+type DeliverEvent = Extract<SimEvent, { type: 'deliver' }>;
+
+/**
+ * Messages of a TCP stream: the HTTP/2 connections between the components and
+ * kube-apiserver. TCP never loses, duplicates or reorders what it delivers: a
+ * segment lost on a cut or lossy path stays in the sender's queue and is sent
+ * again when the retransmission timer fires (Linux: TCP_RTO_MIN 200 ms,
+ * doubling up to TCP_RTO_MAX 120 s, given up after tcp_retries2 = 15), and
+ * whatever follows it waits behind it. So a short cut delays requests and
+ * answers instead of losing them; longer ones are ended by the endpoints' own
+ * checks (client-go's HTTP/2 PING closes the connection, which discards what
+ * it held: closeConnection). etcd's peer and client traffic keeps its own
+ * protocols' view of loss (rafthttp drops what it cannot send, raft resends).
+ */
+function isStream(p: Payload): boolean {
+  const type = p.type;
+  // A dial's handshake (a PING marked syn) is not stream data: the dialer resends it on TCP's SYN schedule.
+  return type.charCodeAt(0) === 72 /* H */ && type.startsWith('Http') && (p as { syn?: true }).syn !== true;
+}
+
+export const TCP_RTO_MIN_MS = 200;
+export const TCP_RTO_MAX_MS = 120_000;
+export const TCP_RETRIES2 = 15;
 
 const kinds = new Map<string, ActorKind<unknown, unknown>>();
 
@@ -122,6 +148,8 @@ export class Simulation {
   private readonly cancelledTimers = new Set<number>();
   private nextMsgId = 1;
   private nextTimerId = 1;
+  /** Links holding stream data (a fast check on the delivery path). */
+  private holding = 0;
 
   constructor(opts: KernelOptions) {
     this.seed = opts.seed;
@@ -186,6 +214,8 @@ export class Simulation {
     slot.incarnation++; // pending timers and unfinished disk writes die with it
     slot.diskBusyUntil = this.now;
     this.trace.record({ t: this.now, kind: 'crash', to: id });
+    // Its sockets die with it: what its TCP still held is never sent.
+    for (const ls of this.network.heldLinksOf(slot.netId)) this.discardHeld(ls, 'sender-down', slot.netId);
     // The process died but its host lives: the host's kernel resets every open
     // connection, and peers learn it one network hop later (unless cut off).
     for (const other of this.slots.values()) {
@@ -295,8 +325,19 @@ export class Simulation {
         const slot = this.slotsByNet[ev.toN];
         let reason: 'unknown-target' | 'target-down' | 'partitioned' | undefined;
         if (!slot) reason = 'unknown-target';
-        else if (!slot.actor) reason = 'target-down';
-        else if (this.network.isBlockedBetween(ev.fromN, ev.toN)) reason = 'partitioned';
+        else if (this.network.isBlockedBetween(ev.fromN, ev.toN)) {
+          // A stream's segment lost on the cut stays with its sender (down or not, the receiver's host answers once it gets through).
+          if (isStream(ev.payload)) return this.hold(this.network.linkBetween(ev.fromN, ev.toN), ev, 'partitioned');
+          reason = slot.actor ? 'partitioned' : 'target-down';
+        } else if (this.holding > 0 && isStream(ev.payload)) {
+          // Earlier data of its stream is still held: it is handed over after it, not before.
+          const ls = this.network.linkBetween(ev.fromN, ev.toN);
+          if (ls.held) {
+            ls.held.push({ ev, incarnation: this.slotsByNet[ev.fromN]?.incarnation ?? -1 });
+            return this.flushHeld(ls);
+          }
+        }
+        if (!reason && !slot!.actor) reason = 'target-down';
         if (reason) {
           this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, reason);
           if (reason === 'target-down') this.refuse(ev.to, ev.from, ev.msgId, ev.payload);
@@ -329,6 +370,8 @@ export class Simulation {
         slot.actor.refused(slot.ctx, ev.from, ev.payload);
         return;
       }
+      case 'retransmit':
+        return this.retransmit(ev.fromN, ev.toN, ev.gen);
       case 'fsync': {
         const slot = this.slotsByNet[ev.slot];
         if (!slot?.actor || slot.incarnation !== ev.incarnation) return; // lost in a crash
@@ -381,6 +424,7 @@ export class Simulation {
     }
     const traceFrom = slot.traceId;
     trace.recordIds(TraceCode.send, this.now, traceFrom, toTrace, traceType, msgId, 0);
+    if (isStream(payload)) return this.sendStream(slot, { type: 'deliver', msgId, from, to, payload, sentAt: this.now, traceFrom, traceType, fromN, toN });
     const at = net.routeBetween(fromN, toN, this.now, this.netRng);
     if (at < 0) {
       this.trace.recordEvent('drop', this.now, from, to, payload.type, msgId, at === DROP_PARTITIONED ? 'partitioned' : 'loss');
@@ -391,6 +435,83 @@ export class Simulation {
       this.trace.recordEvent('duplicate', this.now, from, to, payload.type, msgId);
       this.queue.push(net.duplicateAt, { type: 'deliver', msgId, from, to, payload, sentAt: this.now, traceFrom, traceType, fromN, toN });
     }
+  }
+
+  // ---- TCP streams (isStream) --------------------------------------------
+
+  private sendStream(slot: Slot, ev: DeliverEvent): void {
+    const ls = this.network.linkBetween(ev.fromN, ev.toN);
+    if (ls.held) {
+      // Behind data not yet through: it waits its turn; if the path is open again, the
+      // receiver's duplicate ACKs make the sender resend at once (fast retransmit).
+      ls.held.push({ ev, incarnation: slot.incarnation });
+      if (!ls.blocked) this.flushHeld(ls);
+      return;
+    }
+    if (ls.blocked) return this.hold(ls, ev, 'partitioned');
+    const loss = ls.merged.loss;
+    if (loss > 0 && this.netRng.chance(loss)) return this.hold(ls, ev, 'loss');
+    this.queue.push(this.network.streamArrival(ls, this.now, this.netRng), ev);
+  }
+
+  /** A stream message did not get through: its sender's TCP keeps it and arms the retransmission timer. */
+  private hold(ls: LinkState, ev: DeliverEvent, why: 'partitioned' | 'loss'): void {
+    const sender = this.slotsByNet[ev.fromN];
+    this.trace.recordEvent('held', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, why);
+    const entry: HeldMessage = { ev, incarnation: sender?.incarnation ?? -1 };
+    if (ls.held) {
+      ls.held.push(entry);
+      return;
+    }
+    ls.held = [entry];
+    this.holding++;
+    ls.rtoMs = TCP_RTO_MIN_MS;
+    ls.retries = 0;
+    this.queue.push(this.now + ls.rtoMs, { type: 'retransmit', fromN: ev.fromN, toN: ev.toN, gen: ls.holdGen });
+  }
+
+  private retransmit(fromN: number, toN: number, gen: number): void {
+    const ls = this.network.linkBetween(fromN, toN);
+    if (!ls.held || ls.holdGen !== gen) return;
+    const loss = ls.merged.loss;
+    if (!ls.blocked && !(loss > 0 && this.netRng.chance(loss))) return this.flushHeld(ls);
+    // This retransmission got nowhere either; after the 15th, the wait for its answer ends the connection (924.6 s from 200 ms).
+    if (++ls.retries > TCP_RETRIES2) return this.discardHeld(ls, 'partitioned');
+    ls.rtoMs = Math.min(ls.rtoMs * 2, TCP_RTO_MAX_MS);
+    this.queue.push(this.now + ls.rtoMs, { type: 'retransmit', fromN, toN, gen });
+  }
+
+  /** Everything held on the link goes, in order (a process that died since wrote the rest of it: gone). */
+  private flushHeld(ls: LinkState): void {
+    const held = ls.held as HeldMessage<DeliverEvent>[];
+    ls.held = null;
+    ls.holdGen++;
+    this.holding--;
+    for (const h of held) {
+      const sender = this.slotsByNet[h.ev.fromN];
+      if (!sender?.actor || sender.incarnation !== h.incarnation) {
+        this.trace.recordEvent('drop', this.now, h.ev.from, h.ev.to, h.ev.payload.type, h.ev.msgId, 'sender-down');
+        continue;
+      }
+      this.queue.push(this.network.streamArrival(ls, this.now, this.netRng), h.ev);
+    }
+  }
+
+  /** The connection is gone (closed, or its process died, or TCP gave up): what it held is lost. `onlyFrom`: just that sender's. */
+  private discardHeld(ls: LinkState, reason: string, onlyFrom?: number): void {
+    const held = ls.held as HeldMessage<DeliverEvent>[] | null;
+    if (!held || (onlyFrom !== undefined && held[0]!.ev.fromN !== onlyFrom)) return;
+    ls.held = null;
+    ls.holdGen++;
+    this.holding--;
+    for (const h of held) this.trace.recordEvent('drop', this.now, h.ev.from, h.ev.to, h.ev.payload.type, h.ev.msgId, reason);
+  }
+
+  /** @internal The actor closed its connection to `peer`: data either side still held for it is dropped. */
+  closeConnection(slot: Slot, peer: ActorId): void {
+    const peerN = this.network.endpoint(peer);
+    this.discardHeld(this.network.linkBetween(slot.netId, peerN), 'connection-closed');
+    this.discardHeld(this.network.linkBetween(peerN, slot.netId), 'connection-closed');
   }
 
   /** @internal */
@@ -497,6 +618,11 @@ export class ActorContext {
 
   setTimer(delayMs: number, tag: string, data?: unknown): number {
     return this.sim.timerFor(this.slot, delayMs, tag, data);
+  }
+
+  /** Closes this actor's TCP connection to `peer`: stream data either way that the network still holds is lost. */
+  closeConnection(peer: ActorId): void {
+    this.sim.closeConnection(this.slot, peer);
   }
 
   cancelTimer(timerId: number): void {

@@ -25,14 +25,31 @@ export const DEFAULT_LINK: LinkConfig = { minMs: 0.5, maxMs: 1.5, loss: 0, dupli
 export const DROP_PARTITIONED = -1;
 export const DROP_LOSS = -2;
 
-/** Per directed link: its own settings, whether it is cut, its FIFO horizon. */
-interface LinkState {
+/**
+ * A TCP stream's unacknowledged data on a link (kernel.ts holds and resends
+ * it): what the sender's TCP keeps in its send queue while the path is cut or
+ * lossy, in order, with the incarnation of the process that wrote it.
+ */
+export interface HeldMessage<E = unknown> {
+  ev: E;
+  incarnation: number;
+}
+
+/** Per directed link: its own settings, whether it is cut, its FIFO horizon, a TCP stream's held data. */
+export interface LinkState {
   own: Partial<LinkConfig> | null;
   /** defaults + own, rebuilt when either changes (version check). */
   merged: LinkConfig;
   version: number;
   blocked: boolean;
   lastArrival: number;
+  /** Stream messages waiting for a retransmission to get through (null: none). */
+  held: HeldMessage[] | null;
+  /** Bumped whenever `held` is emptied, so a retransmission timer of an earlier hold is ignored. */
+  holdGen: number;
+  /** The retransmission timeout now (doubling on each retransmission) and how many were made. */
+  rtoMs: number;
+  retries: number;
 }
 
 export class Network {
@@ -68,6 +85,35 @@ export class Network {
     return this.stateOf(this.endpoint(from), this.endpoint(to));
   }
 
+  /** The state of a directed link by endpoint numbers (the kernel's stream path). */
+  linkBetween(fromN: number, toN: number): LinkState {
+    return this.stateOf(fromN, toN);
+  }
+
+  /** Links out of and into an endpoint that hold stream data. */
+  heldLinksOf(n: number): LinkState[] {
+    const out: LinkState[] = [];
+    for (const ls of this.grid[n] ?? []) if (ls?.held) out.push(ls);
+    for (const row of this.grid) {
+      const ls = row[n];
+      if (ls?.held) out.push(ls);
+    }
+    return out;
+  }
+
+  /**
+   * Arrival of a stream message (TCP): after every earlier one on its link
+   * whatever the link's reorder setting, and never duplicated (TCP delivers a
+   * byte once, in order). Loss and cuts are the kernel's: it holds the message.
+   */
+  streamArrival(ls: LinkState, now: number, rng: Rng): number {
+    const cfg = ls.merged;
+    let t = now + cfg.minMs + (cfg.maxMs - cfg.minMs) * rng.float();
+    if (t < ls.lastArrival) t = ls.lastArrival;
+    ls.lastArrival = t;
+    return t;
+  }
+
   private stateOf(fromN: number, toN: number): LinkState {
     const gridRow = this.grid[fromN]!;
     let ls = gridRow[toN];
@@ -76,7 +122,7 @@ export class Network {
       const to = this.endpointNames[toN]!;
       let row = this.links.get(from);
       if (!row) this.links.set(from, (row = new Map()));
-      ls = { own: null, merged: this.defaults, version: this.version, blocked: false, lastArrival: 0 };
+      ls = { own: null, merged: this.defaults, version: this.version, blocked: false, lastArrival: 0, held: null, holdGen: 0, rtoMs: 0, retries: 0 };
       row.set(to, ls);
       while (gridRow.length < toN) gridRow.push(undefined);
       gridRow[toN] = ls;

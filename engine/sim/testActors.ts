@@ -51,3 +51,49 @@ registerActorKind<PingConfig, PingDurable>({
   initDurable: () => ({ counter: 0 }),
   create: (id, config, durable) => new PingActor(id, config, durable),
 });
+
+export interface StreamConfig {
+  /** Where to send (empty: only receives). */
+  to: ActorId | null;
+  count: number;
+  intervalMs: number;
+}
+interface StreamMsg extends Payload {
+  type: 'HttpRequest' | 'Ping';
+  seq: number;
+}
+
+/**
+ * Writes `count` numbered messages on a TCP stream (an Http* payload type) and,
+ * interleaved, as many datagram-like ones (Ping); records what it receives.
+ */
+export class StreamActor implements Actor {
+  readonly got: { type: string; seq: number; at: number }[] = [];
+  private sent = 0;
+  constructor(
+    readonly id: ActorId,
+    readonly config: StreamConfig,
+  ) {}
+  start(ctx: ActorContext): void {
+    if (this.config.to) ctx.setTimer(this.config.intervalMs, 'send');
+  }
+  receive(ctx: ActorContext, _from: ActorId, p: Payload): void {
+    const m = p as StreamMsg;
+    this.got.push({ type: m.type, seq: m.seq, at: ctx.now });
+  }
+  timer(ctx: ActorContext, tag: string): void {
+    if (tag !== 'send' || !this.config.to || this.sent >= this.config.count) return;
+    const seq = this.sent++;
+    ctx.send(this.config.to, { type: 'HttpRequest', seq } as StreamMsg);
+    ctx.send(this.config.to, { type: 'Ping', seq } as StreamMsg);
+    ctx.setTimer(this.config.intervalMs, 'send');
+  }
+  persisted(): void {}
+}
+
+registerClass('StreamActor', StreamActor);
+registerActorKind<StreamConfig, null>({
+  kind: 'stream',
+  initDurable: () => null,
+  create: (id, config) => new StreamActor(id, config),
+});

@@ -9,6 +9,8 @@ export type TraceKind =
   | 'send'
   | 'deliver'
   | 'drop'
+  /** A stream (TCP) message that did not get through now: its sender keeps it for a retransmission. */
+  | 'held'
   | 'duplicate'
   | 'timer'
   | 'persist'
@@ -18,7 +20,7 @@ export type TraceKind =
   | 'command';
 
 /** Why a message did not arrive. */
-export type DropReason = 'partitioned' | 'loss' | 'target-down' | 'sender-down' | 'unknown-target';
+export type DropReason = 'partitioned' | 'loss' | 'target-down' | 'sender-down' | 'unknown-target' | 'connection-closed';
 
 export interface TraceRecord {
   /** Position in the whole run (0-based). */
@@ -35,7 +37,7 @@ export interface TraceRecord {
   detail?: string;
 }
 
-const KINDS: readonly TraceKind[] = ['send', 'deliver', 'drop', 'duplicate', 'timer', 'persist', 'crash', 'restart', 'fault', 'command'];
+const KINDS: readonly TraceKind[] = ['send', 'deliver', 'drop', 'duplicate', 'timer', 'persist', 'crash', 'restart', 'fault', 'command', 'held'];
 const KIND_CODE = new Map<TraceKind, number>(KINDS.map((k, i) => [k, i + 1]));
 
 /** Kind codes for recordIds (position in KINDS + 1), so the kernel's hot path needs no lookup. */

@@ -40,10 +40,13 @@ export interface HttpCancelMsg {
 export interface HttpPingMsg {
   type: 'HttpPing';
   seq: number;
+  /** The handshake of a new connection (a SYN): not data on a stream, so the kernel does not hold it; the dialer resends it. */
+  syn?: true;
 }
 export interface HttpPongMsg {
   type: 'HttpPong';
   seq: number;
+  syn?: true;
 }
 
 export type HttpToServer = HttpRequestMsg | HttpCancelMsg | HttpPingMsg;
@@ -132,6 +135,7 @@ export const httpMsg = {
   chunk: (reqId: number, chunk: string): HttpChunkMsg => ({ type: 'HttpChunk', reqId, chunk }),
   end: (reqId: number): HttpEndMsg => ({ type: 'HttpEnd', reqId }),
   cancel: (reqId: number): HttpCancelMsg => ({ type: 'HttpCancel', reqId }),
-  ping: (seq: number): HttpPingMsg => ({ type: 'HttpPing', seq }),
-  pong: (seq: number): HttpPongMsg => ({ type: 'HttpPong', seq }),
+  ping: (seq: number, syn?: boolean): HttpPingMsg => (syn ? { type: 'HttpPing', seq, syn: true } : { type: 'HttpPing', seq }),
+  /** The ACK of a PING (of a SYN, itself a handshake answer). */
+  pong: (ping: HttpPingMsg): HttpPongMsg => (ping.syn ? { type: 'HttpPong', seq: ping.seq, syn: true } : { type: 'HttpPong', seq: ping.seq }),
 };

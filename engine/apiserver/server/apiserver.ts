@@ -182,7 +182,7 @@ export class ApiServer implements Actor, AggregatorHost {
       }
     }
     // The HTTP/2 server answers PINGs in its transport, before any handler.
-    if (p.type === 'HttpPing') return ctx.send(from, httpMsg.pong((p as HttpPingMsg).seq));
+    if (p.type === 'HttpPing') return ctx.send(from, httpMsg.pong(p as HttpPingMsg));
     if (p.type === 'HttpCancel') {
       this.kubeletProxy.cancel(ctx, from, (p as HttpCancelMsg).reqId);
       return this.watch.cancel(ctx, from, (p as HttpCancelMsg).reqId);
