@@ -92,3 +92,34 @@ test('control-plane faults from the strip and the inspector, healed from the lis
   await expect(strip.locator('[data-component="kube-scheduler-0"]')).toHaveAttribute('data-state', /^up/);
   await expect(inspector.getByRole('button', { name: 'Cut off from etcd kube-apiserver-0' })).toBeVisible();
 });
+
+test('a short node partition: the kubelet\'s HTTP traffic is held by TCP, shown in the timeline and the message inspector, and delivered after the heal', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/?speed=2');
+  await openCluster(page);
+  await expect(page.getByRole('table', { name: 'Nodes' }).locator('tbody tr[data-status="Ready"]')).toHaveCount(3, { timeout: 30_000 });
+  // Only what did not arrive: drops and held messages.
+  await page.getByRole('checkbox', { name: 'Show deliveries' }).uncheck();
+  await page.getByRole('checkbox', { name: 'Show faults & commands' }).uncheck();
+  const at = (await page.evaluate(() => window.__kubeglassClusterMap!.locate('node', 'node-1')))!;
+  await page.mouse.click(at.x, at.y, { button: 'right' });
+  await page.getByRole('menu', { name: 'Faults for node-1' }).getByRole('menuitem', { name: /Partition from the API servers/ }).click();
+  await expect(faultsBar(page).locator('li[data-fault="partition-node"]')).toBeVisible();
+  // The kubelet renews its Lease every 10 s: that request is held on the cut, not dropped.
+  const recent = page.getByRole('region', { name: 'Recent events' });
+  const held = recent.locator('tr.k-held', { hasText: 'node-1 → kube-apiserver' }).first();
+  await expect(held).toBeVisible({ timeout: 30_000 });
+  // Stop the clock: the kubelet would close the connection (and drop what it held) after its 10 s heartbeat timeout.
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(held).toContainText('partitioned');
+  await held.getByRole('button', { name: /^Inspect message \d+ Http/ }).click();
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await expect(inspector).toContainText('held by TCP for a retransmission (partitioned)');
+  await shot(page, 'faults-partition-held');
+  // Healed before that: the held request gets through at a retransmission.
+  await faultsBar(page).getByRole('button', { name: 'Heal all faults' }).click();
+  await page.getByRole('button', { name: 'Play' }).click();
+  await expect(inspector).toContainText('delivered', { timeout: 30_000 });
+  await expect(inspector.locator('li', { hasText: /deliver node-1 → kube-apiserver-0/ })).toBeVisible();
+  await shot(page, 'faults-partition-delivered');
+});

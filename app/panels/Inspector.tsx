@@ -253,6 +253,7 @@ function MessageDetails({ msgId, seen }: { msgId: number; seen?: MessageInFlight
   const m = live ?? seen;
   // The last word on it: a stream (TCP) message may be held for a retransmission before it is delivered or dropped.
   const fate = records.findLast((r) => r.kind === 'deliver' || r.kind === 'drop' || r.kind === 'held');
+  const status = live ? 'in flight' : fate ? (fate.kind === 'drop' ? `dropped (${fate.reason ?? '?'})` : fate.kind === 'held' ? `held by TCP for a retransmission (${fate.reason ?? '?'})` : 'delivered') : 'no longer in flight';
   return (
     <div className="msg-details">
       <h3>
@@ -283,7 +284,12 @@ function MessageDetails({ msgId, seen }: { msgId: number; seen?: MessageInFlight
           <dt>arrives at</dt>
           <dd>{formatT(m.arriveAt)}</dd>
           <dt>status</dt>
-          <dd>{live ? 'in flight' : fate ? (fate.kind === 'drop' ? `dropped (${fate.reason ?? '?'})` : fate.kind === 'held' ? `held by TCP for a retransmission (${fate.reason ?? '?'})` : 'delivered') : 'no longer in flight'}</dd>
+          <dd>{status}</dd>
+        </dl>
+      ) : fate ? (
+        <dl className="facts">
+          <dt>status</dt>
+          <dd>{status}</dd>
         </dl>
       ) : null}
       {records.length > 0 && (

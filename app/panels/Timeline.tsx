@@ -51,7 +51,7 @@ const KIND_ICON: Record<string, string> = {
   send: '→',
   deliver: '⇥',
   drop: '✕',
-  held: '⏸',
+  held: '↺',
   duplicate: '⧉',
   timer: '⏱',
   persist: '💾',
