@@ -4,6 +4,7 @@
 // given (the server defaults minReplicas to 1 and the target to 80 % CPU).
 import type { Ctx } from '../cli/context';
 import type { FlagDef } from '../cli/flags';
+import { checkRequiredFlags } from '../cli/requiredFlags';
 import { getBool, getInt, getString, getStrings } from '../cli/flags';
 import { errs, fail, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
@@ -44,7 +45,7 @@ function hpaFor(name: string, refName: string, m: Mapping, min: number, max: num
 
 export async function runAutoscale(ctx: Ctx, args: string[]): Promise<void> {
   const f = ctx.flags;
-  if (!f.changed.has('max')) fail(errs.plain('required flag(s) "max" not set'));
+  checkRequiredFlags(f, ['max']);
   const min = getInt(f, 'min');
   const max = getInt(f, 'max');
   const cpu = getInt(f, 'cpu-percent');

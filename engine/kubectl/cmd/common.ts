@@ -87,8 +87,9 @@ export class ResultPrinter {
     return this.generic !== null;
   }
 
-  print(obj: Obj, operation: string): void {
-    if (this.generic) this.ctx.io.out(this.generic.print(obj));
+  /** `typed`: a Go struct in kubectl (see GenericPrinter.print). */
+  print(obj: Obj, operation: string, typed = false): void {
+    if (this.generic) this.ctx.io.out(this.generic.print(obj, typed));
     else if (this.nameOnly) this.ctx.io.out(nameLine(obj));
     else this.ctx.io.out(nameLine(obj, withDryRun(operation, this.dryRun)));
   }

@@ -7,6 +7,7 @@ import type { CommandSpec } from '../cli/root';
 import { CREATE_TOKEN } from './createToken';
 import type { FlagDef } from '../cli/flags';
 import { getBool, getInt, getString, getStrings } from '../cli/flags';
+import { checkRequiredFlags } from '../cli/requiredFlags';
 import { errs, fail, KubectlFailure, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
 import { goJsonCompact } from '../printers/goJson';
@@ -88,8 +89,9 @@ async function createGenerated(ctx: Ctx, obj: Obj, mapping: Mapping, what: strin
   const ns = mapping.namespaced ? ctx.namespace : undefined;
   if (ns && ctx.explicitNamespace) obj.metadata.namespace = ns;
   if (getBool(ctx.flags, 'save-config')) obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [LAST_APPLIED]: modifiedConfiguration(obj, false) };
+  // The generators build Go structs, and decode the answer into one.
   if (dryRun === 'client') {
-    printer.print(obj, 'created');
+    printer.print(obj, 'created', true);
     return;
   }
   await ctx.discovery.load();
@@ -101,7 +103,77 @@ async function createGenerated(ctx: Ctx, obj: Obj, mapping: Mapping, what: strin
     if (prefix === null || prefix === undefined) fail(errs.status(st));
     fail(errs.plain(`${prefix}${st.message ?? ''}`));
   }
-  printer.print(r.value, 'created');
+  printer.print(r.value, 'created', true);
+}
+
+/**
+ * kubectl create ingress (create_ingress.go): each --rule is host/path=service:port with an
+ * optional ,tls[=secret]; a path ending in * is a Prefix path (else Exact); rules of one host
+ * share its HTTP paths; a host is listed under TLS once, grouped by secret.
+ */
+const INGRESS_RULE = /^([\w*\-.]*)(\/.*)=([\w-]+):([\w-]+)(,(tls)=?([\w-]+)?)?/;
+
+function ingressFromFlags(name: string, ingressClass: string, rules: string[], annotations: string[], defaultBackend: string): Obj {
+  if (!defaultBackend && rules.length === 0) {
+    fail(errs.plain('not enough information provided: every ingress has to either specify a default-backend (which catches all traffic) or a list of rules (which catch specific paths)'));
+  }
+  for (const r of rules) if (!INGRESS_RULE.test(r)) fail(errs.plain(`rule ${r} is invalid and should be in format host/path=svcname:svcport[,tls[=secret]]`));
+  for (const a of annotations) if (!a.includes('=')) fail(errs.plain(`annotation ${a} is invalid and should be in format key=[value]`));
+  if (defaultBackend && defaultBackend.split(':').length !== 2) fail(errs.plain('default-backend should be in format servicename:serviceport'));
+  // intstr.Parse: a whole number is a port number, anything else a port name.
+  const backend = (svc: string): Obj => {
+    const [svcName = '', port = ''] = svc.split(':');
+    return { service: { name: svcName, port: /^[+-]?\d+$/.test(port) ? { number: Number(port) } : { name: port } } };
+  };
+  const spec: Obj = {};
+  if (ingressClass) spec.ingressClassName = ingressClass;
+  if (defaultBackend) spec.defaultBackend = backend(defaultBackend);
+  const tls: { hosts?: string[]; secretName?: string }[] = [];
+  const tlsHosts = new Set<string>();
+  for (const r of rules) {
+    const parts = r.split(',');
+    if (parts.length !== 2) continue;
+    const host = r.split('/')[0]!;
+    const secretParts = parts[1]!.split('=');
+    const secret = secretParts.length > 1 ? secretParts[1]! : '';
+    if (tlsHosts.has(host)) continue;
+    tlsHosts.add(host);
+    const same = tls.find((t) => (t.secretName ?? '') === secret);
+    if (same) {
+      (same.hosts ??= []).push(host);
+      continue;
+    }
+    const t: { hosts?: string[]; secretName?: string } = {};
+    if (host) t.hosts = [host];
+    if (secret) t.secretName = secret;
+    if (t.hosts || t.secretName) tls.push(t);
+  }
+  if (tls.length > 0) spec.tls = tls;
+  const ingressRules: { host?: string; http: { paths: Obj[] } }[] = [];
+  for (const r of rules) {
+    const noTls = r.split(',')[0]!;
+    const slash = noTls.indexOf('/');
+    const host = noTls.slice(0, slash);
+    const [pathPart = '', svc = ''] = noTls.slice(slash + 1).split('=');
+    let path = `/${pathPart}`;
+    let pathType = 'Exact';
+    if (path.endsWith('*')) {
+      pathType = 'Prefix';
+      path = path.slice(0, -1);
+    }
+    const p = { path, pathType, backend: backend(svc) };
+    const existing = ingressRules.find((x) => (x.host ?? '') === host);
+    if (existing) existing.http.paths.push(p);
+    else ingressRules.push({ ...(host ? { host } : {}), http: { paths: [p] } });
+  }
+  if (ingressRules.length > 0) spec.rules = ingressRules;
+  const ann: Record<string, string> = {};
+  for (const a of annotations) {
+    const eq = a.indexOf('=');
+    ann[a.slice(0, eq)] = a.slice(eq + 1);
+  }
+  const meta = NULL_META(name, Object.keys(ann).length > 0 ? { annotations: ann } : {});
+  return { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', metadata: meta, spec, status: { loadBalancer: {} } };
 }
 
 /** metav1.ParseToLabelSelector: equality terms to matchLabels, the rest to matchExpressions. */
@@ -125,9 +197,9 @@ function labelSelectorFromString(text: string): Obj {
   return sel;
 }
 
+/** NameFromCommandArgs (create.go): the one NAME before any `--`, else a usage error. */
 function requireName(ctx: Ctx, args: string[]): string {
-  if (args.length === 0) fail(errs.usage('NAME is required', ctx.commandPath));
-  if (args.length > 1) fail(errs.plain(`exactly one NAME is required, got ${args.length}`));
+  if (args.length !== 1) fail(errs.usage(`exactly one NAME is required, got ${args.length}`, ctx.commandPath));
   return args[0]!;
 }
 
@@ -142,6 +214,7 @@ const M = {
   cronjob: { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true, singular: 'cronjob' },
   resourcequota: { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, singular: 'resourcequota' },
   priorityclass: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, singular: 'priorityclass' },
+  ingress: { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', namespaced: true, singular: 'ingress' },
   poddisruptionbudget: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, singular: 'poddisruptionbudget' },
   role: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', namespaced: true, singular: 'role' },
   clusterrole: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, singular: 'clusterrole' },
@@ -349,7 +422,7 @@ export function createSubcommands(): CommandSpec[] {
       use: 'NAME --image=image -- [COMMAND] [args...] [options]',
       flags: [...GEN_FLAGS, { name: 'image', kind: 'stringSlice' }, { name: 'replicas', shorthand: 'r', kind: 'int', default: 1 }, { name: 'port', kind: 'int', default: -1 }],
       run: async (ctx, args) => {
-        if (!ctx.flags.changed.has('image')) fail(errs.plain('required flag(s) "image" not set'));
+        checkRequiredFlags(ctx.flags, ['image']);
         const name = requireName(ctx, args.slice(0, ctx.flags.argsLenAtDash >= 0 ? ctx.flags.argsLenAtDash : args.length));
         const command = ctx.flags.argsLenAtDash >= 0 ? args.slice(ctx.flags.argsLenAtDash) : [];
         const images = getStrings(ctx.flags, 'image');
@@ -397,10 +470,8 @@ export function createSubcommands(): CommandSpec[] {
       use: 'NAME --image=image --schedule=\'0/5 * * * ?\' -- [COMMAND] [args...] [flags] [options]',
       flags: [...GEN_FLAGS, { name: 'image', kind: 'string' }, { name: 'schedule', kind: 'string' }, { name: 'restart', kind: 'string' }],
       run: async (ctx, args) => {
+        checkRequiredFlags(ctx.flags, ['image', 'schedule']);
         const name = requireName(ctx, args.slice(0, ctx.flags.argsLenAtDash >= 0 ? ctx.flags.argsLenAtDash : args.length));
-        // cobra's MarkFlagRequired, image checked first.
-        if (!ctx.flags.changed.has('image')) fail(errs.plain('required flag(s) "image" not set'));
-        if (!ctx.flags.changed.has('schedule')) fail(errs.plain('required flag(s) "schedule" not set'));
         const command = ctx.flags.argsLenAtDash >= 0 ? args.slice(ctx.flags.argsLenAtDash) : [];
         const restart = getString(ctx.flags, 'restart') || 'OnFailure';
         const c: Obj = { name, image: getString(ctx.flags, 'image') };
@@ -466,6 +537,18 @@ export function createSubcommands(): CommandSpec[] {
         const scopes = getString(ctx.flags, 'scopes');
         if (scopes) spec.scopes = scopes.split(',');
         await createGenerated(ctx, { kind: 'ResourceQuota', apiVersion: 'v1', metadata: NULL_META(name), spec, status: {} }, M.resourcequota, 'quota');
+      },
+    },
+    {
+      name: 'ingress',
+      aliases: ['ing'],
+      short: 'Create an ingress with the specified name',
+      use: 'NAME --rule=host/path=service:port[,tls[=secret]] ',
+      flags: [...GEN_FLAGS, { name: 'class', kind: 'string' }, { name: 'rule', kind: 'stringArray' }, { name: 'default-backend', kind: 'string' }, { name: 'annotation', kind: 'stringArray' }],
+      run: async (ctx, args) => {
+        const name = requireName(ctx, args);
+        const obj = ingressFromFlags(name, getString(ctx.flags, 'class'), getStrings(ctx.flags, 'rule'), getStrings(ctx.flags, 'annotation'), getString(ctx.flags, 'default-backend'));
+        await createGenerated(ctx, obj, M.ingress, 'ingress');
       },
     },
     {
@@ -540,9 +623,9 @@ export function createSubcommands(): CommandSpec[] {
       use: 'NAME --clusterrole=NAME [--user=username] [--group=groupname] [--serviceaccount=namespace:serviceaccountname] [--dry-run=server|client|none] [options]',
       flags: [...GEN_FLAGS, { name: 'clusterrole', kind: 'string' }, { name: 'user', kind: 'stringArray' }, { name: 'group', kind: 'stringArray' }, { name: 'serviceaccount', kind: 'stringArray' }],
       run: async (ctx, args) => {
+        checkRequiredFlags(ctx.flags, ['clusterrole']);
         const name = requireName(ctx, args);
         const cr = getString(ctx.flags, 'clusterrole');
-        if (!cr) fail(errs.plain('required flag(s) "clusterrole" not set'));
         const obj: Obj = { kind: 'ClusterRoleBinding', apiVersion: 'rbac.authorization.k8s.io/v1', metadata: NULL_META(name), roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: cr } };
         const subs = subjects(ctx);
         if (subs.length > 0) obj.subjects = subs;

@@ -4,6 +4,7 @@ import type { JsonValue } from '../../apimachinery/types';
 import { createMergePatch } from '../../apimachinery/patch';
 import type { Ctx } from '../cli/context';
 import type { FlagDef } from '../cli/flags';
+import { checkRequiredFlags } from '../cli/requiredFlags';
 import { getBool, getInt, getString, getStrings } from '../cli/flags';
 import { errs, fail, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
@@ -181,7 +182,7 @@ export const SCALE_FLAGS: FlagDef[] = [
 
 export async function runScale(ctx: Ctx, args: string[]): Promise<void> {
   const f = ctx.flags;
-  if (!f.changed.has('replicas')) fail(errs.plain('required flag(s) "replicas" not set'));
+  checkRequiredFlags(f, ['replicas']);
   const replicas = getInt(f, 'replicas');
   if (replicas < 0) fail(errs.plain('The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0'));
   if (args.length === 0 && getStrings(f, 'filename').length === 0) fail(errs.plain(NO_RESOURCES));

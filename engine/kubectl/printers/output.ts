@@ -5,7 +5,8 @@ import { errs, fail } from '../client/errors';
 import { JsonPath, JsonPathError, relaxedJsonPathExpression } from '../jsonpath/jsonpath';
 import { toYaml } from '../yaml/emit';
 import { executeGoTemplate, TemplateError } from './goTemplate';
-import { goFmtV, goJsonIndent, goSharpV } from './goJson';
+import { goFmtV, goJsonIndent, goJsonIndentOrdered, goSharpV } from './goJson';
+import { asTypedStruct } from './typed';
 import { KUBECTL_TABWRITER, TabWriter } from './tabWriter';
 
 export type OutputFormat =
@@ -97,12 +98,15 @@ export class GenericPrinter {
     private readonly opts: { noHeaders?: boolean; showManagedFields?: boolean; allowMissingKeys?: boolean } = {},
   ) {}
 
-  /** Text for one object (or List); throws KubectlFailure on template errors. */
-  print(objIn: Obj): string {
+  /**
+   * Text for one object (or List); throws KubectlFailure on template errors.
+   * `typed`: the object is a Go struct in kubectl (a generator's), so JSON has its field order.
+   */
+  print(objIn: Obj, typed = false): string {
     const obj = (this.opts.showManagedFields ? objIn : stripManagedFields(objIn)) as Obj;
     switch (this.format.type) {
       case 'json':
-        return goJsonIndent(obj) + '\n';
+        return (typed ? goJsonIndentOrdered(asTypedStruct(obj), '    ') : goJsonIndent(obj)) + '\n';
       case 'yaml': {
         const sep = this.count++ > 0 ? '---\n' : '';
         return sep + toYaml(obj);
