@@ -35,21 +35,28 @@ export type SimEvent =
 type DeliverEvent = Extract<SimEvent, { type: 'deliver' }>;
 
 /**
- * Messages of a TCP stream: the HTTP/2 connections between the components and
- * kube-apiserver. TCP never loses, duplicates or reorders what it delivers: a
- * segment lost on a cut or lossy path stays in the sender's queue and is sent
- * again when the retransmission timer fires (Linux: TCP_RTO_MIN 200 ms,
- * doubling up to TCP_RTO_MAX 120 s, given up after tcp_retries2 = 15), and
- * whatever follows it waits behind it. So a short cut delays requests and
- * answers instead of losing them; longer ones are ended by the endpoints' own
- * checks (client-go's HTTP/2 PING closes the connection, which discards what
- * it held: closeConnection). etcd's peer and client traffic keeps its own
- * protocols' view of loss (rafthttp drops what it cannot send, raft resends).
+ * Messages of TCP streams: the protocols that register their payload types
+ * here (the HTTP/2 connections to kube-apiserver, etcd's client gRPC). TCP
+ * never loses, duplicates or reorders what it delivers: a segment lost on a cut
+ * or lossy path stays in the sender's queue and is sent again when the
+ * retransmission timer fires (Linux: TCP_RTO_MIN 200 ms, doubling up to
+ * TCP_RTO_MAX 120 s, given up after tcp_retries2 = 15), and whatever follows it
+ * waits behind it. So a short cut delays requests, answers and watch events
+ * instead of losing them; longer ones are ended by the endpoints' own checks
+ * (client-go's HTTP/2 PING closes the connection, which discards what it held:
+ * closeConnection). Everything else (Raft's peer messages: rafthttp drops what
+ * it cannot send and Raft resends) keeps datagram semantics.
  */
+const STREAM_TYPES = new Set<string>();
+
+/** Declares payload types that travel on TCP streams (module load time, from the protocol's messages). */
+export function registerStreamTypes(types: Iterable<string>): void {
+  for (const t of types) STREAM_TYPES.add(t);
+}
+
 function isStream(p: Payload): boolean {
-  const type = p.type;
   // A dial's handshake (a PING marked syn) is not stream data: the dialer resends it on TCP's SYN schedule.
-  return type.charCodeAt(0) === 72 /* H */ && type.startsWith('Http') && (p as { syn?: true }).syn !== true;
+  return STREAM_TYPES.has(p.type) && (p as { syn?: true }).syn !== true;
 }
 
 export const TCP_RTO_MIN_MS = 200;

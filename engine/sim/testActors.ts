@@ -1,7 +1,7 @@
 // Small actors used by kernel tests and the kernel benchmark.
 import type { Actor, ActorId, Payload } from './actor';
 import type { ActorContext } from './kernel';
-import { registerActorKind } from './kernel';
+import { registerActorKind, registerStreamTypes } from './kernel';
 import { registerClass } from './serial';
 
 export interface PingConfig {
@@ -91,6 +91,7 @@ export class StreamActor implements Actor {
   persisted(): void {}
 }
 
+registerStreamTypes(['HttpRequest']);
 registerClass('StreamActor', StreamActor);
 registerActorKind<StreamConfig, null>({
   kind: 'stream',

@@ -4,6 +4,10 @@
 // as the real server writes them) and an end.
 import type { ApiRequest, ApiResponse } from '../types';
 import { readonlyChecks } from '../../apimachinery/readonly';
+import { registerStreamTypes } from '../../sim/kernel';
+
+// Every HTTP/2 frame kind rides the connection's TCP stream (sim/kernel.ts).
+registerStreamTypes(['HttpRequest', 'HttpResponse', 'HttpChunk', 'HttpEnd', 'HttpCancel', 'HttpPing', 'HttpPong']);
 
 export interface HttpRequestMsg {
   type: 'HttpRequest';

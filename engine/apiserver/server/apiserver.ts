@@ -22,6 +22,8 @@ import { decodeObject, keyText, prefixRange } from '../storage/codec';
 import { WrittenObjects } from './writtenObjects';
 import type { RequestRecord, StageRecord } from '../records/types';
 import { ApiEtcdClient, ETCD_CLIENT_TIMER_TAGS } from './etcdLink';
+import { EtcdKeepalive, ETCD_KEEPALIVE_TIMER } from './etcdKeepalive';
+import type { GrpcPong } from '../../etcd/server/messages';
 import { handleNonResource } from './nonResource';
 import * as chain from './chain';
 import { RestOp, startRest, onRestEtcd, onLeaseGranted } from './rest';
@@ -86,6 +88,8 @@ export class ApiServer implements Actor, AggregatorHost {
   /** What this apiserver just wrote, for its watch cache to take instead of decoding the events. */
   readonly written = new WrittenObjects();
   readonly cacheWatch = new Map<string, CacheWatchState>();
+  /** gRPC keepalive on the etcd connections (etcdKeepalive.ts). */
+  readonly etcdKeepalive = new EtcdKeepalive();
   /** `member/watchId` → the cache its etcd watch feeds (an index over cacheWatch's watching states). */
   private readonly feeds = new Map<string, string>();
   readonly ops = new Map<number, RestOp>();
@@ -195,6 +199,8 @@ export class ApiServer implements Actor, AggregatorHost {
       return this.componentStatuses.response(this, ctx, reqId, (p as unknown as HttpResponseMsg).response);
     }
     if (p.type === 'HttpResponse' && this.aggregator.owns(from)) return this.aggregator.receive(this, ctx, from, p);
+    this.etcdKeepalive.read(from, ctx.now, p.type === 'GrpcPong' ? (p as unknown as GrpcPong).seq : undefined);
+    if (p.type === 'GrpcPong') return;
     this.etcd.receive(ctx, from, p);
     this.drainEtcd(ctx);
   }
@@ -205,6 +211,12 @@ export class ApiServer implements Actor, AggregatorHost {
       return this.drainEtcd(ctx);
     }
     switch (tag) {
+      case ETCD_KEEPALIVE_TIMER: {
+        const member = data as ActorId;
+        const streams = [...this.cacheWatch.values()].some((w) => w.state === 'watching' && w.member === member);
+        if (this.etcdKeepalive.timer(ctx, member, streams) === 'dead') this.etcdConnectionLost(ctx, member);
+        return;
+      }
       case 'compact':
         ctx.setTimer(this.config.compactionIntervalMs, 'compact');
         return this.compact(ctx);
@@ -259,6 +271,13 @@ export class ApiServer implements Actor, AggregatorHost {
     this.etcd.peerReset(ctx, peer);
     // The etcd watches on that member died with its process: resume them elsewhere.
     for (const [key, w] of this.cacheWatch) if (w.state === 'watching' && w.member === peer) this.startCacheWatch(ctx, key);
+    this.drainEtcd(ctx);
+  }
+
+  /** The keepalive found the connection to a member dead: closed, its calls failed, its watches resumed elsewhere from the cache's revision. */
+  private etcdConnectionLost(ctx: ActorContext, member: ActorId): void {
+    this.etcd.connectionLost(ctx, member);
+    for (const [key, w] of this.cacheWatch) if (w.state === 'watching' && w.member === member) this.startCacheWatch(ctx, key);
     this.drainEtcd(ctx);
   }
 
@@ -555,6 +574,7 @@ export class ApiServer implements Actor, AggregatorHost {
     }
     this.cacheWatch.set(key, { state: 'watching', member: call.servedBy!, watchId: body.watchId });
     this.feeds.set(`${call.servedBy!}/${body.watchId}`, key);
+    this.etcdKeepalive.streaming(ctx, call.servedBy!);
   }
 
   private onWatchPush(ctx: ActorContext, from: ActorId, body: WatchResponse): void {
@@ -570,6 +590,9 @@ export class ApiServer implements Actor, AggregatorHost {
       this.listForCache(ctx, key);
       return;
     }
+    // clientv3 keeps the created notification to itself (watch.go serveSubstream): its header revision is
+    // the store's at creation, not progress, for a watch resuming from an earlier revision.
+    if (body.created) return;
     const cache = this.caches.get(key)!;
     for (const ev of body.events) {
       const k = keyText(ev.kv.key);

@@ -190,6 +190,17 @@ export class EtcdClient implements Actor {
   }
 
   /**
+   * Our connection to the member was closed (its keepalive went unanswered):
+   * what was on it fails as on a reset, and the next attempts go elsewhere.
+   */
+  connectionLost(ctx: ActorContext, peer: ActorId): void {
+    ctx.closeConnection(peer);
+    const n = this.config.endpoints.length;
+    if (n > 1 && this.config.endpoints[this.cursor % n] === peer) this.cursor++;
+    this.peerReset(ctx, peer);
+  }
+
+  /**
    * The member's process is gone: its host refused the connection. Nothing was
    * sent, so any request may be retried elsewhere (clientv3 treats a
    * transport failure before sending as safe to retry).

@@ -19,7 +19,7 @@ import type { InternalRaftRequest, RangeRequest, TxnRequest, WatchCreateRequest 
 import { MemoryStorage, RawNode, type ConfChange, type Entry, type Message, type Ready, type RaftTraceEvent, type Snapshot } from '../raft';
 import { decodeConfChange } from '../raft/confChange';
 import { etcdDefaults } from '../raft/types';
-import type { ClientRequest, ClientResponse, LeaseRenewForward, LeaseRenewForwardResponse, Member, StatusResponse, WatchPush } from './messages';
+import type { ClientRequest, ClientResponse, GrpcPing, GrpcPong, LeaseRenewForward, LeaseRenewForwardResponse, Member, StatusResponse, WatchPush } from './messages';
 import { isClientRequest } from './messages';
 import { decodeRequest, encodeRequest, rememberEncoded } from './requestCodec';
 import { KvStateMachine } from './stateMachine';
@@ -202,6 +202,8 @@ export class EtcdMember implements Actor {
       }
     } else if (isClientRequest(p)) {
       this.handleRequest(ctx, from, p);
+    } else if (p.type === 'GrpcPing') {
+      ctx.send(from, { type: 'GrpcPong', seq: (p as unknown as GrpcPing).seq } satisfies GrpcPong as unknown as Payload);
     } else if (p.type === 'LeaseRenewForward') {
       const f = p as LeaseRenewForward;
       const r = this.sm.renewLease(f.id, ctx.now);

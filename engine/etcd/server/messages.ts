@@ -4,6 +4,7 @@
 // messages (engine/etcd/api/rpc.ts); the envelope carries a request id, as a
 // gRPC stream would.
 import type { EtcdError } from '../api/errors';
+import { registerStreamTypes } from '../../sim/kernel';
 import type {
   CompactionRequest,
   DeleteRangeRequest,
@@ -90,6 +91,16 @@ export interface WatchPush {
   body: WatchResponse;
 }
 
+/** An HTTP/2 PING on a client's gRPC connection and its ACK: the server's transport answers it, whatever the handlers are doing. */
+export interface GrpcPing {
+  type: 'GrpcPing';
+  seq: number;
+}
+export interface GrpcPong {
+  type: 'GrpcPong';
+  seq: number;
+}
+
 /** A follower forwarding a lease keepalive to the leader (etcd forwards it over the peer HTTP API). */
 export interface LeaseRenewForward {
   type: 'LeaseRenewForward';
@@ -123,6 +134,10 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'MemberRemoveRequest',
   'MemberListRequest',
 ];
+
+// The client API is gRPC over HTTP/2 over TCP (sim/kernel.ts): requests, answers and watch events
+// are stream data. Raft's peer messages and lease forwarding (rafthttp) are not registered.
+registerStreamTypes([...REQUEST_TYPES, 'EtcdResponse', 'EtcdError', 'WatchResponse', 'GrpcPing', 'GrpcPong']);
 
 export function isClientRequest(p: { type: string }): p is ClientRequest {
   return (REQUEST_TYPES as readonly string[]).includes(p.type);
