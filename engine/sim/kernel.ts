@@ -155,8 +155,9 @@ export class Simulation {
   private readonly cancelledTimers = new Set<number>();
   private nextMsgId = 1;
   private nextTimerId = 1;
-  /** Links holding stream data (a fast check on the delivery path). */
+  /** Links holding stream data, and links whose receiver closed the connection (fast checks on the hot paths). */
   private holding = 0;
+  private closedLinks = 0;
 
   constructor(opts: KernelOptions) {
     this.seed = opts.seed;
@@ -336,6 +337,10 @@ export class Simulation {
           // A stream's segment lost on the cut stays with its sender (down or not, the receiver's host answers once it gets through).
           if (isStream(ev.payload)) return this.hold(this.network.linkBetween(ev.fromN, ev.toN), ev, 'partitioned');
           reason = slot.actor ? 'partitioned' : 'target-down';
+        } else if (this.closedLinks > 0 && isStream(ev.payload) && this.network.linkBetween(ev.fromN, ev.toN).closed) {
+          // Data of a connection its receiver has closed since (the receiver's host answers it with a reset).
+          this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, 'connection-closed');
+          return;
         } else if (this.holding > 0 && isStream(ev.payload)) {
           // Earlier data of its stream is still held: it is handed over after it, not before.
           const ls = this.network.linkBetween(ev.fromN, ev.toN);
@@ -448,6 +453,18 @@ export class Simulation {
 
   private sendStream(slot: Slot, ev: DeliverEvent): void {
     const ls = this.network.linkBetween(ev.fromN, ev.toN);
+    if (this.closedLinks > 0) {
+      // Writing to a peer whose end we closed opens a new connection; writing on one the peer closed goes nowhere.
+      const back = this.network.linkBetween(ev.toN, ev.fromN);
+      if (back.closed) {
+        back.closed = false;
+        this.closedLinks--;
+      }
+      if (ls.closed) {
+        this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, 'connection-closed');
+        return;
+      }
+    }
     if (ls.held) {
       // Behind data not yet through: it waits its turn; if the path is open again, the
       // receiver's duplicate ACKs make the sender resend at once (fast retransmit).
@@ -518,7 +535,13 @@ export class Simulation {
   closeConnection(slot: Slot, peer: ActorId): void {
     const peerN = this.network.endpoint(peer);
     this.discardHeld(this.network.linkBetween(slot.netId, peerN), 'connection-closed');
-    this.discardHeld(this.network.linkBetween(peerN, slot.netId), 'connection-closed');
+    const back = this.network.linkBetween(peerN, slot.netId);
+    this.discardHeld(back, 'connection-closed');
+    // The peer does not know yet (nothing of the close gets through a cut): what it writes on the old connection is lost.
+    if (!back.closed) {
+      back.closed = true;
+      this.closedLinks++;
+    }
   }
 
   /** @internal */

@@ -50,6 +50,12 @@ export interface LinkState {
   /** The retransmission timeout now (doubling on each retransmission) and how many were made. */
   rtoMs: number;
   retries: number;
+  /**
+   * The receiving end closed its connection: what the sender still writes on
+   * it is the dead connection's, and goes nowhere. Cleared when the receiver
+   * writes to the sender again (a new connection).
+   */
+  closed: boolean;
 }
 
 export class Network {
@@ -122,7 +128,7 @@ export class Network {
       const to = this.endpointNames[toN]!;
       let row = this.links.get(from);
       if (!row) this.links.set(from, (row = new Map()));
-      ls = { own: null, merged: this.defaults, version: this.version, blocked: false, lastArrival: 0, held: null, holdGen: 0, rtoMs: 0, retries: 0 };
+      ls = { own: null, merged: this.defaults, version: this.version, blocked: false, lastArrival: 0, held: null, holdGen: 0, rtoMs: 0, retries: 0, closed: false };
       row.set(to, ls);
       while (gridRow.length < toN) gridRow.push(undefined);
       gridRow[toN] = ls;

@@ -72,6 +72,26 @@ describe('TCP streams on the simulated network', () => {
     expect(seqs(sim)).toEqual([...range(10), ...range(30).slice(20)]);
   });
 
+  it('after a close, what the peer still writes on the old connection goes nowhere, until the closer writes again', () => {
+    const sim = new Simulation({ seed: 8, traceCapacity: 10_000 });
+    sim.spawn('a', 'stream', { to: 'b', count: 3, intervalMs: 100 });
+    sim.spawn('b', 'stream', { to: 'a', count: 200, intervalMs: 100 });
+    const gotByA = () => sim.actor<StreamActor>('a')!.got.filter((g) => g.type === 'HttpRequest');
+    sim.runFor(1_000);
+    sim.network.partition([['a'], ['b']]);
+    sim.runFor(1_000);
+    sim.context('a').closeConnection('b');
+    sim.network.heal();
+    const before = gotByA().length;
+    sim.runFor(3_000);
+    expect(gotByA().length).toBe(before);
+    expect(sim.trace.records().some((r) => r.kind === 'drop' && r.from === 'b' && r.reason === 'connection-closed')).toBe(true);
+    // a writes to b: a new connection, and b's writes reach a again.
+    sim.context('a').send('b', { type: 'HttpRequest', seq: 999 });
+    sim.runFor(1_000);
+    expect(gotByA().length).toBeGreaterThan(before + 5);
+  });
+
   it('a sender that dies loses what its TCP held', () => {
     const sim = pair(5, 30, 100);
     sim.runFor(1_050);
