@@ -15,6 +15,7 @@ import { runUntil } from '../scheduler/testing/cluster';
 import { HEARTBEAT_TIMEOUT_MS } from './client';
 import { NODE_STATUS_UPDATE_MS } from './config';
 import type { Kubelet } from './kubelet';
+import type { ApiServer } from '../apiserver/server/apiserver';
 
 describe('a node partitioned from the API servers, then healed', () => {
   it('Unknown after the grace period; Ready, Lease renewed and pod status current within 20 s of the heal', { timeout: 120_000 }, () => {
@@ -29,6 +30,8 @@ describe('a node partitioned from the API servers, then healed', () => {
 
     const ready = () => call(e, 'GET', `/api/v1/nodes/${victim}`).body.status.conditions.find((c: any) => c.type === 'Ready');
     const renewTime = () => Date.parse(call(e, 'GET', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${victim}`).body.spec.renewTime);
+    const watchersBefore = [...e.sim.actor<ApiServer>('kube-apiserver-0')!.watch.watchers.values()].filter((w) => w.client === victim).length;
+    expect(watchersBefore).toBeGreaterThan(0);
     expect(e.exec({ type: 'fault', fault: { action: 'partition-node', target: victim } }).ok).toBe(true);
     const cutAt = e.sim.now;
     runUntil(e, () => ready().status === 'Unknown', 'Ready=Unknown', 90_000, 500);
@@ -59,6 +62,10 @@ describe('a node partitioned from the API servers, then healed', () => {
     runUntil(e, () => renewTime() >= Date.parse('2025-01-01T00:00:00Z') + healAt, 'the Lease renewed', bound + 1000, 100);
     expect(e.sim.now - healAt).toBeLessThanOrEqual(bound);
     runUntil(e, () => phase() === 'Succeeded', 'the pod status caught up', bound + 1000, 100);
+    // Its old watches on the server ended: the first chunk the server wrote on the dead connection after
+    // the heal was answered with a reset. What is left is the kubelet's new watches, one of each.
+    const watchersOf = () => [...e.sim.actor<ApiServer>('kube-apiserver-0')!.watch.watchers.values()].filter((w) => w.client === victim).length;
+    expect(watchersOf()).toBe(watchersBefore);
     // The pod watch works again: a pod bound to the node now is run.
     const next = { ...pod, metadata: { name: 'after', namespace: 'default' } };
     expect(call(e, 'POST', '/api/v1/namespaces/default/pods', next).status).toBe(201);

@@ -338,9 +338,8 @@ export class Simulation {
           if (isStream(ev.payload)) return this.hold(this.network.linkBetween(ev.fromN, ev.toN), ev, 'partitioned');
           reason = slot.actor ? 'partitioned' : 'target-down';
         } else if (this.closedLinks > 0 && isStream(ev.payload) && this.network.linkBetween(ev.fromN, ev.toN).closed) {
-          // Data of a connection its receiver has closed since (the receiver's host answers it with a reset).
-          this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, 'connection-closed');
-          return;
+          // Data of a connection its receiver has closed since.
+          return this.onClosedConnection(this.network.linkBetween(ev.fromN, ev.toN), ev);
         } else if (this.holding > 0 && isStream(ev.payload)) {
           // Earlier data of its stream is still held: it is handed over after it, not before.
           const ls = this.network.linkBetween(ev.fromN, ev.toN);
@@ -457,13 +456,15 @@ export class Simulation {
       // Writing to a peer whose end we closed opens a new connection; writing on one the peer closed goes nowhere.
       const back = this.network.linkBetween(ev.toN, ev.fromN);
       if (back.closed) {
+        // The peer's end of the old connection is reset before this new connection's first data reaches it
+        // (on a real network its next write on the old socket would meet the reset; the kernel cannot tell
+        // the two connections' data apart, so it settles the old one first).
+        if (!back.resetSent) this.queue.push(this.now, { type: 'reset', from: ev.from, to: ev.to });
         back.closed = false;
+        back.resetSent = false;
         this.closedLinks--;
       }
-      if (ls.closed) {
-        this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, 'connection-closed');
-        return;
-      }
+      if (ls.closed) return this.onClosedConnection(ls, ev);
     }
     if (ls.held) {
       // Behind data not yet through: it waits its turn; if the path is open again, the
@@ -531,6 +532,19 @@ export class Simulation {
     for (const h of held) this.trace.recordEvent('drop', this.now, h.ev.from, h.ev.to, h.ev.payload.type, h.ev.msgId, reason);
   }
 
+  /**
+   * Data written on a connection its receiver closed: lost. Once a packet of it
+   * can get there, the receiver's host answers with a reset, and the writer
+   * learns its end of the connection is dead (peerReset), once per close.
+   */
+  private onClosedConnection(ls: LinkState, ev: DeliverEvent): void {
+    this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, 'connection-closed');
+    if (ls.blocked || ls.resetSent) return;
+    ls.resetSent = true;
+    const back = this.network.route(ev.to, ev.from, this.now, this.netRng);
+    if (back >= 0) this.queue.push(back, { type: 'reset', from: ev.to, to: ev.from });
+  }
+
   /** @internal The actor closed its connection to `peer`: data either side still held for it is dropped. */
   closeConnection(slot: Slot, peer: ActorId): void {
     const peerN = this.network.endpoint(peer);
@@ -540,6 +554,7 @@ export class Simulation {
     // The peer does not know yet (nothing of the close gets through a cut): what it writes on the old connection is lost.
     if (!back.closed) {
       back.closed = true;
+      back.resetSent = false;
       this.closedLinks++;
     }
   }

@@ -56,6 +56,8 @@ export interface LinkState {
    * writes to the sender again (a new connection).
    */
   closed: boolean;
+  /** The receiver's host has answered the dead connection's data with a reset (once per close). */
+  resetSent: boolean;
 }
 
 export class Network {
@@ -128,7 +130,7 @@ export class Network {
       const to = this.endpointNames[toN]!;
       let row = this.links.get(from);
       if (!row) this.links.set(from, (row = new Map()));
-      ls = { own: null, merged: this.defaults, version: this.version, blocked: false, lastArrival: 0, held: null, holdGen: 0, rtoMs: 0, retries: 0, closed: false };
+      ls = { own: null, merged: this.defaults, version: this.version, blocked: false, lastArrival: 0, held: null, holdGen: 0, rtoMs: 0, retries: 0, closed: false, resetSent: false };
       row.set(to, ls);
       while (gridRow.length < toN) gridRow.push(undefined);
       gridRow[toN] = ls;

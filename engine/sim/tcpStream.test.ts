@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Simulation, TCP_RTO_MIN_MS } from './kernel';
 import { fromPlain, toPlain } from './serial';
 import type { StreamActor } from './testActors';
+import type { Payload } from './actor';
 import './testActors';
 
 function pair(seed = 1, count = 50, intervalMs = 100): Simulation {
@@ -86,10 +87,14 @@ describe('TCP streams on the simulated network', () => {
     sim.runFor(3_000);
     expect(gotByA().length).toBe(before);
     expect(sim.trace.records().some((r) => r.kind === 'drop' && r.from === 'b' && r.reason === 'connection-closed')).toBe(true);
-    // a writes to b: a new connection, and b's writes reach a again.
-    sim.context('a').send('b', { type: 'HttpRequest', seq: 999 });
+    // a writes to b: a new connection, and b's writes reach a again; b learns that the old one is dead
+    // (a reset) before the new connection's first data.
+    const gotByB = sim.actor<StreamActor>('b')!.got.length;
+    sim.context('a').send('b', { type: 'HttpRequest', seq: 999 } as Payload);
     sim.runFor(1_000);
     expect(gotByA().length).toBeGreaterThan(before + 5);
+    expect(sim.actor<StreamActor>('b')!.resets).toEqual([{ from: 'a', afterGot: gotByB }]);
+    expect(sim.actor<StreamActor>('b')!.got.some((g) => g.seq === 999)).toBe(true);
   });
 
   it('a sender that dies loses what its TCP held', () => {

@@ -69,6 +69,8 @@ interface StreamMsg extends Payload {
  */
 export class StreamActor implements Actor {
   readonly got: { type: string; seq: number; at: number }[] = [];
+  /** Connection resets heard, with how many messages had arrived by then. */
+  readonly resets: { from: ActorId; afterGot: number }[] = [];
   private sent = 0;
   constructor(
     readonly id: ActorId,
@@ -87,6 +89,9 @@ export class StreamActor implements Actor {
     ctx.send(this.config.to, { type: 'HttpRequest', seq } as StreamMsg);
     ctx.send(this.config.to, { type: 'Ping', seq } as StreamMsg);
     ctx.setTimer(this.config.intervalMs, 'send');
+  }
+  peerReset(_ctx: ActorContext, peer: ActorId): void {
+    this.resets.push({ from: peer, afterGot: this.got.length });
   }
   persisted(): void {}
 }

@@ -257,10 +257,14 @@ export class EtcdMember implements Actor {
     this.pump(ctx);
   }
 
-  /** A peer's process died: rafthttp's stream to it breaks, and raft hears it is unreachable. */
+  /**
+   * A peer's process died: rafthttp's stream to it breaks, and raft hears it is
+   * unreachable. A client's connection reset (its process died, or it closed
+   * the connection): its gRPC watch stream ends, and its watchers with it.
+   */
   peerReset(ctx: ActorContext, peer: ActorId): void {
     const id = raftIdOf(peer);
-    if (id === 0) return;
+    if (id === 0) return this.sm.closeWatchStream(peer);
     this.node.reportUnreachable(id);
     this.pump(ctx);
   }

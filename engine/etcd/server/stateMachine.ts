@@ -183,6 +183,11 @@ export class KvStateMachine {
     return this.inner.cancelWatch(streamId, watchId);
   }
 
+  /** The client's connection is gone: its watch stream and watchers with it. */
+  closeWatchStream(streamId: string): void {
+    this.inner.closeWatchStream(streamId);
+  }
+
   syncWatchers(): void {
     this.inner.syncWatchers();
   }
