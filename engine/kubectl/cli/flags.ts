@@ -13,6 +13,8 @@ export interface FlagDef {
   noOptDefVal?: string;
   usage?: string;
   hidden?: boolean;
+  /** cobra's MarkFlagRequired: the command does not run without it (checked in cli/root.ts). */
+  required?: true;
 }
 
 export type FlagValue = string | number | boolean | string[];

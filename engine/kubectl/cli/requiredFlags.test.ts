@@ -1,23 +1,19 @@
+// cobra's required flags (FlagDef.required, checked in root.ts before the command runs).
 import { describe, expect, it } from 'vitest';
-import { checkRequiredFlags } from './requiredFlags';
-import { KubectlFailure } from '../client/errors';
-import type { ParsedFlags } from './flags';
+import { runKubectl } from '../index';
 
-const flags = (changed: string[]) => ({ changed: new Set(changed) }) as unknown as ParsedFlags;
+const run = (args: string[]) => runKubectl(args, { files: {}, namespace: 'default', now: () => 0, transport: {} as never });
 
 describe('cobra required flags', () => {
-  it('lists every missing one, sorted', () => {
-    let caught: unknown;
-    try {
-      checkRequiredFlags(flags([]), ['schedule', 'image']);
-    } catch (e) {
-      caught = e;
-    }
-    expect(caught).toBeInstanceOf(KubectlFailure);
-    expect((caught as KubectlFailure).err).toEqual({ type: 'Error', message: 'required flag(s) "image", "schedule" not set' });
+  it('lists every missing one, sorted', async () => {
+    const r = await run(['create', 'cronjob']);
+    expect(r.stderr).toBe('error: required flag(s) "image", "schedule" not set\n');
+    expect(r.exitCode).toBe(1);
   });
 
-  it('passes when they were given', () => {
-    expect(() => checkRequiredFlags(flags(['image']), ['image'])).not.toThrow();
+  it('passes when they were given', async () => {
+    const r = await run(['create', 'cronjob', '--image=x', '--schedule=* * * * *']);
+    expect(r.stderr).not.toContain('required flag');
+    expect(r.stderr).toContain('exactly one NAME is required, got 0');
   });
 });

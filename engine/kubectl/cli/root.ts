@@ -172,6 +172,12 @@ export async function dispatch(argsIn: string[], env: KubectlEnv, root: CommandS
     io.out(cmd === root ? rootHelp(root) : commandHelp(commandPath, cmd));
     return { stdout: io.stdout, stderr: io.stderr, exitCode: 0 };
   }
+  // cobra's ValidateRequiredFlags, before the command runs: every required flag not given, in pflag's sorted order.
+  const missing = (cmd.flags ?? []).filter((f) => f.required && !parsed.changed.has(f.name)).map((f) => f.name).sort();
+  if (missing.length > 0) {
+    io.err(`error: required flag(s) "${missing.join('", "')}" not set\n`);
+    return { stdout: io.stdout, stderr: io.stderr, exitCode: 1 };
+  }
   const ctx = makeCtx(env, io, parsed, commandPath);
   try {
     const r = await cmd.run(ctx, parsed.args);

@@ -4,7 +4,6 @@
 // given (the server defaults minReplicas to 1 and the target to 80 % CPU).
 import type { Ctx } from '../cli/context';
 import type { FlagDef } from '../cli/flags';
-import { checkRequiredFlags } from '../cli/requiredFlags';
 import { getBool, getInt, getString, getStrings } from '../cli/flags';
 import { errs, fail, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
@@ -21,7 +20,7 @@ export const AUTOSCALE_FLAGS: FlagDef[] = [
   ...FILENAME_FLAGS,
   DRY_RUN_FLAG,
   { name: 'min', kind: 'int', default: -1 },
-  { name: 'max', kind: 'int', default: -1 },
+  { name: 'max', kind: 'int', default: -1, required: true },
   { name: 'cpu-percent', kind: 'int', default: -1 },
   { name: 'name', kind: 'string' },
   { name: 'save-config', kind: 'bool' },
@@ -45,7 +44,6 @@ function hpaFor(name: string, refName: string, m: Mapping, min: number, max: num
 
 export async function runAutoscale(ctx: Ctx, args: string[]): Promise<void> {
   const f = ctx.flags;
-  checkRequiredFlags(f, ['max']);
   const min = getInt(f, 'min');
   const max = getInt(f, 'max');
   const cpu = getInt(f, 'cpu-percent');

@@ -7,7 +7,6 @@ import type { CommandSpec } from '../cli/root';
 import { CREATE_TOKEN } from './createToken';
 import type { FlagDef } from '../cli/flags';
 import { getBool, getInt, getString, getStrings } from '../cli/flags';
-import { checkRequiredFlags } from '../cli/requiredFlags';
 import { errs, fail, KubectlFailure, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
 import { goJsonCompact } from '../printers/goJson';
@@ -420,9 +419,8 @@ export function createSubcommands(): CommandSpec[] {
       aliases: ['deploy'],
       short: 'Create a deployment with the specified name',
       use: 'NAME --image=image -- [COMMAND] [args...] [options]',
-      flags: [...GEN_FLAGS, { name: 'image', kind: 'stringSlice' }, { name: 'replicas', shorthand: 'r', kind: 'int', default: 1 }, { name: 'port', kind: 'int', default: -1 }],
+      flags: [...GEN_FLAGS, { name: 'image', kind: 'stringSlice', required: true }, { name: 'replicas', shorthand: 'r', kind: 'int', default: 1 }, { name: 'port', kind: 'int', default: -1 }],
       run: async (ctx, args) => {
-        checkRequiredFlags(ctx.flags, ['image']);
         const name = requireName(ctx, args.slice(0, ctx.flags.argsLenAtDash >= 0 ? ctx.flags.argsLenAtDash : args.length));
         const command = ctx.flags.argsLenAtDash >= 0 ? args.slice(ctx.flags.argsLenAtDash) : [];
         const images = getStrings(ctx.flags, 'image');
@@ -468,9 +466,8 @@ export function createSubcommands(): CommandSpec[] {
       aliases: ['cj'],
       short: 'Create a cron job with the specified name',
       use: 'NAME --image=image --schedule=\'0/5 * * * ?\' -- [COMMAND] [args...] [flags] [options]',
-      flags: [...GEN_FLAGS, { name: 'image', kind: 'string' }, { name: 'schedule', kind: 'string' }, { name: 'restart', kind: 'string' }],
+      flags: [...GEN_FLAGS, { name: 'image', kind: 'string', required: true }, { name: 'schedule', kind: 'string', required: true }, { name: 'restart', kind: 'string' }],
       run: async (ctx, args) => {
-        checkRequiredFlags(ctx.flags, ['image', 'schedule']);
         const name = requireName(ctx, args.slice(0, ctx.flags.argsLenAtDash >= 0 ? ctx.flags.argsLenAtDash : args.length));
         const command = ctx.flags.argsLenAtDash >= 0 ? args.slice(ctx.flags.argsLenAtDash) : [];
         const restart = getString(ctx.flags, 'restart') || 'OnFailure';
@@ -621,9 +618,8 @@ export function createSubcommands(): CommandSpec[] {
       name: 'clusterrolebinding',
       short: 'Create a cluster role binding for a particular cluster role',
       use: 'NAME --clusterrole=NAME [--user=username] [--group=groupname] [--serviceaccount=namespace:serviceaccountname] [--dry-run=server|client|none] [options]',
-      flags: [...GEN_FLAGS, { name: 'clusterrole', kind: 'string' }, { name: 'user', kind: 'stringArray' }, { name: 'group', kind: 'stringArray' }, { name: 'serviceaccount', kind: 'stringArray' }],
+      flags: [...GEN_FLAGS, { name: 'clusterrole', kind: 'string', required: true }, { name: 'user', kind: 'stringArray' }, { name: 'group', kind: 'stringArray' }, { name: 'serviceaccount', kind: 'stringArray' }],
       run: async (ctx, args) => {
-        checkRequiredFlags(ctx.flags, ['clusterrole']);
         const name = requireName(ctx, args);
         const cr = getString(ctx.flags, 'clusterrole');
         const obj: Obj = { kind: 'ClusterRoleBinding', apiVersion: 'rbac.authorization.k8s.io/v1', metadata: NULL_META(name), roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: cr } };

@@ -4,7 +4,6 @@ import type { JsonValue } from '../../apimachinery/types';
 import { createMergePatch } from '../../apimachinery/patch';
 import type { Ctx } from '../cli/context';
 import type { FlagDef } from '../cli/flags';
-import { checkRequiredFlags } from '../cli/requiredFlags';
 import { getBool, getInt, getString, getStrings } from '../cli/flags';
 import { errs, fail, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
@@ -172,7 +171,7 @@ export const SCALE_FLAGS: FlagDef[] = [
   ...FILENAME_FLAGS,
   ...OUTPUT_FLAGS,
   DRY_RUN_FLAG,
-  { name: 'replicas', kind: 'int', default: 0 },
+  { name: 'replicas', kind: 'int', default: 0, required: true },
   { name: 'current-replicas', kind: 'int', default: -1 },
   { name: 'resource-version', kind: 'string' },
   { name: 'selector', shorthand: 'l', kind: 'string' },
@@ -182,7 +181,6 @@ export const SCALE_FLAGS: FlagDef[] = [
 
 export async function runScale(ctx: Ctx, args: string[]): Promise<void> {
   const f = ctx.flags;
-  checkRequiredFlags(f, ['replicas']);
   const replicas = getInt(f, 'replicas');
   if (replicas < 0) fail(errs.plain('The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0'));
   if (args.length === 0 && getStrings(f, 'filename').length === 0) fail(errs.plain(NO_RESOURCES));
