@@ -31,6 +31,18 @@ describe('scheduler scenarios on the simulated control plane', () => {
     runUntil(e, () => call(e, 'GET', '/api/v1/namespaces/default/pods/low').status === 404 || !!getPod(e, 'low')?.metadata?.deletionTimestamp, 'low deleted');
     const events = call(e, 'GET', '/api/v1/namespaces/default/events').body.items;
     expect(events.some((ev: any) => ev.reason === 'Preempted' && ev.involvedObject.name === 'low')).toBe(true);
+    // Written by the profile's recorder: reported by this scheduler instance, related to the preemptor.
+    const ev = call(e, 'GET', '/apis/events.k8s.io/v1/namespaces/default/events').body.items.find((x: any) => x.reason === 'Preempted');
+    expect(ev).toMatchObject({
+      reportingController: 'default-scheduler',
+      reportingInstance: 'default-scheduler-kube-scheduler-0',
+      action: 'Preempting',
+      type: 'Normal',
+      regarding: { kind: 'Pod', name: 'low', namespace: 'default' },
+      related: { kind: 'Pod', name: 'high', namespace: 'default', uid: getPod(e, 'high').metadata.uid },
+      note: `Preempted by pod ${getPod(e, 'high').metadata.uid} on node only`,
+    });
+    expect(ev.metadata.name).toMatch(/^low\.[0-9a-f]+$/);
   });
 
   it('a pending pod being deleted (held by a finalizer) stays queued and is skipped with an event', () => {

@@ -570,8 +570,8 @@ export class KubeScheduler implements Actor {
     return r;
   }
 
-  private emit(ctx: ActorContext, profile: string, regarding: KObject, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
-    for (const w of this.recorder(profile).record({ regarding, type, reason, action, note }, ctx.now)) this.sendEvent(ctx, w);
+  private emit(ctx: ActorContext, profile: string, regarding: KObject, type: 'Normal' | 'Warning', reason: string, action: string, note: string, related?: KObject): void {
+    for (const w of this.recorder(profile).record({ regarding, type, reason, action, note, ...(related ? { related } : {}) }, ctx.now)) this.sendEvent(ctx, w);
   }
 
   /** Event writes go through the event client (its own rate limiter). */
@@ -633,7 +633,10 @@ export class KubeScheduler implements Actor {
             ...(pf.result?.victims ? { victims: pf.result.victims } : {}),
           };
           nominated = pf.result?.nominatedNodeName ?? '';
-          for (const a of pf.result?.actions ?? []) this.sendAction(ctx, a, { kind: 'write', what: a.description });
+          for (const a of pf.result?.actions ?? []) {
+            if ('event' in a) this.emit(ctx, profile, a.event.regarding, a.event.type, a.event.reason, a.event.action, a.event.note, a.event.related);
+            else this.sendAction(ctx, a, { kind: 'write', what: a.description });
+          }
         }
         const msg = fitErrorMessage(outcome.numAllNodes, outcome.diagnosis);
         rec.message = msg;

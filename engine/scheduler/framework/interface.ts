@@ -75,9 +75,21 @@ export interface PostFilterResult {
   /** Preemption's choice, for the decision record. */
   candidates?: { node: string; victims: string[]; numPDBViolations: number }[];
   victims?: string[];
-  /** REST calls to make (victims' deletion, clearing lower pods' nominations). */
-  actions?: ApiAction[];
+  /** What to do, in order: REST calls (victims' deletion, clearing lower pods' nominations) and events. */
+  actions?: PostFilterAction[];
 }
+
+/**
+ * An event for the profile's events recorder (the framework handle's
+ * EventRecorder), which counts repeats into a series as any other of the
+ * scheduler's events.
+ */
+export interface EventAction {
+  event: { regarding: Pod; related?: Pod; type: 'Normal' | 'Warning'; reason: string; action: string; note: string };
+  description: string;
+}
+
+export type PostFilterAction = ApiAction | EventAction;
 
 export interface PostFilterPlugin extends Plugin {
   /** `absentNodesStatus`: the status of nodes not in `filtered` (all of them when PreFilter rejected the pod). */

@@ -4,7 +4,7 @@ import { Rng } from '../../sim/rng';
 import { cloneState } from '../../sim/serial';
 import type { Node, Pod } from '../framework/api';
 import { CycleState } from '../framework/cycleState';
-import type { NodeToStatus } from '../framework/interface';
+import type { ApiAction, EventAction, NodeToStatus } from '../framework/interface';
 import type { NodeInfo } from '../framework/nodeInfo';
 import { errorStatus, unschedulable, type MaybeStatus } from '../framework/status';
 import type { PodDisruptionBudget } from '../preemption/types';
@@ -660,17 +660,18 @@ describe('Preempt: the REST calls (TestPreempt)', () => {
       { node: 'node1', victims: ['default/p1.1', 'default/p1.2'], numPDBViolations: 0 },
       { node: 'node3', victims: ['default/p3.1'], numPDBViolations: 0 },
     ]);
-    const calls = r.actions!.map((a) => `${a.method} ${a.path}`);
+    const calls = r.actions!.map((a) => ('event' in a ? `event ${a.event.reason} ${a.event.regarding.metadata.name}` : `${a.method} ${a.path}`));
     expect(calls).toEqual([
       'PATCH /api/v1/namespaces/default/pods/p1.1/status',
       'DELETE /api/v1/namespaces/default/pods/p1.1',
-      'POST /apis/events.k8s.io/v1/namespaces/default/events',
+      'event Preempted p1.1',
       'PATCH /api/v1/namespaces/default/pods/p1.2/status',
       'DELETE /api/v1/namespaces/default/pods/p1.2',
-      'POST /apis/events.k8s.io/v1/namespaces/default/events',
+      'event Preempted p1.2',
       'PATCH /api/v1/namespaces/default/pods/waiting-low/status',
     ]);
-    const [patch, , event] = r.actions!;
+    const rest = r.actions!.filter((a) => !('event' in a)) as ApiAction[];
+    const [patch] = rest;
     expect(patch!.contentType).toBe('application/strategic-merge-patch+json');
     expect(patch!.body).toEqual({
       status: {
@@ -686,29 +687,17 @@ describe('Preempt: the REST calls (TestPreempt)', () => {
         ],
       },
     });
-    expect(event!.body).toMatchObject({
-      apiVersion: 'events.k8s.io/v1',
-      kind: 'Event',
-      metadata: { namespace: 'default' },
-      eventTime: '2025-01-01T00:00:05.250000Z',
-      reportingController: 'default-scheduler',
-      reportingInstance: 'default-scheduler-kube-scheduler-0',
-      action: 'Preempting',
-      reason: 'Preempted',
-      type: 'Normal',
-      note: 'Preempted by pod uid-p on node node1',
-      regarding: { kind: 'Pod', namespace: 'default', name: 'p1.1', uid: 'uid-p1.1', apiVersion: 'v1' },
-      related: { kind: 'Pod', namespace: 'default', name: 'p', uid: 'uid-p', apiVersion: 'v1' },
-    });
-    expect((event!.body as { metadata: { name: string } }).metadata.name).toMatch(/^p1\.1\.[0-9a-f]+$/);
-    expect(r.actions![6]!.body).toEqual({ status: { nominatedNodeName: null } });
+    const event = r.actions![2] as EventAction;
+    expect(event.event).toMatchObject({ type: 'Normal', reason: 'Preempted', action: 'Preempting', note: 'Preempted by pod uid-p on node node1' });
+    expect(event.event.related?.metadata.name).toBe('p');
+    expect(rest[4]!.body).toEqual({ status: { nominatedNodeName: null } });
   });
 
   it('PreemptionPolicy is nil: preempts as PreemptLowerPriority', () => {
     const { pl } = setup(nodes(), pods());
     const out = pl.postFilter(new CycleState(), tpod('p', { priority: high, requests: VERY_LARGE }), unsched('node1', 'node2', 'node3'));
     expect(out.result?.nominatedNodeName).toBe('node1');
-    expect(out.result?.actions?.filter((a) => a.method === 'DELETE').map((a) => a.path)).toEqual(['/api/v1/namespaces/default/pods/p1.1', '/api/v1/namespaces/default/pods/p1.2']);
+    expect(out.result?.actions?.filter((a) => !('event' in a) && a.method === 'DELETE').map((a) => (a as ApiAction).path)).toEqual(['/api/v1/namespaces/default/pods/p1.1', '/api/v1/namespaces/default/pods/p1.2']);
   });
 
   it('no preempting pod (preemptionPolicy Never): no calls at all', () => {

@@ -29,8 +29,6 @@ import { moreImportantPod, sortByImportance } from '../preemption/util';
 
 export const DEFAULT_PREEMPTION_NAME = 'DefaultPreemption';
 
-/** The scheduler's host name when none is given (events' reportingInstance suffix). */
-export const DEFAULT_SCHEDULER_HOSTNAME = 'kube-scheduler-0';
 
 /** DefaultPreemptionArgs (k8s.io/kube-scheduler/config/v1). */
 export interface DefaultPreemptionArgs {
@@ -92,9 +90,8 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
   constructor(
     readonly args: DefaultPreemptionArgs,
     readonly handle: Handle,
-    hostname = DEFAULT_SCHEDULER_HOSTNAME,
   ) {
-    this.evaluator = new Evaluator(DEFAULT_PREEMPTION_NAME, handle, this, hostname);
+    this.evaluator = new Evaluator(DEFAULT_PREEMPTION_NAME, handle, this);
   }
 
   /**

@@ -10,16 +10,16 @@
 // the preemptor is not re-read from a pod lister (the caller passes the
 // latest copy).
 import { registerClass } from '../../sim/serial';
-import { DEFAULT_SCHEDULER_NAME, podKey, podPriority, type Pod } from '../framework/api';
+import { podKey, podPriority, type Pod } from '../framework/api';
 import type { CycleState } from '../framework/cycleState';
-import type { ApiAction, Handle, NodeToStatus, PostFilterResult } from '../framework/interface';
+import type { Handle, NodeToStatus, PostFilterAction, PostFilterResult } from '../framework/interface';
 import type { NodeInfo } from '../framework/nodeInfo';
 import { errorStatus, unresolvable, unschedulable, type MaybeStatus, type Status } from '../framework/status';
 import { fitErrorMessage } from './fitError';
 import { snapshotNodeInfo } from './nodeInfoSnapshot';
 import { listPodDisruptionBudgets } from './pdb';
 import { pickOneNodeForPreemption } from './pickOneNode';
-import { clearNominatedNodeNameActions, preemptPodActions, type Reporter } from './prepare';
+import { clearNominatedNodeNameActions, preemptPodActions } from './prepare';
 import type { Candidate, PodDisruptionBudget, PreemptionInterface, Victims } from './types';
 import { aggregateMessage } from './util';
 
@@ -50,8 +50,6 @@ export class Evaluator {
     readonly pluginName: string,
     readonly handle: Handle,
     readonly iface: PreemptionInterface,
-    /** The scheduler's host name: events report as "<scheduler name>-<hostname>". */
-    readonly hostname: string,
   ) {}
 
   /**
@@ -169,13 +167,10 @@ export class Evaluator {
    * lower-priority pods nominated to the node (they may no longer fit there;
    * the update sends them back to the active queue).
    */
-  prepareCandidate(c: Candidate, pod: Pod): ApiAction[] {
+  prepareCandidate(c: Candidate, pod: Pod): PostFilterAction[] {
     const now = this.handle.now();
-    // The events recorder is the profile's: the one named by the pod's schedulerName.
-    const controller = pod.spec.schedulerName || DEFAULT_SCHEDULER_NAME;
-    const reporter: Reporter = { controller, instance: `${controller}-${this.hostname}` };
-    const actions: ApiAction[] = [];
-    for (const victim of c.victims.pods) actions.push(...preemptPodActions(pod, victim, c.name, reporter, now));
+    const actions: PostFilterAction[] = [];
+    for (const victim of c.victims.pods) actions.push(...preemptPodActions(pod, victim, c.name, now));
     actions.push(...clearNominatedNodeNameActions(lowerPriorityNominatedPods(this.handle, pod, c.name)));
     return actions;
   }

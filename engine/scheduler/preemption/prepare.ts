@@ -3,25 +3,19 @@
 // pkg/scheduler/framework/preemption/preemption.go, util.PatchPodStatus and
 // ClearNominatedNodeName in pkg/scheduler/util/utils.go, v1.32), as plans:
 // per victim, a status patch adding the DisruptionTarget condition, the
-// deletion, and the "Preempted" event; then each lower-priority pod nominated
+// deletion, and the "Preempted" event (for the profile's recorder); then each lower-priority pod nominated
 // to the node loses its nomination.
 import type { JsonObject } from '../../apimachinery/types';
 import { createTwoWayMergePatch, patchMetaFor } from '../../apimachinery/patch';
-import { rfc3339, rfc3339Micro, epochMs } from '../../apiserver/http/time';
+import { rfc3339 } from '../../apiserver/http/time';
 import { DEFAULT_SCHEDULER_NAME, type Pod, type PodCondition, type PodStatus } from '../framework/api';
-import type { ApiAction } from '../framework/interface';
+import type { ApiAction, PostFilterAction } from '../framework/interface';
 
 export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 
 /** v1.DisruptionTarget and v1.PodReasonPreemptionByScheduler */
 export const DISRUPTION_TARGET = 'DisruptionTarget';
 export const REASON_PREEMPTION_BY_SCHEDULER = 'PreemptionByScheduler';
-
-/** Who reports the events: the scheduler's profile name and "<name>-<hostname>". */
-export interface Reporter {
-  controller: string;
-  instance: string;
-}
 
 const podPath = (p: Pod) => `/api/v1/namespaces/${p.metadata.namespace ?? ''}/pods/${p.metadata.name ?? ''}`;
 const podRef = (p: Pod) => `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
@@ -60,40 +54,9 @@ export function updatePodCondition(status: PodStatus, cond: PodCondition): PodSt
   return { ...status, conditions: copy };
 }
 
-/** An events.k8s.io/v1 Event as client-go's events recorder makes it (tools/events/recorder.go makeEvent). */
-export function eventBody(regarding: Pod, related: Pod, type: 'Normal' | 'Warning', reason: string, action: string, note: string, reporter: Reporter, now: number): JsonObject {
-  // corev1.ObjectReference: every field is omitempty.
-  const ref = (p: Pod): JsonObject => {
-    const r: JsonObject = { kind: 'Pod' };
-    const m = p.metadata;
-    if (m.namespace) r.namespace = m.namespace;
-    if (m.name) r.name = m.name;
-    if (m.uid) r.uid = m.uid;
-    r.apiVersion = 'v1';
-    if (m.resourceVersion) r.resourceVersion = m.resourceVersion;
-    return r;
-  };
-  // Name: "<regarding name>.<wall clock UnixNano in hex>".
-  const unixNano = BigInt(Math.round((epochMs() + now) * 1000)) * 1000n;
-  return {
-    apiVersion: 'events.k8s.io/v1',
-    kind: 'Event',
-    metadata: { name: `${regarding.metadata.name ?? ''}.${unixNano.toString(16)}`, namespace: regarding.metadata.namespace || 'default' },
-    eventTime: rfc3339Micro(now),
-    reportingController: reporter.controller,
-    reportingInstance: reporter.instance,
-    action,
-    reason,
-    regarding: ref(regarding),
-    related: ref(related),
-    note,
-    type,
-  };
-}
-
 /** Evaluator.PreemptPod for one victim: condition patch (if it changes anything), delete, event. */
-export function preemptPodActions(preemptor: Pod, victim: Pod, nodeName: string, reporter: Reporter, now: number): ApiAction[] {
-  const actions: ApiAction[] = [];
+export function preemptPodActions(preemptor: Pod, victim: Pod, nodeName: string, now: number): PostFilterAction[] {
+  const actions: PostFilterAction[] = [];
   const cond: PodCondition = {
     type: DISRUPTION_TARGET,
     status: 'True',
@@ -108,10 +71,10 @@ export function preemptPodActions(preemptor: Pod, victim: Pod, nodeName: string,
     if (patch) actions.push(patch);
   }
   actions.push({ method: 'DELETE', path: podPath(victim), description: `delete pod ${podRef(victim)} (preempted by ${podRef(preemptor)} on node ${nodeName})` });
+  // Through the framework handle's EventRecorder: the recorder of the profile
+  // named by the preemptor's schedulerName.
   actions.push({
-    method: 'POST',
-    path: `/apis/events.k8s.io/v1/namespaces/${victim.metadata.namespace || 'default'}/events`,
-    body: eventBody(victim, preemptor, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${nodeName}`, reporter, now),
+    event: { regarding: victim, related: preemptor, type: 'Normal', reason: 'Preempted', action: 'Preempting', note: `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${nodeName}` },
     description: `event Preempted on pod ${podRef(victim)}`,
   });
   return actions;
