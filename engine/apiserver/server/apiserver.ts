@@ -92,6 +92,8 @@ export class ApiServer implements Actor, AggregatorHost {
   readonly etcdKeepalive = new EtcdKeepalive();
   /** `member/watchId` → the cache its etcd watch feeds (an index over cacheWatch's watching states). */
   private readonly feeds = new Map<string, string>();
+  /** `member/watchId` of etcd watches no cache reads, their cancel sent (clientv3's cancelSet). */
+  private readonly strayCancels = new Set<string>();
   readonly ops = new Map<number, RestOp>();
   /** etcd call id → the op (or internal purpose) waiting on it. */
   readonly etcdWaiters = new Map<number, { op?: number; purpose: 'rest' | 'cacheList' | 'cacheWatch' | 'bootstrap' | 'compact' | 'compactTxn' | 'aggregator' | 'lease' | 'endpointReconciler' | 'componentStatus'; key?: string }>();
@@ -269,6 +271,7 @@ export class ApiServer implements Actor, AggregatorHost {
     this.kubeletProxy.peerReset(this, ctx, peer);
     if (!this.config.etcdEndpoints.includes(peer)) return;
     this.etcd.peerReset(ctx, peer);
+    this.forgetStrayCancels(peer);
     // The etcd watches on that member died with its process: resume them elsewhere.
     for (const [key, w] of this.cacheWatch) if (w.state === 'watching' && w.member === peer) this.startCacheWatch(ctx, key);
     this.drainEtcd(ctx);
@@ -277,6 +280,7 @@ export class ApiServer implements Actor, AggregatorHost {
   /** The keepalive found the connection to a member dead: closed, its calls failed, its watches resumed elsewhere from the cache's revision. */
   private etcdConnectionLost(ctx: ActorContext, member: ActorId): void {
     this.etcd.connectionLost(ctx, member);
+    this.forgetStrayCancels(member);
     for (const [key, w] of this.cacheWatch) if (w.state === 'watching' && w.member === member) this.startCacheWatch(ctx, key);
     this.drainEtcd(ctx);
   }
@@ -580,11 +584,11 @@ export class ApiServer implements Actor, AggregatorHost {
   private onWatchPush(ctx: ActorContext, from: ActorId, body: WatchResponse): void {
     const feed = `${from}/${body.watchId}`;
     const key = this.feeds.get(feed);
-    if (key === undefined) return;
+    if (key === undefined) return this.strayWatch(ctx, from, body);
     const w = this.cacheWatch.get(key);
     if (!w || w.state !== 'watching' || w.member !== from || w.watchId !== body.watchId) {
       this.feeds.delete(feed); // that watch was replaced
-      return;
+      return this.strayWatch(ctx, from, body);
     }
     if (body.canceled) {
       this.listForCache(ctx, key);
@@ -601,6 +605,28 @@ export class ApiServer implements Actor, AggregatorHost {
       if (ce) this.watch.dispatch(ctx, key, ce);
     }
     if (body.events.length === 0) cache.progress(body.header.revision);
+  }
+
+  /**
+   * A watch response for a watch no cache reads (a replaced one): clientv3
+   * cancels such a watch id once (watch.go run). Not at its created
+   * notification: the answer to the create came first, and an attempt given
+   * up on is cancelled by the etcd client then.
+   */
+  private strayWatch(ctx: ActorContext, from: ActorId, body: WatchResponse): void {
+    const feed = `${from}/${body.watchId}`;
+    if (body.canceled) {
+      this.strayCancels.delete(feed);
+      return;
+    }
+    if (body.created || body.watchId < 0 || this.strayCancels.has(feed)) return;
+    this.strayCancels.add(feed);
+    this.etcd.cancelStrayWatch(ctx, from, body.watchId);
+  }
+
+  /** The member's watch streams to us are gone: so are the cancels awaited from it. */
+  private forgetStrayCancels(member: ActorId): void {
+    for (const f of this.strayCancels) if (f.startsWith(`${member}/`)) this.strayCancels.delete(f);
   }
 
   // ---- post-start hooks ----------------------------------------------------------

@@ -9,6 +9,7 @@ import { controlPlane } from '../testing/harness';
 import { ADMIN_TOKEN } from './scenario';
 import { API_CLIENT_KIND } from '../client/apiClient';
 import type { ApiServer } from './apiserver';
+import type { EtcdMember } from '../../etcd/server/member';
 
 /** Two API servers; `post` writes a ConfigMap through kube-apiserver-1; `cached` counts those in a server's watch cache. */
 function twoApiServers(seed: number) {
@@ -88,5 +89,32 @@ describe('the etcd member an API server watches on crashes', () => {
     e.advance(10_000);
     expect(cached('kube-apiserver-1')).toBeGreaterThan(20);
     expect(cached('kube-apiserver-0')).toBe(cached('kube-apiserver-1'));
+  });
+});
+
+describe('an etcd watch of the API server that no cache reads', () => {
+  it('is cancelled at its first response (clientv3 cancels a watch id it has no substream for)', { timeout: 60_000 }, () => {
+    const { e, post, cached } = twoApiServers(8);
+    const s = e.sim.actor<ApiServer>('kube-apiserver-0')!;
+    const w = s.cacheWatch.get('/configmaps')!;
+    const member = w.state === 'watching' ? w.member : 'etcd-0';
+    const kv = e.sim.actor<EtcdMember>(member)!.sm.inner.kv;
+    const watchers = () => kv.syncedCount() + kv.unsyncedCount();
+    const cancels = () => e.sim.trace.records(-1).filter((r) => r.kind === 'deliver' && r.type === 'WatchCancelRequest' && r.from === 'kube-apiserver-0').length;
+    const before = watchers();
+    // A watch on the ConfigMap prefix that no cache knows of, as a replaced watch or an abandoned create leaves.
+    s.etcd.call(e.sim.context('kube-apiserver-0'), 'WatchCreateRequest', { key: '/registry/configmaps/', rangeEnd: '/registry/configmaps0' }, { endpoint: member });
+    e.advance(500);
+    expect(watchers()).toBe(before + 1);
+    expect(cancels()).toBe(0);
+    post(0);
+    e.advance(1000);
+    // Its first event drew the one cancel; the cache's own watch still gets each event.
+    expect(cancels()).toBe(1);
+    expect(watchers()).toBe(before);
+    post(1);
+    e.advance(1000);
+    expect(cancels()).toBe(1);
+    expect(cached('kube-apiserver-0')).toBe(2);
   });
 });

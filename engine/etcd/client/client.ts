@@ -79,6 +79,12 @@ export class EtcdClient implements Actor {
   /** Calls finished, in completion order (hosts drain this). */
   readonly completedIds: number[] = [];
   private attempts = new Map<number, Attempt>();
+  /**
+   * Watch creates given up on by timeout: if the member answers after all, it
+   * made a watch nobody reads, which is cancelled (clientv3 cancels a watch id
+   * it has no substream for, watch.go run).
+   */
+  private readonly abandonedWatchCreates = new Map<number, ActorId>();
   private nextCall = 1;
   private nextReq = 1;
   /** Index into endpoints of the member to try next. */
@@ -137,7 +143,7 @@ export class EtcdClient implements Actor {
     if (p.type !== 'EtcdResponse' && p.type !== 'EtcdError') return;
     const r = p as ClientResponse;
     const att = this.attempts.get(r.reqId);
-    if (!att) return; // a late answer to an attempt we gave up on
+    if (!att) return this.lateAnswer(ctx, from, r); // to an attempt we gave up on
     this.attempts.delete(r.reqId);
     ctx.cancelTimer(att.timer);
     this.leader = r.leader;
@@ -157,6 +163,7 @@ export class EtcdClient implements Actor {
       if (!att) return;
       this.attempts.delete(att.reqId);
       const call = this.calls.get(att.callId)!;
+      if (call.type === 'WatchCreateRequest') this.abandonedWatchCreates.set(att.reqId, att.endpoint);
       this.cursor++;
       this.leader = 0;
       if (READ_ONLY.has(call.type) && ctx.now - call.issuedAt < this.config.deadlineMs) return this.backoff(ctx, call);
@@ -169,6 +176,17 @@ export class EtcdClient implements Actor {
 
   persisted(): void {}
 
+  private lateAnswer(ctx: ActorContext, from: ActorId, r: ClientResponse): void {
+    if (!this.abandonedWatchCreates.delete(r.reqId) || !r.ok) return;
+    const w = r.body as WatchResponse;
+    if (w.created && !w.canceled && w.watchId >= 0) this.cancelStrayWatch(ctx, from, w.watchId);
+  }
+
+  /** Cancels a watch of ours on that member that no one reads. */
+  cancelStrayWatch(ctx: ActorContext, member: ActorId, watchId: number): void {
+    this.call(ctx, 'WatchCancelRequest', { watchId }, { endpoint: member });
+  }
+
   /**
    * The member this client was talking to crashed and its connection was
    * reset. Calls waiting on it fail over: reads are retried elsewhere; a
@@ -177,6 +195,8 @@ export class EtcdClient implements Actor {
    */
   peerReset(ctx: ActorContext, peer: ActorId): void {
     this.resets.set(peer, ctx.now);
+    // The member's watches on that connection are gone with it.
+    for (const [reqId, member] of this.abandonedWatchCreates) if (member === peer) this.abandonedWatchCreates.delete(reqId);
     if (this.leader !== 0 && memberName(this.leader) === peer) this.leader = 0;
     for (const att of [...this.attempts.values()]) {
       if (att.endpoint !== peer) continue;
