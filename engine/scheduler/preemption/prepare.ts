@@ -3,8 +3,8 @@
 // pkg/scheduler/framework/preemption/preemption.go, util.PatchPodStatus and
 // ClearNominatedNodeName in pkg/scheduler/util/utils.go, v1.32), as plans:
 // per victim, a status patch adding the DisruptionTarget condition, the
-// deletion, and the "Preempted" event (for the profile's recorder); then each lower-priority pod nominated
-// to the node loses its nomination.
+// deletion, and the "Preempted" event (for the profile's recorder); then each
+// lower-priority pod nominated to the node loses its nomination.
 import type { JsonObject } from '../../apimachinery/types';
 import { createTwoWayMergePatch, patchMetaFor } from '../../apimachinery/patch';
 import { rfc3339 } from '../../apiserver/http/time';
