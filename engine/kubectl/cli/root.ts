@@ -4,6 +4,7 @@ import type { KubectlEnv, KubectlResult } from '../types';
 import { formatError, KubectlFailure, errs } from '../client/errors';
 import { makeCtx, Output, type Ctx } from './context';
 import { FlagError, FlagSet, HelpRequested, type FlagDef } from './flags';
+import { COMMAND_FLAG_USAGE, FLAG_USAGE } from './flagUsage';
 
 export interface CommandSpec {
   name: string;
@@ -102,25 +103,39 @@ function firstNonFlag(args: string[], flags: FlagSet): number {
   return -1;
 }
 
+/**
+ * A command's help, in kubectl's templates (templates/templater.go): its
+ * subcommands and its flags, each sorted by name as cobra and pflag sort them,
+ * names padded to the longest (at least 11) plus three spaces.
+ */
 export function commandHelp(path: string, c: CommandSpec): string {
   let s = `${c.short}\n\n`;
-  if (c.subcommands && c.subcommands.length > 0) {
+  const subs = c.subcommands ?? [];
+  if (subs.length > 0) {
     s += 'Available Commands:\n';
-    const w = Math.max(...c.subcommands.map((x) => x.name.length)) + 2;
-    for (const sc of c.subcommands) if (!sc.hidden) s += `  ${sc.name.padEnd(w)}${sc.short}\n`;
+    const w = Math.max(11, ...subs.map((x) => x.name.length)) + 3;
+    for (const sc of [...subs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) if (!sc.hidden) s += `  ${sc.name.padEnd(w)}${sc.short}\n`;
     s += '\n';
   }
-  const flags = (c.flags ?? []).filter((f) => !f.hidden);
+  const command = path.split(' ').slice(1).join(' ');
+  const flags = (c.flags ?? []).filter((f) => !f.hidden).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (flags.length > 0) {
     s += 'Options:\n';
     for (const f of flags) {
       const head = f.shorthand ? `-${f.shorthand}, --${f.name}` : `--${f.name}`;
       const def = f.default === undefined ? (f.kind === 'bool' ? 'false' : f.kind === 'int' ? '0' : f.kind.endsWith('Array') || f.kind.endsWith('Slice') ? '[]' : "''") : Array.isArray(f.default) ? `[${f.default.join(',')}]` : typeof f.default === 'string' ? `'${f.default}'` : String(f.default);
-      s += `    ${head}=${def}:\n\t${f.usage ?? ''}\n\n`;
+      s += `    ${head}=${def}:\n\t${flagUsage(command, f)}\n\n`;
     }
   }
-  s += `Usage:\n  ${path} ${c.use}\n\nUse "kubectl options" for a list of global command-line options (applies to all commands).\n`;
+  s += `Usage:\n  ${path} ${c.use}\n\n`;
+  if (subs.length > 0) s += `Use "${path} <command> --help" for more information about a given command.\n`;
+  s += 'Use "kubectl options" for a list of global command-line options (applies to all commands).\n';
   return s;
+}
+
+/** A flag's description: its own, the command's particular one, or the shared one (cli/flagUsage.ts). */
+export function flagUsage(command: string, f: FlagDef): string {
+  return f.usage ?? COMMAND_FLAG_USAGE[command]?.[f.name] ?? FLAG_USAGE[f.name] ?? '';
 }
 
 export async function dispatch(argsIn: string[], env: KubectlEnv, root: CommandSpec): Promise<KubectlResult> {
