@@ -29,7 +29,7 @@ import { SchedulerHandle } from './handle';
 import { emptyRecord, fitErrorMessage, NO_NODES_AVAILABLE, schedulePod, type Diagnosis } from './algorithm';
 import { DecisionLog } from './records/decisionLog';
 import type { DecisionRecord } from './records/types';
-import { EventRecorder, SERIES_FINISH_MS, SERIES_REFRESH_MS } from './eventRecorder';
+import { EventRecorder, SERIES_FINISH_MS, SERIES_REFRESH_MS, type EventSpec } from './eventRecorder';
 import { afterEventAnswer, eventRequest, type EventWrite } from '../client/eventSink';
 import { buildProfiles, type SchedulerSetup } from './profiles';
 import { PriorityQueue, nodeUpdateEvents, podUpdateEvents, type QueuedPodInfo } from './queue';
@@ -570,8 +570,12 @@ export class KubeScheduler implements Actor {
     return r;
   }
 
-  private emit(ctx: ActorContext, profile: string, regarding: KObject, type: 'Normal' | 'Warning', reason: string, action: string, note: string, related?: KObject): void {
-    for (const w of this.recorder(profile).record({ regarding, type, reason, action, note, ...(related ? { related } : {}) }, ctx.now)) this.sendEvent(ctx, w);
+  private emit(ctx: ActorContext, profile: string, regarding: KObject, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
+    this.record(ctx, profile, { regarding, type, reason, action, note });
+  }
+
+  private record(ctx: ActorContext, profile: string, e: EventSpec): void {
+    for (const w of this.recorder(profile).record(e, ctx.now)) this.sendEvent(ctx, w);
   }
 
   /** Event writes go through the event client (its own rate limiter). */
@@ -634,7 +638,7 @@ export class KubeScheduler implements Actor {
           };
           nominated = pf.result?.nominatedNodeName ?? '';
           for (const a of pf.result?.actions ?? []) {
-            if ('event' in a) this.emit(ctx, profile, a.event.regarding, a.event.type, a.event.reason, a.event.action, a.event.note, a.event.related);
+            if ('event' in a) this.record(ctx, profile, a.event);
             else this.sendAction(ctx, a, { kind: 'write', what: a.description });
           }
         }

@@ -103,6 +103,8 @@ function firstNonFlag(args: string[], flags: FlagSet): number {
   return -1;
 }
 
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 /**
  * A command's help, in kubectl's templates (templates/templater.go): its
  * subcommands and its flags, each sorted by name as cobra and pflag sort them,
@@ -114,11 +116,11 @@ export function commandHelp(path: string, c: CommandSpec): string {
   if (subs.length > 0) {
     s += 'Available Commands:\n';
     const w = Math.max(11, ...subs.map((x) => x.name.length)) + 3;
-    for (const sc of [...subs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) if (!sc.hidden) s += `  ${sc.name.padEnd(w)}${sc.short}\n`;
+    for (const sc of [...subs].sort(byName)) if (!sc.hidden) s += `  ${sc.name.padEnd(w)}${sc.short}\n`;
     s += '\n';
   }
   const command = path.split(' ').slice(1).join(' ');
-  const flags = (c.flags ?? []).filter((f) => !f.hidden).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const flags = (c.flags ?? []).filter((f) => !f.hidden).sort(byName);
   if (flags.length > 0) {
     s += 'Options:\n';
     for (const f of flags) {

@@ -8,6 +8,7 @@
 import type { KObject } from '../../apimachinery/types';
 import type { Rng } from '../../sim/rng';
 import type { Pod } from './api';
+import type { EventSpec } from '../eventRecorder';
 import type { CycleState } from './cycleState';
 import type { NodeInfo } from './nodeInfo';
 import type { PodInfo } from './podInfo';
@@ -85,7 +86,7 @@ export interface PostFilterResult {
  * scheduler's events.
  */
 export interface EventAction {
-  event: { regarding: Pod; related?: Pod; type: 'Normal' | 'Warning'; reason: string; action: string; note: string };
+  event: EventSpec;
   description: string;
 }
 
