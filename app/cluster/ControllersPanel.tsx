@@ -81,7 +81,7 @@ export function ControllersPanel({ open = true, onToggle }: { open?: boolean; on
                   <th scope="col">Controller</th>
                   <th scope="col" title="workqueue_depth: keys waiting now">Depth</th>
                   <th scope="col" title="workqueue_adds_total">Adds</th>
-                  <th scope="col" title="workqueue_retries_total: rate-limited re-adds after a failed sync">Retries</th>
+                  <th scope="col" title="workqueue_retries_total: keys put back with a delay (AddAfter): rate-limited retries after a failed sync, and requeues for a later time">Retries</th>
                   <th scope="col" title="Mean time a key waited in the queue (virtual time)" aria-label="Mean queue wait">Wait</th>
                   <th scope="col">Last reconcile</th>
                 </tr>

@@ -448,6 +448,18 @@ export class ControllerManager implements Actor {
   }
 
   /** A controller's workers run once it has its credentials and its informers are synced. */
+  /** The controller's periodic passes due now (once it can work); returns when the next is due. */
+  private runPasses(ctx: ActorContext, c: Controller, nextAt: number): number {
+    if (nextAt > ctx.now) return this.canWork(c) ? nextAt : Infinity;
+    if (!this.canWork(c)) return ctx.now + 200;
+    const cc = this.context(ctx, c);
+    for (const pass of c.loops!.takeDue(ctx.now)) {
+      const after = c.runPass!(pass, cc);
+      if (after !== null) c.loops!.schedule(pass, ctx.now + Math.max(0, after));
+    }
+    return c.loops!.nextAt() ?? Infinity;
+  }
+
   private canWork(c: Controller): boolean {
     const credentials = c.rootCredentials ? this.apiReady : this.tokens.has(c.name);
     return credentials && c.informers.every((r) => this.isSynced(r));
@@ -462,6 +474,8 @@ export class ControllerManager implements Actor {
     if (!this.isLeader) return;
     let next = Infinity;
     for (const c of this.controllers) {
+      const pass = c.loops?.nextAt() ?? null;
+      if (pass !== null) next = Math.min(next, this.runPasses(ctx, c, pass));
       // This runs after every informer event, over every controller: one with
       // nothing queued and nothing due has no work, whatever its state (the
       // same outcome as the full pass below, without its checks).

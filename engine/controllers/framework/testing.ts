@@ -57,13 +57,24 @@ export class FakeContext implements ControllerContext {
     c.onEvent(resource, { type: 'DELETED', object: o }, this);
   }
 
-  /** Syncs every ready key of the controller's queue, as the manager's worker does. */
+  /**
+   * Runs the controller's periodic passes due now and syncs every ready key
+   * of its queue, as the manager does, until nothing more is due at this instant.
+   */
   drain(c: Controller): SyncResult[] {
     const out: SyncResult[] = [];
     c.queue.tick(this.now);
     for (let i = 0; i < 10_000; i++) {
+      const passes = c.loops?.takeDue(this.now) ?? [];
+      for (const pass of passes) {
+        const after = c.runPass!(pass, this);
+        if (after !== null) c.loops!.schedule(pass, this.now + Math.max(0, after));
+      }
       const key = c.queue.get(this.now);
-      if (key === null) break;
+      if (key === null) {
+        if (passes.length > 0) continue;
+        break;
+      }
       const r = c.sync(key, this);
       c.queue.done(key, this.now);
       if (r.type === 'done') c.queue.forget(key);

@@ -6,6 +6,7 @@
 import type { KObject } from '../../apimachinery/types';
 import type { ReflectorEvent } from '../../client/reflector';
 import type { RateLimitingQueue } from '../../client/workqueue';
+import type { PeriodicLoops } from './loops';
 import type { Rng } from '../../sim/rng';
 
 /** Informers the manager can run, by name (the resource's plural), with their collection paths. */
@@ -98,4 +99,8 @@ export interface Controller {
   readonly rootCredentials?: boolean;
   /** Recent reconciles, for the controllers panel (bounded). */
   readonly recent?: { t: number; key: string; what: string }[];
+  /** Its periodic passes (upstream wait.Until), run by the manager through runPass, outside the queue. */
+  readonly loops?: PeriodicLoops;
+  /** One periodic pass; returns when the next one is due (ms from now), or null to stop. */
+  runPass?(pass: string, ctx: ControllerContext): number | null;
 }

@@ -19,6 +19,7 @@ import { registerClass } from '../../sim/serial';
 import { assertNever } from '../../sim/assert';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
 import { RateLimitedTimedQueue } from './rateLimitedTimedQueue';
+import { PeriodicLoops } from '../framework/loops';
 import {
   NOT_READY_TAINT,
   swapTaints,
@@ -144,7 +145,7 @@ export class NodeLifecycleController implements Controller {
   readonly recent: { t: number; key: string; what: string }[] = [];
   readonly opts: NodeLifecycleOptions;
   private started = false;
-  private taintPassQueued = false;
+  readonly loops = new PeriodicLoops();
   /** Nodes seen by monitorNodeHealth (knownNodeSet), with their uid. */
   readonly knownNodes = new Map<string, string>();
   readonly nodeHealth = new Map<string, NodeHealth>();
@@ -161,7 +162,7 @@ export class NodeLifecycleController implements Controller {
     if (!this.started) {
       // wait.UntilWithContext(monitorNodeHealth, nodeMonitorPeriod): first pass at once.
       this.started = true;
-      this.queue.add(MONITOR, ctx.now);
+      this.loops.schedule(MONITOR, ctx.now);
     }
     // The node update queue (doNodeProcessingPassWorker: condition → NoSchedule taints).
     if (resource === 'nodes') {
@@ -172,21 +173,19 @@ export class NodeLifecycleController implements Controller {
     }
   }
 
-  sync(key: string, ctx: ControllerContext): SyncResult {
-    if (key === MONITOR) {
+  runPass(pass: string, ctx: ControllerContext): number | null {
+    if (pass === MONITOR) {
       this.monitorNodeHealth(ctx);
       this.ensureTaintPass(ctx);
-      return { type: 'after', delayMs: this.opts.nodeMonitorPeriodMs };
+      return this.opts.nodeMonitorPeriodMs;
     }
-    if (key === TAINT_PASS) {
-      this.doNoExecuteTaintingPass(ctx);
-      const next = this.nextTaintPassAt(ctx.now);
-      if (next === Infinity) {
-        this.taintPassQueued = false;
-        return { type: 'done' };
-      }
-      return { type: 'after', delayMs: Math.max(NODE_EVICTION_PERIOD_MS, next - ctx.now) };
-    }
+    // TAINT_PASS: it runs while some zone's tainter has nodes waiting.
+    this.doNoExecuteTaintingPass(ctx);
+    const next = this.nextTaintPassAt(ctx.now);
+    return next === Infinity ? null : Math.max(NODE_EVICTION_PERIOD_MS, next - ctx.now);
+  }
+
+  sync(key: string, ctx: ControllerContext): SyncResult {
     if (key.startsWith(NODE_PREFIX)) {
       this.doNoScheduleTaintingPass(key.slice(NODE_PREFIX.length), ctx);
       return { type: 'done' };
@@ -511,9 +510,8 @@ export class NodeLifecycleController implements Controller {
   // ---- tainting passes ------------------------------------------------------------------
 
   private ensureTaintPass(ctx: ControllerContext): void {
-    if (this.taintPassQueued || this.nextTaintPassAt(ctx.now) === Infinity) return;
-    this.taintPassQueued = true;
-    this.queue.add(TAINT_PASS, ctx.now);
+    if (this.loops.has(TAINT_PASS) || this.nextTaintPassAt(ctx.now) === Infinity) return;
+    this.loops.schedule(TAINT_PASS, ctx.now);
   }
 
   private nextTaintPassAt(now: number): number {

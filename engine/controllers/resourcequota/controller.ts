@@ -18,6 +18,7 @@ import { controllerEvaluators, equalLists, mask, podCountsForCompute, resourceLi
 import { parseResourceList, type ResourceList } from '../../apiserver/admission/quantity';
 import { resourceFor } from '../../apiserver/registry/resources';
 import { registerClass } from '../../sim/serial';
+import { PeriodicLoops } from '../framework/loops';
 import type { Controller, ControllerContext, SyncResult } from '../framework/types';
 import { INFORMER_PATHS } from '../framework/types';
 import { keyOfObject, pushRecent, type Loose } from '../endpoint/podutil';
@@ -68,6 +69,7 @@ export class ResourceQuotaController implements Controller {
   readonly name = 'resourcequota-controller';
   readonly informers = ['resourcequotas', ...Object.keys(WATCHED)] as const;
   readonly queue = new RateLimitingQueue<string>('resourcequota_primary');
+  readonly loops = new PeriodicLoops();
   readonly recent: { t: number; key: string; what: string }[] = [];
   readonly ops = new Map<string, Op>();
   readonly inFlight = new Set<string>();
@@ -78,7 +80,7 @@ export class ResourceQuotaController implements Controller {
   onEvent(resource: string, ev: ReflectorEvent, ctx: ControllerContext): void {
     if (!this.resyncScheduled) {
       this.resyncScheduled = true;
-      this.queue.addAfter(RESYNC, RESOURCE_QUOTA_SYNC_PERIOD_MS, ctx.now);
+      this.loops.schedule(RESYNC, ctx.now + RESOURCE_QUOTA_SYNC_PERIOD_MS);
     }
     if (resource === 'resourcequotas') return this.onQuota(ev, ctx);
     // The quota monitor: deletions always; updates only where usage can have dropped.
@@ -112,12 +114,13 @@ export class ResourceQuotaController implements Controller {
     }
   }
 
+  /** RESYNC: enqueueAll, then again in one period. */
+  runPass(_pass: string, ctx: ControllerContext): number {
+    for (const q of ctx.store('resourcequotas').values()) this.queue.add(keyOfObject(q), ctx.now);
+    return RESOURCE_QUOTA_SYNC_PERIOD_MS;
+  }
+
   sync(key: string, ctx: ControllerContext): SyncResult {
-    if (key === RESYNC) {
-      // enqueueAll, then again in one period.
-      for (const q of ctx.store('resourcequotas').values()) this.queue.add(keyOfObject(q), ctx.now);
-      return { type: 'after', delayMs: RESOURCE_QUOTA_SYNC_PERIOD_MS };
-    }
     if (this.inFlight.has(key) || this.ops.has(key)) {
       this.dirty.add(key);
       return { type: 'done' };

@@ -23,6 +23,7 @@ import { cmpQuantity } from '../../../apiserver/validation/quantity';
 import { getDefaultClass } from '../../../apiserver/admission/defaultStorageClass';
 import type { ClusterReader } from '../../../apiserver/types';
 import { registerClass } from '../../../sim/serial';
+import { PeriodicLoops } from '../../framework/loops';
 import { jsonRoundTrip } from '../../../sim/jsonClone';
 import { getBindVolumeToClaim, isVolumeBoundToClaim } from '../../../scheduler/plugins/volumeBinding/binder';
 import { claimKey, claimStorageRequest, getPersistentVolumeClaimClass, getPersistentVolumeClass, quantityOf, volumeCapacity } from '../../../scheduler/plugins/volumeBinding/helpers';
@@ -110,6 +111,7 @@ export class PersistentVolumeController implements Controller {
   readonly name = 'persistent-volume-binder';
   readonly informers = ['persistentvolumes', 'persistentvolumeclaims', 'storageclasses', 'pods', 'nodes'] as const;
   readonly queue = new RateLimitingQueue<string>('persistentvolume');
+  readonly loops = new PeriodicLoops();
   readonly recent: { t: number; key: string; what: string }[] = [];
   /** The controller's own caches of the newest versions it knows (informer events and its writes' answers). */
   readonly volumes = new Map<string, PersistentVolume>();
@@ -125,19 +127,20 @@ export class PersistentVolumeController implements Controller {
   onEvent(resource: string, ev: ReflectorEvent, ctx: ControllerContext): void {
     if (!this.started) {
       this.started = true;
-      this.queue.addAfter(RESYNC, PV_CONTROLLER_SYNC_PERIOD_MS, ctx.now);
+      this.loops.schedule(RESYNC, ctx.now + PV_CONTROLLER_SYNC_PERIOD_MS);
     }
     if (resource === 'persistentvolumes') this.queue.add(VOLUME + ev.object.metadata.name, ctx.now);
     else if (resource === 'persistentvolumeclaims') this.queue.add(CLAIM + claimKey(ev.object as PersistentVolumeClaim), ctx.now);
   }
 
+  /** RESYNC: resync(), the periodic pass over every claim and volume. */
+  runPass(_pass: string, ctx: ControllerContext): number {
+    for (const c of ctx.store('persistentvolumeclaims').values()) this.queue.add(CLAIM + claimKey(c as PersistentVolumeClaim), ctx.now);
+    for (const v of ctx.store('persistentvolumes').values()) this.queue.add(VOLUME + v.metadata.name, ctx.now);
+    return PV_CONTROLLER_SYNC_PERIOD_MS;
+  }
+
   sync(key: string, ctx: ControllerContext): SyncResult {
-    if (key === RESYNC) {
-      // resync(): the periodic pass over every claim and volume.
-      for (const c of ctx.store('persistentvolumeclaims').values()) this.queue.add(CLAIM + claimKey(c as PersistentVolumeClaim), ctx.now);
-      for (const v of ctx.store('persistentvolumes').values()) this.queue.add(VOLUME + v.metadata.name, ctx.now);
-      return { type: 'after', delayMs: PV_CONTROLLER_SYNC_PERIOD_MS };
-    }
     if (this.inFlight.has(key)) return { type: 'done' }; // its answer requeues it
     if (key.startsWith(CLAIM)) this.claimWorker(key.slice(CLAIM.length), ctx);
     else this.volumeWorker(key.slice(VOLUME.length), ctx);
