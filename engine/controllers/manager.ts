@@ -447,19 +447,16 @@ export class ControllerManager implements Actor {
     this.runQueues(ctx);
   }
 
-  /** A controller's workers run once it has its credentials and its informers are synced. */
   /** The controller's periodic passes due now (once it can work); returns when the next is due. */
   private runPasses(ctx: ActorContext, c: Controller, nextAt: number): number {
     if (nextAt > ctx.now) return this.canWork(c) ? nextAt : Infinity;
     if (!this.canWork(c)) return ctx.now + 200;
     const cc = this.context(ctx, c);
-    for (const pass of c.loops!.takeDue(ctx.now)) {
-      const after = c.runPass!(pass, cc);
-      if (after !== null) c.loops!.schedule(pass, ctx.now + Math.max(0, after));
-    }
+    c.loops!.runDue(ctx.now, (pass) => c.runPass!(pass, cc));
     return c.loops!.nextAt() ?? Infinity;
   }
 
+  /** A controller's workers run once it has its credentials and its informers are synced. */
   private canWork(c: Controller): boolean {
     const credentials = c.rootCredentials ? this.apiReady : this.tokens.has(c.name);
     return credentials && c.informers.every((r) => this.isSynced(r));

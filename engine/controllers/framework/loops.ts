@@ -27,6 +27,14 @@ export class PeriodicLoops {
     return due.map(([pass]) => pass);
   }
 
+  /** Runs every pass due at `now` and schedules its next run (`run` returns ms until then, or null to stop). */
+  runDue(now: number, run: (pass: string) => number | null): void {
+    for (const pass of this.takeDue(now)) {
+      const after = run(pass);
+      if (after !== null) this.schedule(pass, now + Math.max(0, after));
+    }
+  }
+
   /** When the next pass is due (null: none scheduled). */
   nextAt(): number | null {
     let next: number | null = null;

@@ -65,14 +65,11 @@ export class FakeContext implements ControllerContext {
     const out: SyncResult[] = [];
     c.queue.tick(this.now);
     for (let i = 0; i < 10_000; i++) {
-      const passes = c.loops?.takeDue(this.now) ?? [];
-      for (const pass of passes) {
-        const after = c.runPass!(pass, this);
-        if (after !== null) c.loops!.schedule(pass, this.now + Math.max(0, after));
-      }
+      const due = (c.loops?.nextAt() ?? Infinity) <= this.now;
+      if (due) c.loops!.runDue(this.now, (pass) => c.runPass!(pass, this));
       const key = c.queue.get(this.now);
       if (key === null) {
-        if (passes.length > 0) continue;
+        if (due) continue;
         break;
       }
       const r = c.sync(key, this);
