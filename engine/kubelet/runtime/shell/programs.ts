@@ -5,48 +5,12 @@
 // here is plain data (the interpreter keeps it in process state).
 import type { CommandEnv, CommandResult } from './commands';
 import { dateText, sleepMs } from './commands';
-import type { Signal } from './interp';
+import { daemon, glog, goFlag, GO_TERM } from './daemon';
 import { parseQuantity } from '../../../apiserver/validation/quantity';
 
-/** An HTTP endpoint's answer, for `path` (or every path when absent) within [fromMs, untilMs) of the start. */
-export interface Route {
-  path?: string;
-  status: number;
-  fromMs?: number;
-  untilMs?: number;
-}
-
-export interface Daemon {
-  name: string;
-  logs?: { afterMs: number; fd: 1 | 2; text: string }[];
-  /** Ports it listens on, from `listenAfterMs` after it starts. */
-  ports?: number[];
-  listenAfterMs?: number;
-  /** HTTP answers on its ports (first match wins); 404 otherwise. */
-  routes?: Route[];
-  cpuMilli?: number;
-  /** Memory it allocates on top of the image's floor, and how fast. */
-  memBytes?: number;
-  memRate?: number;
-  /** It exits by itself this long after starting. */
-  exitAfterMs?: number;
-  exitCode?: number;
-  /** What it does on a signal (absent: PID 1 ignores it). */
-  onSignal?: Partial<Record<Signal, { afterMs: number; exitCode: number; logs?: { fd: 1 | 2; text: string }[] }>>;
-}
+export type { Daemon, Route } from './daemon';
 
 const MI = 1024 * 1024;
-
-/** glog's line header: `I0101 00:00:05.000000       1 main.go:26] `. */
-function glog(at: number, file: string, msg: string): string {
-  const us = dateText(at, '%N').slice(0, 6);
-  return `I${dateText(at, '%m%d %H:%M:%S')}.${us}       1 ${file}] ${msg}\n`;
-}
-
-/** What Go programs do on SIGTERM without a handler of their own: the runtime exits with status 2. */
-const GO_TERM = { TERM: { afterMs: 0, exitCode: 2 } } as const;
-
-const daemon = (d: Daemon): CommandResult => ({ status: 0, long: { k: 'daemon', daemon: d } });
 
 function nginx(args: string[], e: CommandEnv, viaEntrypoint: boolean): CommandResult {
   if (args.includes('-v')) return { status: 0, stderr: 'nginx version: nginx/1.27.3\n' };
@@ -121,17 +85,6 @@ function apache(e: CommandEnv, version: string, mpm: string, server: 'httpd' | '
     routes: [{ status: 200 }],
     onSignal: { WINCH: graceful, TERM: { afterMs: 10, exitCode: 0 } },
   });
-}
-
-/** Go's flag package: `-name value`, `-name=value`, `--name value`. */
-function goFlag(argv: readonly string[], name: string): string | undefined {
-  let out: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!.replace(/^--?/, '');
-    if (a === name && i + 1 < argv.length) out = argv[++i];
-    else if (a.startsWith(`${name}=`)) out = a.slice(name.length + 1);
-  }
-  return out;
 }
 
 function bytesOf(v: string | undefined): number {
