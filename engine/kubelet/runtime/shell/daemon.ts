@@ -34,6 +34,19 @@ export interface Daemon {
   onSignal?: Partial<Record<Signal, { afterMs: number; exitCode: number; logs?: { fd: 1 | 2; text: string }[] }>>;
 }
 
+/**
+ * A date in a line a signal handler logs: `dateText(at, format)`, or for `at` null the instant the signal
+ * arrives (a placeholder the interpreter fills in when it delivers the signal, see `atSignal`).
+ */
+export function when(at: number | null, format: string): string {
+  return at === null ? `{{date:${format}}}` : dateText(at, format);
+}
+
+/** A signal handler's line with its dates filled in for the instant `at` the signal arrived. */
+export function atSignal(text: string, at: number): string {
+  return text.replace(/\{\{date:([^}]*)\}\}/g, (_m, format: string) => dateText(at, format));
+}
+
 /** glog's line header: `I0101 00:00:05.000000       1 main.go:26] `. */
 export function glog(at: number, file: string, msg: string): string {
   const us = dateText(at, '%N').slice(0, 6);
