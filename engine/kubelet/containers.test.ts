@@ -152,3 +152,28 @@ describe('restart policies and termination', () => {
     expect(kubeletEvents(e, 'typo')).toContain(`Failed: Error: ${cs.lastState.terminated.message}`);
   });
 });
+
+describe('database images need their password env, as the real ones do', () => {
+  it('postgres without POSTGRES_PASSWORD crash-loops with the entrypoint error in its logs; with it, Running and serving 5432', { timeout: 60_000 }, () => {
+    const e = withNode(46);
+    createPod(e, podOf('pg-nopass', [{ name: 'postgres', image: 'postgres:16', ports: [{ containerPort: 5432 }] }]));
+    createPod(
+      e,
+      podOf('pg', [
+        {
+          name: 'postgres',
+          image: 'postgres:16',
+          env: [{ name: 'POSTGRES_PASSWORD', value: 'example' }],
+          readinessProbe: { tcpSocket: { port: 5432 }, periodSeconds: 2 },
+        },
+      ]),
+    );
+    runUntil(e, () => statusOf(e, 'pg-nopass')?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff', 'pg-nopass crash loop', 60_000, 200);
+    const s = statusOf(e, 'pg-nopass').containerStatuses[0];
+    expect(s.lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    expect(call(e, 'GET', '/api/v1/namespaces/default/pods/pg-nopass/log').text).toMatch(/^Error: Database is uninitialized and superuser password is not specified\.\n/);
+    runUntil(e, () => statusOf(e, 'pg')?.containerStatuses?.[0]?.ready === true, 'pg ready', 60_000, 200);
+    expect(statusOf(e, 'pg')).toMatchObject({ phase: 'Running', containerStatuses: [{ restartCount: 0, state: { running: {} } }] });
+    expect(call(e, 'GET', '/api/v1/namespaces/default/pods/pg/log').text).toMatch(/LOG: {2}database system is ready to accept connections\n$/);
+  });
+});

@@ -16,7 +16,7 @@ describe('help images', () => {
   });
 
   it('names only images that pull, with the tags it gives', () => {
-    const named = [...text.matchAll(/(?:^|\s)((?:registry\.k8s\.io|kubeglass|vish|polinux)\/[a-z0-9./-]+(?::[0-9.]+)?|nginx|httpd|redis|busybox|alpine|ubuntu|debian)(?=[\s,]|$)/gm)].map((m) => m[1]!);
+    const named = [...text.matchAll(/(?:^|\s)((?:registry\.k8s\.io|gcr\.io|kubeglass|vish|polinux|curlimages|hashicorp|traefik|nginxinc)\/[a-z0-9./-]+(?::[a-z0-9.]+)?|nginx|httpd|redis|busybox|alpine|ubuntu|debian|postgres|mysql|mariadb|mongo|memcached|rabbitmq(?::management)?|python|node)(?=[\s,]|$)/gm)].map((m) => m[1]!);
     expect(named.length).toBeGreaterThanOrEqual(catalog().length - 1);
     for (const name of named) expect(resolveImage(parseImage(name)).ok, name).toBe(true);
   });

@@ -14,7 +14,7 @@ import { parseQuantity } from '../../apiserver/validation/quantity';
 import { hex } from '../ids';
 import { ContainerLog } from './logs';
 import { UsageMeter } from './meter';
-import { BASE_DIRS, imageDigest, imageHasCommand, lookupImage, parseImage, processArgv, resolveImage, type CatalogImage } from './images';
+import { BASE_DIRS, imageContent, imageDigest, imageHasCommand, lookupImage, parseImage, processArgv, resolveImage, type CatalogImage } from './images';
 import { FileSystem } from './shell/fs';
 import { cpuDemand, nextStepAt, run, signal, spawn, type Proc, type ShellContext, type Signal } from './shell/interp';
 import type { Route } from './shell/programs';
@@ -375,6 +375,7 @@ export class FakeRuntime {
     this.advance(now);
     const ref = parseImage(cfg.image);
     const img = lookupImage(ref)!;
+    const content = imageContent(img, ref.tag);
     // CreateContainer and StartContainer answer at once: the process starts now.
     const startedAt = now;
     const c: RtContainer = {
@@ -391,7 +392,7 @@ export class FakeRuntime {
       reason: '',
       message: '',
       proc: null,
-      fs: new FileSystem({ ...(img.files ?? {}), ...cfg.mounts }, BASE_DIRS),
+      fs: new FileSystem({ ...content.files, ...cfg.mounts }, BASE_DIRS),
       log: new ContainerLog(),
       killAt: Infinity,
       oomAt: Infinity,
@@ -417,7 +418,7 @@ export class FakeRuntime {
       c.finishedAt = startedAt;
       return c;
     }
-    c.proc = spawn(argv, { ...(img.env ?? {}), HOSTNAME: cfg.podName, ...cfg.env }, startedAt, img.userland === 'busybox' ? 'busybox' : 'gnu');
+    c.proc = spawn(argv, { ...content.env, HOSTNAME: cfg.podName, ...cfg.env }, startedAt, img.userland === 'busybox' ? 'busybox' : 'gnu');
     const idle = idleOf(img.idle, c.id);
     const demand: Demand = { cpuMilli: idle.cpuMilli, memory: { baseBytes: idle.memoryBytes, allocBytes: 0, rateBytesPerSec: 0, since: startedAt } };
     c.cpuMilli = demand.cpuMilli;

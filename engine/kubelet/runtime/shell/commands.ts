@@ -39,6 +39,8 @@ export interface CommandEnv {
   hasCommand(name: string): boolean;
 }
 
+const CURL_HINT = "curl: try 'curl --help' or 'curl --manual' for more information\n";
+
 const ok = (stdout = ''): CommandResult => ({ status: 0, stdout });
 const fail = (stderr: string, status = 1): CommandResult => ({ status, stderr });
 
@@ -57,7 +59,7 @@ export function sleepMs(args: readonly string[]): number | null {
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** `date` at virtual time `at`: its default format (`Wed Jan  1 00:00:05 UTC 2025`) or a +FORMAT. */
+/** `date` at virtual time `at`: its default format (`Wed Jan  1 00:00:05 UTC 2025`) or a +FORMAT (%3N: milliseconds). */
 export function dateText(at: number, format?: string): string {
   const d = new Date(epochMs() + Math.floor(at));
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -67,6 +69,7 @@ export function dateText(at: number, format?: string): string {
     d: p(d.getUTCDate()),
     e: String(d.getUTCDate()).padStart(2, ' '),
     H: p(d.getUTCHours()),
+    k: String(d.getUTCHours()).padStart(2, ' '),
     M: p(d.getUTCMinutes()),
     S: p(d.getUTCSeconds()),
     Y: String(d.getUTCFullYear()),
@@ -79,7 +82,12 @@ export function dateText(at: number, format?: string): string {
     '%': '%',
   };
   const fmt = format ?? '%a %b %e %H:%M:%S %Z %Y';
-  return fmt.replace(/%([a-zA-Z%])/g, (m, c: string) => fields[c] ?? m);
+  // GNU date's %3N / %6N: the fraction to that many digits.
+  return fmt.replace(/%(\d?)([a-zA-Z%])/g, (m, width: string, c: string) => {
+    const v = fields[c];
+    if (v === undefined) return m;
+    return width && c === 'N' ? v.slice(0, Number(width)) : v;
+  });
 }
 
 /** echo's argument handling (busybox and dash both honour -n; -e interprets escapes). */
@@ -270,6 +278,8 @@ export function runCommand(argv: string[], e: CommandEnv): CommandResult {
     case 'hostname':
       return ok(`${e.hostname}\n`);
     case 'whoami':
+      // traefik/whoami's server is /whoami; coreutils' and busybox's whoami are elsewhere on $PATH.
+      if (raw === '/whoami') break;
       return ok('root\n');
     case 'id':
       return ok(e.flavour === 'busybox' ? 'uid=0(root) gid=0(root) groups=0(root),10(wheel)\n' : 'uid=0(root) gid=0(root) groups=0(root)\n');
@@ -332,12 +342,18 @@ export function runCommand(argv: string[], e: CommandEnv): CommandResult {
       return args.some((a) => a === 'if=/dev/zero' || a === 'if=/dev/urandom') && !args.some((a) => a.startsWith('count=')) ? { status: 0, long: { k: 'forever', cpuMilli: 1000 } } : ok();
     case 'wget':
     case 'curl':
-    case 'nslookup': {
+    case 'nslookup':
+    case 'dig':
+    case 'host': {
       // Pods reach nothing by name: the playground has no cluster DNS or Service routing yet.
       const target = args.filter((a) => !a.startsWith('-')).pop() ?? '';
       const host = target.replace(/^https?:\/\//, '').split(/[/:]/)[0] ?? '';
+      // curl with nothing to fetch: its usage hint and CURLE_FAILED_INIT (2).
+      if (name === 'curl' && args.length === 0) return fail(CURL_HINT, 2);
+      if (name === 'curl' && !target) return fail(`curl: (2) no URL specified\n${CURL_HINT}`, 2);
       if (name === 'curl') return fail(`curl: (6) Could not resolve host: ${host}\n`, 6);
-      if (name === 'nslookup') return fail(`;; connection timed out; no servers could be reached\n\n`, 1);
+      if (name === 'nslookup' || name === 'host') return fail(`;; connection timed out; no servers could be reached\n${name === 'nslookup' ? '\n' : ''}`, 1);
+      if (name === 'dig') return fail(`;; connection timed out; no servers could be reached\n`, 9);
       return fail(`wget: bad address '${host}'\n`, 1);
     }
   }

@@ -9,6 +9,7 @@ import { parseScript, ShellSyntaxError, type Cmd, type List, type Redirect, type
 import type { FileSystem } from './fs';
 import { normalise } from './fs';
 import { runCommand, type CommandResult, type Daemon, type Flavour } from './commands';
+import { atSignal } from './daemon';
 
 /** Where a process is. */
 type Frame =
@@ -257,7 +258,7 @@ export function signal(proc: Proc, sig: Signal, at: number, ctx: ShellContext): 
     // The program itself is PID 1: its own handler decides.
     const h = d.onSignal?.[sig];
     if (!h || d.stoppingAt !== undefined) return; // PID 1 ignores signals it does not handle
-    for (const l of h.logs ?? []) ctx.out(at, l.fd, l.text);
+    for (const l of h.logs ?? []) ctx.out(at, l.fd, atSignal(l.text, at));
     d.stoppingAt = at + h.afterMs;
     d.stopCode = h.exitCode;
     return;

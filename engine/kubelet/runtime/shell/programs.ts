@@ -4,49 +4,22 @@
 // use, when they exit by themselves, and what they do on a signal. Anything
 // here is plain data (the interpreter keeps it in process state).
 import type { CommandEnv, CommandResult } from './commands';
-import { dateText, sleepMs } from './commands';
-import type { Signal } from './interp';
+import { dateText, runCommand, sleepMs } from './commands';
+import { daemon, glog, goFlag, GO_TERM, when } from './daemon';
+import { databaseProgram } from './databases';
+import { appProgram } from './apps';
 import { parseQuantity } from '../../../apiserver/validation/quantity';
 
-/** An HTTP endpoint's answer, for `path` (or every path when absent) within [fromMs, untilMs) of the start. */
-export interface Route {
-  path?: string;
-  status: number;
-  fromMs?: number;
-  untilMs?: number;
-}
-
-export interface Daemon {
-  name: string;
-  logs?: { afterMs: number; fd: 1 | 2; text: string }[];
-  /** Ports it listens on, from `listenAfterMs` after it starts. */
-  ports?: number[];
-  listenAfterMs?: number;
-  /** HTTP answers on its ports (first match wins); 404 otherwise. */
-  routes?: Route[];
-  cpuMilli?: number;
-  /** Memory it allocates on top of the image's floor, and how fast. */
-  memBytes?: number;
-  memRate?: number;
-  /** It exits by itself this long after starting. */
-  exitAfterMs?: number;
-  exitCode?: number;
-  /** What it does on a signal (absent: PID 1 ignores it). */
-  onSignal?: Partial<Record<Signal, { afterMs: number; exitCode: number; logs?: { fd: 1 | 2; text: string }[] }>>;
-}
+export type { Daemon, Route } from './daemon';
 
 const MI = 1024 * 1024;
 
-/** glog's line header: `I0101 00:00:05.000000       1 main.go:26] `. */
-function glog(at: number, file: string, msg: string): string {
-  const us = dateText(at, '%N').slice(0, 6);
-  return `I${dateText(at, '%m%d %H:%M:%S')}.${us}       1 ${file}] ${msg}\n`;
+/** The ports the server blocks of conf.d/default.conf listen on (80 without one; nginx-unprivileged's says 8080). */
+function nginxPorts(e: CommandEnv): number[] {
+  const conf = e.fs.read('/etc/nginx/conf.d/default.conf', e.at) ?? '';
+  const ports = [...conf.matchAll(/^\s*listen\s+(?:[\d.]+:)?(\d+)/gm)].map((m) => Number(m[1]));
+  return ports.length ? [...new Set(ports)] : [80];
 }
-
-/** What Go programs do on SIGTERM without a handler of their own: the runtime exits with status 2. */
-const GO_TERM = { TERM: { afterMs: 0, exitCode: 2 } } as const;
-
-const daemon = (d: Daemon): CommandResult => ({ status: 0, long: { k: 'daemon', daemon: d } });
 
 function nginx(args: string[], e: CommandEnv, viaEntrypoint: boolean): CommandResult {
   if (args.includes('-v')) return { status: 0, stderr: 'nginx version: nginx/1.27.3\n' };
@@ -78,7 +51,7 @@ function nginx(args: string[], e: CommandEnv, viaEntrypoint: boolean): CommandRe
       notice(20, 'start worker processes'),
       ...[29, 30, 31, 32].map((pid) => notice(20, `start worker process ${pid}`)),
     ],
-    ports: [80],
+    ports: nginxPorts(e),
     listenAfterMs: 20,
     routes: [
       { path: '/', status: 200 },
@@ -86,19 +59,19 @@ function nginx(args: string[], e: CommandEnv, viaEntrypoint: boolean): CommandRe
       { path: '/50x.html', status: 200 },
     ],
     onSignal: {
-      QUIT: { afterMs: 50, exitCode: 0, logs: [{ fd: 2, text: `${ts(0)} [notice] 1#1: signal 3 (SIGQUIT) received, shutting down\n` }] },
-      TERM: { afterMs: 10, exitCode: 0, logs: [{ fd: 2, text: `${ts(0)} [notice] 1#1: signal 15 (SIGTERM) received, exiting\n` }] },
+      QUIT: { afterMs: 50, exitCode: 0, logs: [{ fd: 2, text: `${when(null, '%Y/%m/%d %H:%M:%S')} [notice] 1#1: signal 3 (SIGQUIT) received, shutting down\n` }] },
+      TERM: { afterMs: 10, exitCode: 0, logs: [{ fd: 2, text: `${when(null, '%Y/%m/%d %H:%M:%S')} [notice] 1#1: signal 15 (SIGTERM) received, exiting\n` }] },
     },
   });
 }
 
 function apache(e: CommandEnv, version: string, mpm: string, server: 'httpd' | 'apache2'): CommandResult {
   const fqdn = `AH00558: ${server}: Could not reliably determine the server's fully qualified domain name, using ${e.podIP || '127.0.0.1'}. Set the 'ServerName' directive globally to suppress this message\n`;
-  const stamp = (ms: number) => `[${dateText(e.at + ms, '%a %b %d %H:%M:%S')}.${dateText(e.at + ms, '%N').slice(0, 6)} ${dateText(e.at + ms, '%Y')}]`;
+  const stamp = (ms: number | null) => `[${when(ms === null ? null : e.at + ms, '%a %b %d %H:%M:%S.%6N %Y')}]`;
   const graceful = {
     afterMs: 100,
     exitCode: 0,
-    logs: [{ fd: 2 as const, text: `${stamp(0)} [mpm_${mpm}:notice] [pid 1${mpm === 'event' ? ':tid 1' : ''}] AH00492: caught SIGWINCH, shutting down gracefully\n` }],
+    logs: [{ fd: 2 as const, text: `${stamp(null)} [mpm_${mpm}:notice] [pid 1${mpm === 'event' ? ':tid 1' : ''}] AH00492: caught SIGWINCH, shutting down gracefully\n` }],
   };
   return daemon({
     name: server,
@@ -121,17 +94,6 @@ function apache(e: CommandEnv, version: string, mpm: string, server: 'httpd' | '
     routes: [{ status: 200 }],
     onSignal: { WINCH: graceful, TERM: { afterMs: 10, exitCode: 0 } },
   });
-}
-
-/** Go's flag package: `-name value`, `-name=value`, `--name value`. */
-function goFlag(argv: readonly string[], name: string): string | undefined {
-  let out: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!.replace(/^--?/, '');
-    if (a === name && i + 1 < argv.length) out = argv[++i];
-    else if (a.startsWith(`${name}=`)) out = a.slice(name.length + 1);
-  }
-  return out;
 }
 
 function bytesOf(v: string | undefined): number {
@@ -276,9 +238,10 @@ export function programFor(raw: string, args: string[], e: CommandEnv): CommandR
   const name = raw.slice(raw.lastIndexOf('/') + 1);
   switch (name) {
     case 'docker-entrypoint.sh':
-      // The official images' entrypoints run their setup, then exec their arguments.
-      if (args[0] === 'nginx') return nginx(args.slice(1), e, true);
-      return args[0] ? programFor(args[0], args.slice(1), e) : undefined;
+      return officialEntrypoint(args, e);
+    case 'entrypoint.sh':
+      // curlimages/curl's /entrypoint.sh: an option or anything not a command is curl's argument.
+      return runCommand(args.length === 0 || args[0]!.startsWith('-') || !e.hasCommand(args[0]!) ? ['curl', ...args] : args, e);
     case 'nginx':
       return nginx(args, e, false);
     case 'httpd-foreground':
@@ -328,5 +291,24 @@ export function programFor(raw: string, args: string[], e: CommandEnv): CommandR
       });
     }
   }
-  return undefined;
+  return databaseProgram(name, args, e, false) ?? appProgram(raw, args, e);
+}
+
+/** The programs whose official entrypoint prepends them to arguments that begin with an option (`set -- postgres "$@"`). */
+const ENTRYPOINT_MAINS = ['postgres', 'mysqld', 'mariadbd', 'mongod', 'memcached', 'redis-server'];
+
+/**
+ * The official images' docker-entrypoint.sh: arguments that begin with an option go to the image's server
+ * (node's also takes anything that is not a command as node's script); the server's first-start setup
+ * runs (a database's initialisation), then it execs its arguments.
+ */
+function officialEntrypoint(args: string[], e: CommandEnv): CommandResult | undefined {
+  const main = ENTRYPOINT_MAINS.find((p) => e.hasCommand(p));
+  let argv = args;
+  if (main && (args.length === 0 || args[0]!.startsWith('-'))) argv = [main, ...args];
+  else if (e.hasCommand('node') && (args.length === 0 || args[0]!.startsWith('-') || !e.hasCommand(args[0]!))) argv = ['node', ...args];
+  const [first, ...rest] = argv;
+  if (!first) return undefined;
+  if (first === 'nginx') return nginx(rest, e, true);
+  return databaseProgram(first, rest, e, true) ?? programFor(first, rest, e);
 }
