@@ -3,7 +3,7 @@
 // worker; views come back as per-frame updates into the view store.
 import * as Comlink from 'comlink';
 import type { Command, EngineOptions } from '../engine/facade/types';
-import type { ApplyDocResult, ExecResult, KubectlOutput, ViewUpdate, WorkerApi } from '../engine/host/protocol';
+import type { ApplyDocResult, ExecResult, KubectlOutput, KubectlStream, ViewUpdate, WorkerApi } from '../engine/host/protocol';
 import { receiveRequests } from './apiserver/requestStore';
 import { receiveUpdate, useView } from './store/viewStore';
 import { setActionError, useUi } from './store/uiStore';
@@ -106,8 +106,10 @@ export const engine = {
     }
   },
   /** One kubectl command line (without the leading `kubectl`); resolves when the simulated apiserver answers. */
-  kubectl: async (args: string[], files?: Record<string, string>, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput> =>
+  kubectl: async (args: string[], files?: Record<string, string>, onOutput?: (stream: KubectlStream, text: string) => void): Promise<KubectlOutput> =>
     (await ready()).kubectl(args, files, onOutput ? Comlink.proxy(onOutput) : undefined),
+  /** Keys for the running kubectl that reads the terminal (kubectl exec -i). */
+  kubectlInput: async (data: string): Promise<void> => (await ready()).kubectlInput(data),
   /** Ctrl-C for the running kubectl (ends a watch). */
   kubectlInterrupt: async (): Promise<void> => (await ready()).kubectlInterrupt(),
   /** Ends a `kubectl edit` with the edited text (the unchanged text cancels it). */

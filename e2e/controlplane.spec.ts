@@ -66,6 +66,29 @@ test('kubectl get -w streams rows as objects change; a bundled example applies b
   await shot(page, 'terminal-watch');
 });
 
+test('kubectl exec -it runs an interactive shell in a pod: its prompt, commands with state, Ctrl-C, exit', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openTerminal(page);
+  await run(page, 'kubectl run box --image=busybox:1.36 -- sleep 3600');
+  await run(page, 'kubectl wait --for=condition=Ready pod/box --timeout=120s');
+  await expect.poll(() => outputOf(page, 'kubectl wait --for=condition=Ready pod/box --timeout=120s'), { timeout: 60_000, intervals: FAST }).toContain('pod/box condition met');
+  await run(page, 'kubectl exec -it box -- sh');
+  await expect.poll(() => terminalText(page), { message: 'the shell prompts', intervals: FAST }).toMatch(/\/ # $/);
+  await run(page, 'cd /tmp; echo "hello from $HOSTNAME" > note');
+  await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/\/tmp # $/);
+  await run(page, 'cat note');
+  await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/^hello from box\s*\n\/tmp # $/m);
+  await run(page, 'sleep 600');
+  await page.keyboard.press('Control+C');
+  await expect.poll(() => terminalText(page), { message: 'Ctrl-C ends the sleep, not the session', intervals: FAST }).toMatch(/sleep 600\s*\n\^C\s*\n\/tmp # $/);
+  await shot(page, 'terminal-exec-it');
+  await run(page, 'exit 3');
+  await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/command terminated with exit code 3\s*\n\$ $/);
+  // Back in the playground's shell: its commands run again.
+  await run(page, 'kubectl get pod box');
+  await expect.poll(() => outputOf(page, 'kubectl get pod box'), { intervals: FAST }).toMatch(/^box\s+1\/1\s+Running\s+0\s/m);
+});
+
 test('a command waits while the simulation is paused, and says so', async ({ page }) => {
   await page.goto('/?speed=10&paused=1');
   await openTerminal(page);

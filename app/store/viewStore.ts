@@ -46,7 +46,7 @@ export interface Marker {
 
 export const MARKERS_KEEP = 200;
 /** Commands that get no timeline marker. */
-const UNMARKED_COMMANDS = new Set(['fault', 'speed', 'api', 'apiCancel']);
+const UNMARKED_COMMANDS = new Set(['fault', 'speed', 'api', 'apiCancel', 'apiSend']);
 
 export interface ViewState {
   info: SessionInfo | null;

@@ -2,7 +2,7 @@
 // few commands (kubectl, clear, help, history). It knows nothing of xterm or
 // React: it writes escape sequences to an `io` and reaches the engine through
 // `deps`, so it is tested with fakes.
-import type { KubectlOutput } from '../../engine/host/protocol';
+import type { KubectlOutput, KubectlStream } from '../../engine/host/protocol';
 import { IMAGES_HELP } from '../../engine/kubelet/runtime/imagesHelp';
 import { applyCompletion, formatColumns } from './completion';
 import { emptyLine, pushHistory, redrawLine, stepLine, tokenizeInput, type LineState } from './lineEditor';
@@ -21,9 +21,11 @@ export interface EditHandle {
 }
 
 export interface ShellDeps {
-  kubectl(args: string[], files: Record<string, string>, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput>;
+  kubectl(args: string[], files: Record<string, string>, onOutput?: (stream: KubectlStream, text: string) => void): Promise<KubectlOutput>;
   /** Ctrl-C reaches the running kubectl (ends `get -w`). */
   interrupt?(): void;
+  /** Keys for a kubectl that reads the terminal (`exec -i`), once it has said so with an 'attach' output. */
+  input?(data: string): void;
   editDone(editId: number, text: string): Promise<KubectlOutput>;
   complete(line: string): Promise<string[]>;
   /** The editor's buffer, which `kubectl apply -f editor` reads. */
@@ -71,6 +73,7 @@ const HELP = [
   `          kubectl get pods -A`,
   `          kubectl --as alice get secrets`,
   `          kubectl logs -f POD · kubectl exec POD -- ls /`,
+  `          kubectl exec -it POD -- sh   (a shell in the pod; exit or Ctrl-D leaves)`,
   `          kubectl drain NODE --ignore-daemonsets`,
 ];
 
@@ -86,6 +89,19 @@ export function colour(s: string, code: string): string {
   return s.replace(/[^\n]+/g, (line) => `${code}${line}${RESET}`);
 }
 
+/**
+ * A kubectl reading the terminal (`kubectl exec -it POD -- sh`): lines are
+ * edited here and sent on Enter (the remote shell prints its own prompt, so
+ * the editor's prompt is whatever the remote left on the cursor's row);
+ * with a TTY, Ctrl-C and Ctrl-D go to the remote terminal too.
+ */
+interface Attached {
+  tty: boolean;
+  line: LineState;
+  /** The text on the cursor's row before the edited line: the remote's prompt, and what was echoed after it. */
+  row: string;
+}
+
 export class Shell {
   private io: ShellIo | null = null;
   private line: LineState;
@@ -95,6 +111,7 @@ export class Shell {
   /** Input typed while a command ran, replayed at the next prompt. */
   private typeAhead = '';
   private completing = 0;
+  private attached: Attached | null = null;
 
   constructor(private readonly deps: ShellDeps) {
     this.line = emptyLine(deps.loadHistory());
@@ -134,6 +151,7 @@ export class Shell {
 
   /** What the terminal sent: keys, escape sequences, pasted text. */
   input(data: string): void {
+    if (this.running && this.attached) return this.attachedInput(this.attached, data);
     if (this.running) {
       const ctrlC = data.indexOf('\x03');
       if (ctrlC < 0) {
@@ -188,6 +206,63 @@ export class Shell {
     }
   }
 
+  /** Keys while attached: edited locally, sent a line at a time (Ctrl-C and Ctrl-D as the terminal's own). */
+  private attachedInput(a: Attached, data: string): void {
+    for (const key of tokenizeInput(data)) {
+      const prev = a.line;
+      if (key.type === 'interrupt') {
+        if (!a.tty) {
+          // Without a TTY, Ctrl-C stops kubectl itself.
+          this.endAttach();
+          this.interruptRunning();
+          return;
+        }
+        this.write(`${redrawLine(a.row, a.row.length, prev.cursor, prev.buf, prev.buf.length, this.cols())}^C`);
+        a.row += `${prev.buf}^C`;
+        a.line = emptyLine(prev.history);
+        this.deps.input?.('\x03');
+        continue;
+      }
+      if (key.type === 'eof' && prev.buf === '') {
+        this.deps.input?.('\x04');
+        continue;
+      }
+      if (key.type === 'tab') continue;
+      const { state, effect } = stepLine(prev, key);
+      a.line = state;
+      if (effect?.type === 'submit') {
+        this.write(`${redrawLine(a.row, a.row.length, prev.cursor, state.buf, state.buf.length, this.cols())}\r\n`);
+        a.row = '';
+        a.line = emptyLine(pushHistory(state.history, effect.line));
+        this.deps.input?.(`${effect.line}\n`);
+      } else if (effect?.type === 'clearScreen') {
+        this.clearScreen();
+        this.write(a.row + a.line.buf);
+      } else if (state.buf !== prev.buf || state.cursor !== prev.cursor) this.repaintAttached(a, prev.cursor);
+    }
+  }
+
+  private repaintAttached(a: Attached, prevCursor: number): void {
+    this.write(redrawLine(a.row, a.row.length, prevCursor, a.line.buf, a.line.cursor, this.cols()));
+  }
+
+  /** Output of an attached command: written around the line being edited, which is redrawn after it. */
+  private attachedOutput(a: Attached, text: string): void {
+    const t = a.row + text.replace(/\r?\n/g, '\n');
+    const nl = t.lastIndexOf('\n');
+    // Rewrite the cursor's row with what came, then the edited line after the new last row.
+    this.write(`${redrawLine('', 0, a.line.cursor + a.row.length, '', 0, this.cols())}${t.replace(/\n/g, '\r\n')}`);
+    a.row = nl < 0 ? t : t.slice(nl + 1);
+    if (a.line.buf) this.write(redrawLine(a.row, a.row.length, a.row.length, a.line.buf, a.line.cursor, this.cols()));
+  }
+
+  /** The attached command ended: the next output starts on a fresh row. */
+  private endAttach(): void {
+    const a = this.attached;
+    this.attached = null;
+    if (a && (a.row !== '' || a.line.buf !== '')) this.write('\r\n');
+  }
+
   private clearScreen(): void {
     this.write('\x1b[H\x1b[2J\x1b[3J');
   }
@@ -195,6 +270,7 @@ export class Shell {
   private interruptRunning(): void {
     const r = this.running;
     if (!r) return;
+    this.attached = null;
     this.gen++;
     this.running = null;
     this.typeAhead = '';
@@ -251,8 +327,17 @@ export class Shell {
       try {
         // Output streams in as kubectl writes it (kubectl get -w prints each event as it comes).
         let out = await this.deps.kubectl(args, { ...(this.deps.files?.() ?? {}), editor: this.deps.editorText() }, (stream, text) => {
-          if (current()) this.write(terminalText(stream === 'stderr' ? colour(text, RED) : text));
+          if (!current()) return;
+          if (stream === 'attach') {
+            this.attached = { tty: text === 'tty', line: emptyLine(), row: '' };
+            // What was typed ahead is the remote's input now.
+            const ahead = this.typeAhead;
+            this.typeAhead = '';
+            if (ahead) this.attachedInput(this.attached, ahead);
+          } else if (this.attached) this.attachedOutput(this.attached, text);
+          else this.write(terminalText(stream === 'stderr' ? colour(text, RED) : text));
         });
+        if (current()) this.endAttach();
         while (current()) {
           this.printOutput(out);
           if (!out.edit) break;
@@ -273,6 +358,7 @@ export class Shell {
         if (current()) this.write(terminalText(colour(errorText(err), RED)));
       } finally {
         unsubscribe();
+        if (current()) this.endAttach();
         if (current()) {
           this.running = null;
           this.showPrompt();

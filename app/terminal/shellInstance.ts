@@ -24,6 +24,7 @@ export function theShell(): Shell {
   shell ??= new Shell({
     kubectl: (args, files, onOutput) => engine.kubectl(args, files, onOutput),
     interrupt: () => void engine.kubectlInterrupt(),
+    input: (data) => void engine.kubectlInput(data),
     editDone: (id, text) => engine.kubectlEditDone(id, text),
     complete: (line) => engine.kubectlComplete(line),
     editorText: () => useEditor.getState().text,

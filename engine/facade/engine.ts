@@ -335,6 +335,11 @@ export class Engine {
         this.sim.actor<ApiClient>(id)?.cancel(this.sim.context(id), command.call);
         return { ok: true };
       }
+      case 'apiSend': {
+        const id = command.client ?? KUBECTL_CLIENT;
+        this.sim.actor<ApiClient>(id)?.send(this.sim.context(id), command.call, command.data);
+        return { ok: true };
+      }
       case 'cancelWatch': {
         const w = [...this.uiWatches.values()].find((x) => this.watchIdOf(x.callId) === command.watchId);
         if (!w) return { ok: true };

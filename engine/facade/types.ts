@@ -129,6 +129,8 @@ export type Command =
   | { type: 'api'; request: ApiRequest; client?: ActorId }
   /** Closes a streaming API call (a watch). */
   | { type: 'apiCancel'; call: number; client?: ActorId }
+  /** Data on an open stream of a call (the stdin of `kubectl exec -i`). */
+  | { type: 'apiSend'; call: number; data: string; client?: ActorId }
   /** Replaces the running KubeSchedulerConfiguration of every kube-scheduler replica (YAML or JSON). */
   | { type: 'schedulerConfig'; text: string };
 

@@ -93,6 +93,25 @@ export class ApiBridge {
   }
 
   watch(req: ApiRequest, onLine: (line: string) => void): { cancel(): void; done: Promise<ApiResponse | null> } {
+    const { cancel, done } = this.open(req, onLine);
+    return { cancel, done };
+  }
+
+  /** A stream both ways (an exec with stdin): a watch whose call also carries what `send` writes. */
+  stream(req: ApiRequest, onChunk: (chunk: string) => void): { send(chunk: string): void; cancel(): void; done: Promise<ApiResponse | null> } {
+    const { id, cancel, done } = this.open(req, onChunk);
+    return {
+      send: (chunk) => {
+        if (id === undefined || !this.streams.has(id)) return;
+        this.engine.exec({ type: 'apiSend', call: id, data: chunk });
+        this.poll();
+      },
+      cancel,
+      done,
+    };
+  }
+
+  private open(req: ApiRequest, onLine: (line: string) => void): { id?: number; cancel(): void; done: Promise<ApiResponse | null> } {
     const r = this.engine.exec({ type: 'api', request: withCredentials(req) });
     if (!r.ok) return { cancel() {}, done: Promise.reject(new Error(r.error)) };
     const id = r.result as number;
@@ -101,6 +120,7 @@ export class ApiBridge {
     this.streams.set(id, { onLine, resolveDone });
     this.poll();
     return {
+      id,
       cancel: () => {
         const s = this.streams.get(id);
         if (!s) return;

@@ -5,7 +5,7 @@ import { epochMs } from '../apiserver/http/time';
 import { parseAllDocuments } from 'yaml';
 import { completeKubectl, runKubectl, type EditRequest, type KubectlEnv, type KubectlResult } from '../kubectl';
 import type { ApiBridge } from './apiBridge';
-import type { ApplyDocResult, KubectlOutput } from './protocol';
+import type { ApplyDocResult, KubectlOutput, KubectlStream } from './protocol';
 
 export class KubectlHost {
   private readonly edits = new Map<number, EditRequest>();
@@ -30,7 +30,7 @@ export class KubectlHost {
    * produces it (a watch prints as events come) and the answer carries only
    * what was not streamed.
    */
-  async run(args: string[], files: Record<string, string> = {}, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput> {
+  async run(args: string[], files: Record<string, string> = {}, onOutput?: (stream: KubectlStream, text: string) => void): Promise<KubectlOutput> {
     const a = args[0] === 'kubectl' ? args.slice(1) : args;
     // Commands typed while the cluster boots run once it is up.
     await this.bridge.whenReady();
@@ -41,6 +41,9 @@ export class KubectlHost {
         streamed[stream] += text;
         onOutput(stream, text);
       };
+      // The terminal passes its keys on from here (input()), raw for a TTY session.
+      env.onAttach = (tty) => onOutput('attach', tty ? 'tty' : 'pipe');
+      env.input = { subscribe: (cb) => this.listenInput(cb) };
     }
     let stop!: () => void;
     env.interrupt = new Promise<void>((resolve) => (stop = resolve));
@@ -53,6 +56,18 @@ export class KubectlHost {
     } finally {
       this.interrupts.delete(stop);
     }
+  }
+
+  private readonly inputs = new Set<(data: string) => void>();
+
+  private listenInput(cb: (data: string) => void): () => void {
+    this.inputs.add(cb);
+    return () => this.inputs.delete(cb);
+  }
+
+  /** What the user typed while a command reads the terminal (kubectl exec -i). */
+  input(data: string): void {
+    for (const cb of [...this.inputs]) cb(data);
   }
 
   /** Ends the running commands' watches (Ctrl-C). */

@@ -107,6 +107,9 @@ export interface ViewUpdate {
 export const REQUEST_POST_LIMIT = 200;
 
 /** What one `kubectl` run printed. `editId` is set when `kubectl edit` waits for the editor. */
+/** Where a running kubectl's output goes; 'attach' says it now reads the terminal ('tty' raw, or 'pipe'). */
+export type KubectlStream = 'stdout' | 'stderr' | 'attach';
+
 export interface KubectlOutput {
   stdout: string;
   stderr: string;
@@ -160,7 +163,9 @@ export interface WorkerApi {
   setSpeed(speed: number): void;
   exec(cmd: Command): ExecResult;
   /** Runs one kubectl command line inside the simulation (files: what -f may name, e.g. "editor"). */
-  kubectl(args: string[], files?: Record<string, string>, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput>;
+  kubectl(args: string[], files?: Record<string, string>, onOutput?: (stream: KubectlStream, text: string) => void): Promise<KubectlOutput>;
+  /** Keys for the running kubectl that reads the terminal (after its 'attach' output). */
+  kubectlInput(data: string): void;
   /** Ctrl-C: ends the running kubectl's watch (get -w, rollout status). */
   kubectlInterrupt(): void;
   /** Continues a `kubectl edit` with the edited text (the same text cancels the edit). */

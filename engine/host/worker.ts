@@ -4,7 +4,7 @@
 import * as Comlink from 'comlink';
 import { Engine } from '../index';
 import type { Command, EngineOptions } from '../facade/types';
-import type { ApplyDocResult, ClusterView, ControllersView, EventsQuery, EventsView, ExecResult, InspectView, KubectlOutput, MapDelta, ObjectRef, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
+import type { ApplyDocResult, ClusterView, ControllersView, EventsQuery, EventsView, ExecResult, InspectView, KubectlOutput, KubectlStream, MapDelta, ObjectRef, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
 import { ApiBridge } from './apiBridge';
 import { KubectlHost } from './kubectlHost';
 import { HostSession, type HostTimers } from './session';
@@ -71,7 +71,8 @@ const api: WorkerApi = {
   stepMessage: () => need().stepMessage(),
   setSpeed: (speed: number) => need().setSpeed(speed),
   exec: (cmd: Command): ExecResult => need().exec(cmd),
-  kubectl: (args: string[], files?: Record<string, string>, onOutput?: (stream: 'stdout' | 'stderr', text: string) => void): Promise<KubectlOutput> => needKubectl().run(args, files ?? {}, onOutput),
+  kubectl: (args: string[], files?: Record<string, string>, onOutput?: (stream: KubectlStream, text: string) => void): Promise<KubectlOutput> => needKubectl().run(args, files ?? {}, onOutput),
+  kubectlInput: (data: string): void => needKubectl().input(data),
   kubectlInterrupt: (): void => needKubectl().interrupt(),
   kubectlEditDone: (editId: number, text: string): Promise<KubectlOutput> => needKubectl().editDone(editId, text),
   kubectlComplete: (line: string): Promise<string[]> => needKubectl().complete(line),

@@ -6,6 +6,14 @@ export interface KubectlTransport {
   request(req: ApiRequest): Promise<ApiResponse>;
   /** A watch: each JSON event line is passed to onLine; done settles when the server ends the stream (null) or refuses it (the response). */
   watch(req: ApiRequest, onLine: (line: string) => void): { cancel(): void; done: Promise<ApiResponse | null> };
+  /** A stream both ways (an upgraded exec): chunks as they come, `send` writes to it. Absent: the transport cannot. */
+  stream?(req: ApiRequest, onChunk: (chunk: string) => void): { send(chunk: string): void; cancel(): void; done: Promise<ApiResponse | null> };
+}
+
+/** What the user types while a command reads the terminal (`kubectl exec -i`). */
+export interface KubectlInput {
+  /** Calls back with each piece of input (text, Ctrl-C as \x03, Ctrl-D as \x04); returns an unsubscribe. */
+  subscribe(cb: (data: string) => void): () => void;
 }
 
 export interface KubectlEnv {
@@ -20,6 +28,10 @@ export interface KubectlEnv {
   user?: string;
   /** The API server URL the kubeconfig names (cluster-info prints it). */
   server?: string;
+  /** The terminal's keyboard, for commands that attach stdin (-i). Absent: stdin is empty. */
+  input?: KubectlInput;
+  /** kubectl now reads the terminal: the host passes keys through (raw for a TTY session) until the command ends. */
+  onAttach?(tty: boolean): void;
   /** What `-f -` reads. */
   stdin?: string;
   /** Streaming output (watches): called with each chunk as it is produced; the result still carries the whole text. */

@@ -20,7 +20,7 @@ import { registerActorKind } from '../sim/kernel';
 import type { Rng } from '../sim/rng';
 import { registerClass } from '../sim/serial';
 import type { KObject } from '../apimachinery/types';
-import type { HttpCancelMsg, HttpChunkMsg, HttpRequestMsg, HttpResponseMsg } from '../apiserver/http/messages';
+import type { HttpCancelMsg, HttpChunkMsg, HttpDataMsg, HttpRequestMsg, HttpResponseMsg } from '../apiserver/http/messages';
 import { Reflector } from '../client/reflector';
 import type { Node, Pod } from '../scheduler/framework/api';
 import { Backoff } from './backoff';
@@ -171,7 +171,8 @@ export class Kubelet implements Actor {
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
     if (p.type === 'HttpRequest') return this.server.serve(this, ctx, from, p as unknown as HttpRequestMsg);
-    if (p.type === 'HttpCancel') return this.server.cancel(this, from, (p as unknown as HttpCancelMsg).reqId);
+    if (p.type === 'HttpCancel') return this.server.cancel(this, ctx, from, (p as unknown as HttpCancelMsg).reqId);
+    if (p.type === 'HttpData') return this.server.data(this, ctx, from, p as unknown as HttpDataMsg);
     if (this.transport.receive(ctx, from, p)) return;
     const reqId = (p as { reqId?: number }).reqId ?? 0;
     const purpose = this.requests.get(reqId);
@@ -220,7 +221,7 @@ export class Kubelet implements Actor {
   }
 
   peerReset(ctx: ActorContext, peer: ActorId): void {
-    this.server.dropClient(peer);
+    this.server.dropClient(this, ctx, peer);
     if (peer !== this.config.server) return;
     this.transport.close(ctx);
     this.failInFlight(ctx);

@@ -20,6 +20,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiRequest, ApiResponse } from '../../engine/apiserver/types';
 import { CLIENT_CERT_HEADER } from '../../engine/apiserver/auth/authn';
 import type { ApiCalls } from './apiCalls';
+import { exitStatus } from '../../engine/apiserver/http/execStream';
 
 const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
@@ -104,18 +105,6 @@ function toApiRequest(req: IncomingMessage, url: URL): ApiRequest {
   return { method: 'POST', path: url.pathname, query, headers };
 }
 
-/** The Status the error channel carries for the exec's outcome. */
-export function execStatus(a: ExecAnswer): Record<string, unknown> {
-  if (a.exitCode === 0) return { metadata: {}, status: 'Success' };
-  return {
-    metadata: {},
-    status: 'Failure',
-    message: `command terminated with non-zero exit code: command terminated with exit code ${a.exitCode}`,
-    reason: 'NonZeroExitCode',
-    details: { causes: [{ reason: 'ExitCode', message: String(a.exitCode) }] },
-  };
-}
-
 /** Handles an HTTP upgrade to pods/exec (WebSocket or SPDY). */
 export async function serveExecUpgrade(calls: ApiCalls, req: IncomingMessage, socket: Duplex, url: URL): Promise<void> {
   socket.on('error', () => socket.destroy());
@@ -176,7 +165,8 @@ export async function serveExecUpgrade(calls: ApiCalls, req: IncomingMessage, so
     const a = JSON.parse(res.body) as ExecAnswer;
     if (a.stdout) channel(STDOUT, a.stdout);
     if (a.stderr) channel(STDERR, a.stderr);
-    status = execStatus(a);
+    // The kubelet's streaming server reports the exit as containerd words it (http/execStream.ts).
+    status = { ...exitStatus(a.exitCode, url.searchParams.getAll('command')) };
   } else {
     const s = JSON.parse(res.body) as Record<string, unknown>;
     status = { metadata: {}, status: 'Failure', message: s.message, reason: s.reason, details: s.details, code: s.code };

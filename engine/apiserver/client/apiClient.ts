@@ -32,6 +32,8 @@ export interface ApiCall {
   chunks: string[];
   /** The stream ended (server closed it, or it failed). */
   ended: boolean;
+  /** Writes made before the stream was open. */
+  outbox?: string[];
   timer: number;
 }
 
@@ -52,6 +54,14 @@ export class ApiClient implements Actor {
     this.calls.set(id, { id, request, issuedAt: ctx.now, streaming: false, chunks: [], ended: false, timer });
     ctx.send(this.config.server, httpMsg.request(id, request));
     return id;
+  }
+
+  /** Writes to an upgraded stream (an exec's stdin); before the upgrade's answer, the writes wait for it. */
+  send(ctx: ActorContext, id: number, chunk: string): void {
+    const c = this.calls.get(id);
+    if (!c || c.ended || c.error) return;
+    if (!c.response) (c.outbox ??= []).push(chunk);
+    else if (c.streaming) ctx.send(this.config.server, httpMsg.data(id, chunk));
   }
 
   /** Stops a watch (the client closes the connection). */
@@ -77,6 +87,10 @@ export class ApiClient implements Actor {
       c.doneAt = ctx.now;
       c.streaming = !!m.streaming;
       if (!m.streaming) c.ended = true;
+      if (c.outbox) {
+        if (c.streaming) for (const chunk of c.outbox) ctx.send(this.config.server, httpMsg.data(c.id, chunk));
+        delete c.outbox;
+      }
     } else if (p.type === 'HttpChunk') {
       const m = p as unknown as HttpChunkMsg;
       const c = this.calls.get(m.reqId);

@@ -7,7 +7,7 @@ import { readonlyChecks } from '../../apimachinery/readonly';
 import { registerStreamTypes } from '../../sim/kernel';
 
 // Every HTTP/2 frame kind rides the connection's TCP stream (sim/kernel.ts).
-registerStreamTypes(['HttpRequest', 'HttpResponse', 'HttpChunk', 'HttpEnd', 'HttpCancel', 'HttpPing', 'HttpPong']);
+registerStreamTypes(['HttpRequest', 'HttpResponse', 'HttpChunk', 'HttpData', 'HttpEnd', 'HttpCancel', 'HttpPing', 'HttpPong']);
 
 export interface HttpRequestMsg {
   type: 'HttpRequest';
@@ -23,6 +23,16 @@ export interface HttpResponseMsg {
 }
 export interface HttpChunkMsg {
   type: 'HttpChunk';
+  reqId: number;
+  chunk: string;
+}
+/**
+ * Data from the client on an open stream: the stdin of an exec session (what
+ * the WebSocket upgrade of pods/exec carries upstream). Its chunk is framed
+ * as the stream's chunks are (see execStream).
+ */
+export interface HttpDataMsg {
+  type: 'HttpData';
   reqId: number;
   chunk: string;
 }
@@ -53,7 +63,7 @@ export interface HttpPongMsg {
   syn?: true;
 }
 
-export type HttpToServer = HttpRequestMsg | HttpCancelMsg | HttpPingMsg;
+export type HttpToServer = HttpRequestMsg | HttpDataMsg | HttpCancelMsg | HttpPingMsg;
 export type HttpToClient = HttpResponseMsg | HttpChunkMsg | HttpEndMsg;
 
 export function queryValue(q: ApiRequest['query'], name: string): string | undefined {
@@ -137,6 +147,7 @@ export const httpMsg = {
   request: (reqId: number, request: ApiRequest): HttpRequestMsg => ({ type: 'HttpRequest', reqId, request }),
   response: (reqId: number, response: ApiResponse, streaming = false): HttpResponseMsg => (streaming ? { type: 'HttpResponse', reqId, response, streaming } : { type: 'HttpResponse', reqId, response }),
   chunk: (reqId: number, chunk: string): HttpChunkMsg => ({ type: 'HttpChunk', reqId, chunk }),
+  data: (reqId: number, chunk: string): HttpDataMsg => ({ type: 'HttpData', reqId, chunk }),
   end: (reqId: number): HttpEndMsg => ({ type: 'HttpEnd', reqId }),
   cancel: (reqId: number): HttpCancelMsg => ({ type: 'HttpCancel', reqId }),
   ping: (seq: number, syn?: boolean): HttpPingMsg => (syn ? { type: 'HttpPing', seq, syn: true } : { type: 'HttpPing', seq }),

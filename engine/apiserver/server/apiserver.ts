@@ -15,7 +15,7 @@ import type { KObject, Status } from '../../apimachinery/types';
 import { status } from '../../apimachinery/status';
 import { RESOURCES, resourceFor, resourceForVersion, type ResourceInfo } from '../registry/resources';
 import type { ApiRequest, ApiResponse, ClusterReader, UserInfo } from '../types';
-import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpPingMsg, type HttpRequestMsg, type HttpResponseMsg } from '../http/messages';
+import { httpMsg, jsonResponse, queryValue, type HttpCancelMsg, type HttpDataMsg, type HttpPingMsg, type HttpRequestMsg, type HttpResponseMsg } from '../http/messages';
 import { requestInfo, type ResourceRequestInfo } from '../http/requestInfo';
 import { WatchCache } from '../cache/watchCache';
 import { decodeObject, keyText, prefixRange } from '../storage/codec';
@@ -189,6 +189,10 @@ export class ApiServer implements Actor, AggregatorHost {
     }
     // The HTTP/2 server answers PINGs in its transport, before any handler.
     if (p.type === 'HttpPing') return ctx.send(from, httpMsg.pong(p as HttpPingMsg));
+    if (p.type === 'HttpData') {
+      const m = p as HttpDataMsg;
+      return this.kubeletProxy.data(ctx, from, m.reqId, m.chunk);
+    }
     if (p.type === 'HttpCancel') {
       this.kubeletProxy.cancel(ctx, from, (p as HttpCancelMsg).reqId);
       return this.watch.cancel(ctx, from, (p as HttpCancelMsg).reqId);

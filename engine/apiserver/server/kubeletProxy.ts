@@ -131,7 +131,11 @@ export class KubeletProxy {
     const command = Array.isArray(cmd) ? cmd : cmd !== undefined ? [cmd] : [];
     if (command.length === 0) return fail(status.badRequest('you must specify at least one command for the container'));
     if (!node) return fail(status.badRequest(`pod ${pod.metadata.name} does not have a host assigned`));
-    this.connect(s, ctx, op, node, `/exec/${pod.metadata.namespace}/${pod.metadata.name}/${c.name}`, { command, container: c.name }, '');
+    // streamParams (strategy.go): the kubelet's names for PodExecOptions' stdin and tty.
+    const query: Record<string, string | string[]> = { command, container: c.name };
+    if (q('stdin') === 'true') query.input = '1';
+    if (q('tty') === 'true') query.tty = '1';
+    this.connect(s, ctx, op, node, `/exec/${pod.metadata.namespace}/${pod.metadata.name}/${c.name}`, query, '');
   }
 
   private connect(s: ApiServer, ctx: ActorContext, op: RestOp, node: string, path: string, query: Record<string, string | string[]>, ip: string): void {
@@ -160,7 +164,8 @@ export class KubeletProxy {
       const m = payload as HttpResponseMsg;
       const res = m.response;
       const kind = op?.r.resource === 'nodes' ? 'nodes' : 'pods';
-      const ok = res.status >= 200 && res.status < 300;
+      // An exec with stdin is upgraded (101 Switching Protocols) to a stream both ways.
+      const ok = (res.status >= 200 && res.status < 300) || (res.status === 101 && !!m.streaming);
       if (!op) return this.drop(ctx, reqId);
       if (!ok) {
         this.pending.delete(reqId);
@@ -180,7 +185,8 @@ export class KubeletProxy {
         rec.code = res.status;
         rec.doneAt = ctx.now;
       }
-      ctx.send(p.client, httpMsg.response(p.clientReqId, { status: 200, headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' }, body: '' }, true));
+      const head = res.status === 101 ? res : { status: 200, headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' }, body: '' };
+      ctx.send(p.client, httpMsg.response(p.clientReqId, head, true));
       return;
     }
     if (!p.streaming) return;
@@ -188,6 +194,15 @@ export class KubeletProxy {
     if (type === 'HttpEnd') {
       this.pending.delete(reqId);
       ctx.send(p.client, httpMsg.end(p.clientReqId));
+    }
+  }
+
+  /** The client's side of an upgraded stream (exec's stdin) goes on to the kubelet. */
+  data(ctx: ActorContext, client: ActorId, clientReqId: number, chunk: string): void {
+    for (const [reqId, p] of this.pending) {
+      if (p.client !== client || p.clientReqId !== clientReqId || !p.streaming) continue;
+      ctx.send(p.node, httpMsg.data(reqId, chunk));
+      return;
     }
   }
 

@@ -135,6 +135,11 @@ export class RestClient {
     return { ok: true, value: JSON.parse(res.body) as T };
   }
 
+  /** An upgraded stream both ways (exec with stdin); null when the transport has none. */
+  stream(method: ApiRequest['method'], path: string, opts: RequestOptions, onChunk: (chunk: string) => void): { send(chunk: string): void; cancel(): void; done: Promise<ApiResponse | null> } | null {
+    return this.env.transport.stream?.(this.build(method, path, opts), onChunk) ?? null;
+  }
+
   watch(path: string, opts: RequestOptions, onLine: (line: string) => void): { cancel(): void; done: Promise<ApiResponse | null> } {
     return this.env.transport.watch(this.build('GET', path, opts), onLine);
   }

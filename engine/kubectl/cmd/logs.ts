@@ -5,14 +5,18 @@
 // ("Defaulted container "a" out of: a, b"), PodLogOptions from the flags, and
 // the server's answer streamed as it comes with -f. Exec posts pods/exec and
 // prints the command's output; a non-zero exit is "command terminated with
-// exit code N" with that exit status. Upstream streams exec over WebSocket or
-// SPDY; the simulation's pods/exec answers once the command has run.
+// exit code N" with that exit status. Without -i the simulation's pods/exec
+// answers once the command has run; with -i it is a stream both ways, framed
+// by channel as upstream's WebSocket (v5.channel.k8s.io) is, and the
+// terminal's keys are its stdin (raw with -t: Ctrl-C and Ctrl-D go to the
+// container's terminal).
 import type { Ctx } from '../cli/context';
 import type { FlagDef } from '../cli/flags';
 import { getBool, getInt, getString, parseGoDuration } from '../cli/flags';
 import { errs, fail } from '../client/errors';
 import { statusFromResponse } from '../client/rest';
 import { resolveArgs, resourcePath } from '../resource/builder';
+import { CLOSE_STDIN, ERROR, exitCodeOf, frame, STDERR, STDIN, STDOUT, unframe, type ExecStatus } from '../../apiserver/http/execStream';
 
 type Obj = Record<string, any>;
 
@@ -235,11 +239,20 @@ export async function runExec(ctx: Ctx, args: string[]): Promise<void> {
   if (container) {
     if (!findContainer(pod, container)) fail(errs.plain(`container ${container} not found in pod ${pod.metadata.name}`));
   } else container = defaultContainer(ctx, pod, getBool(ctx.flags, 'quiet'));
-  const tty = getBool(ctx.flags, 'tty');
-  // The terminal has no raw input to hand over.
-  if (tty && !getBool(ctx.flags, 'quiet')) ctx.io.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
-  const query: Record<string, string | string[]> = { command, container, stdout: 'true', stderr: 'true', ...(getBool(ctx.flags, 'stdin') ? { stdin: 'true' } : {}) };
-  const r = await ctx.client.raw('POST', `/api/v1/namespaces/${pod.metadata.namespace ?? ctx.namespace}/pods/${pod.metadata.name}/exec`, { query: query as Record<string, string> });
+  const path = `/api/v1/namespaces/${pod.metadata.namespace ?? ctx.namespace}/pods/${pod.metadata.name}/exec`;
+  // StreamOptions.SetupTTY: a TTY only for stdin, and only when stdin is a terminal.
+  const stdin = getBool(ctx.flags, 'stdin');
+  let tty = stdin && getBool(ctx.flags, 'tty');
+  if (tty && !(ctx.env.tty && ctx.env.input)) {
+    tty = false;
+    if (!getBool(ctx.flags, 'quiet')) ctx.io.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+  }
+  if (stdin) {
+    const session = await streamExec(ctx, path, { command, container, stdin: 'true', stdout: 'true', ...(tty ? { tty: 'true' } : { stderr: 'true' }) }, tty);
+    if (session) return;
+  }
+  const query: Record<string, string | string[]> = { command, container, stdout: 'true', stderr: 'true' };
+  const r = await ctx.client.raw('POST', path, { query: query as Record<string, string> });
   if (r.status < 200 || r.status > 299) {
     const st = statusFromResponse(r, 'POST');
     // The stream never opened: the upgrade failed with the kubelet's words; an exec that failed to start reports through the stream.
@@ -250,4 +263,53 @@ export async function runExec(ctx: Ctx, args: string[]): Promise<void> {
   ctx.io.out(out.stdout);
   ctx.io.err(out.stderr);
   if (out.exitCode !== 0) fail(errs.raw(`command terminated with exit code ${out.exitCode}`, out.exitCode));
+}
+
+/**
+ * An exec with stdin: the terminal's input goes to the process as it is typed
+ * and its output is printed as it comes, until the error channel reports the
+ * exit. False when the transport cannot stream (the exec then runs with empty
+ * stdin, as with input from /dev/null).
+ */
+async function streamExec(ctx: Ctx, path: string, query: Record<string, string | string[]>, tty: boolean): Promise<boolean> {
+  let status: ExecStatus | null = null;
+  const s = ctx.client.stream('POST', path, { query: query as Record<string, string> }, (chunk) => {
+    const { channel, data } = unframe(chunk);
+    if (channel === STDOUT) ctx.io.out(data);
+    else if (channel === STDERR) ctx.io.err(data);
+    else if (channel === ERROR) status = JSON.parse(data) as ExecStatus;
+  });
+  if (!s) return false;
+  const input = ctx.env.input;
+  let unsubscribe = () => {};
+  if (input) {
+    ctx.env.onAttach?.(tty);
+    // Without a terminal the keys are bytes of a pipe, and Ctrl-D (the terminal's EOF) closes it.
+    unsubscribe = input.subscribe((data) => {
+      if (tty) return s.send(frame(STDIN, data));
+      const eof = data.indexOf('\x04');
+      const text = eof < 0 ? data : data.slice(0, eof);
+      if (text) s.send(frame(STDIN, text));
+      if (eof >= 0) s.send(CLOSE_STDIN);
+    });
+  } else s.send(CLOSE_STDIN);
+  const interrupted = ctx.env.interrupt?.then(() => 'interrupt' as const);
+  const end = await Promise.race([s.done, ...(interrupted ? [interrupted] : [])]);
+  unsubscribe();
+  if (end === 'interrupt') {
+    s.cancel();
+    return true;
+  }
+  if (end && end.status !== 101) {
+    const st = statusFromResponse(end, 'POST');
+    if (st.code === 500) fail(errs.plain(st.message ?? ''));
+    fail(errs.plain(`unable to upgrade connection: ${st.message ?? ''}`));
+  }
+  const final = status as ExecStatus | null;
+  // The stream broke before the error channel spoke (the kubelet or the connection went away).
+  if (!final) fail(errs.plain('websocket: close 1006 (abnormal closure): unexpected EOF'));
+  const code = exitCodeOf(final);
+  if (code === null) fail(errs.plain(final.message ?? 'error executing remote command'));
+  if (code !== 0) fail(errs.raw(`command terminated with exit code ${code}`, code));
+  return true;
 }

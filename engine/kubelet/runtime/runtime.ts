@@ -16,7 +16,7 @@ import { ContainerLog } from './logs';
 import { UsageMeter } from './meter';
 import { BASE_DIRS, imageContent, imageDigest, imageHasCommand, lookupImage, parseImage, processArgv, resolveImage, type CatalogImage } from './images';
 import { FileSystem } from './shell/fs';
-import { cpuDemand, nextStepAt, run, signal, spawn, type Proc, type ShellContext, type Signal } from './shell/interp';
+import { closeInput, cpuDemand, feedInput, nextStepAt, run, signal, spawn, spawnWithInput, type Proc, type ShellContext, type Signal } from './shell/interp';
 import type { Route } from './shell/programs';
 import { cpuLoadMilli, idleOf, oomAt, type Demand } from './usage';
 
@@ -120,6 +120,20 @@ export interface ExecResult {
   durationMs: number;
   /** It was still running when the timeout came. */
   timedOut: boolean;
+}
+
+/** A process started with its stdin open (`kubectl exec -i`): plain data, kept by the kubelet's server. */
+export interface ExecSession {
+  containerId: string;
+  proc: Proc;
+}
+
+/** What a session did up to now: its output in order, its exit, and when it next does anything by itself. */
+export interface ExecProgress {
+  output: { fd: 1 | 2; text: string }[];
+  /** Set once the process has ended (137 when its container went away). */
+  exitCode?: number;
+  nextAt: number;
 }
 
 export interface RuntimeConfig {
@@ -490,10 +504,7 @@ export class FakeRuntime {
     const c = this.containers.get(id);
     if (!c || c.state !== 'running' || !c.proc) return { error: `container not running (${id})` };
     const img = lookupImage(parseImage(c.imageRef))!;
-    if (!argv[0] || !imageHasCommand(img, argv[0]))
-      return {
-        error: `failed to exec in container: failed to start exec "${this.newId('exec')}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0] ?? ''}": executable file not found in $PATH: unknown`,
-      };
+    if (!argv[0] || !imageHasCommand(img, argv[0])) return { error: this.notFoundError(argv[0] ?? '') };
     let stdout = '';
     let stderr = '';
     const ctx = this.shellContext(c, img, c.fs, (_at, fd, text) => {
@@ -507,6 +518,52 @@ export class FakeRuntime {
     this.invalidate(c);
     if (!p.exit) return { stdout, stderr, exitCode: -1, durationMs: timeoutMs, timedOut: true };
     return { stdout, stderr, exitCode: p.exit.code, durationMs: p.exit.at - now, timedOut: false };
+  }
+
+  /** Exec with stdin attached: the session, or why the process cannot start (ExecSync's error). */
+  openExec(id: string, argv: readonly string[], now: number, tty: boolean): ExecSession | { error: string } {
+    this.advance(now);
+    const c = this.containers.get(id);
+    if (!c || c.state !== 'running' || !c.proc) return { error: `container not running (${id})` };
+    const img = lookupImage(parseImage(c.imageRef))!;
+    if (!argv[0] || !imageHasCommand(img, argv[0])) return { error: this.notFoundError(argv[0] ?? '') };
+    const env: Record<string, string> = {};
+    for (const k of c.proc.exported) if (c.proc.vars[k] !== undefined) env[k] = c.proc.vars[k]!;
+    return { containerId: id, proc: spawnWithInput(argv, env, now, img.userland === 'busybox' ? 'busybox' : 'gnu', tty) };
+  }
+
+  /**
+   * Runs a session up to `now`, first handing it `input` (text, or null for
+   * the end of input). Its processes die with their container.
+   */
+  stepExec(s: ExecSession, now: number, input?: string | null): ExecProgress {
+    this.advance(now);
+    const output: ExecProgress['output'] = [];
+    const c = this.containers.get(s.containerId);
+    if (!c || c.state !== 'running') {
+      if (!s.proc.exit) s.proc.exit = { code: 137, at: now };
+      return { output, exitCode: s.proc.exit.code, nextAt: Infinity };
+    }
+    const img = lookupImage(parseImage(c.imageRef))!;
+    const ctx = this.shellContext(c, img, c.fs, (_at, fd, text) => {
+      const last = output[output.length - 1];
+      if (last && last.fd === fd) last.text += text;
+      else output.push({ fd, text });
+    });
+    if (input === null) closeInput(s.proc, now);
+    else if (input !== undefined) feedInput(s.proc, input, now, ctx);
+    run(s.proc, now, ctx);
+    this.invalidate(c);
+    return { output, ...(s.proc.exit ? { exitCode: s.proc.exit.code } : {}), nextAt: nextStepAt(s.proc) };
+  }
+
+  /** A session's client went away: its process is killed (SIGKILL: no handlers run). */
+  closeExec(s: ExecSession, now: number): void {
+    if (!s.proc.exit) s.proc.exit = { code: 137, at: now };
+  }
+
+  private notFoundError(exe: string): string {
+    return `failed to exec in container: failed to start exec "${this.newId('exec')}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${exe}": executable file not found in $PATH: unknown`;
   }
 
   /** What an HTTP GET to the pod's IP answers: the status, or null when nothing listens on the port. */

@@ -4,20 +4,24 @@
 // /containerLogs/{namespace}/{pod}/{container} (with follow streamed as
 // chunks until the container stops or the client hangs up) and
 // /exec/{namespace}/{pod}/{container}?command=… . Exec upstream is a SPDY or
-// WebSocket stream; here it is one request whose answer (after the command
-// has run its virtual time) is JSON {stdout, stderr, exitCode} — or, for a
-// command that cannot start, an error. Authentication and authorization of
+// WebSocket stream; here an exec without stdin is one request whose answer
+// (after the command has run its virtual time) is JSON {stdout, stderr,
+// exitCode} — or, for a command that cannot start, an error — and one with
+// stdin (input=1) is a stream both ways, framed by channel (http/execStream):
+// stdin in as HttpData, stdout and stderr out as chunks while the process
+// runs, then the error channel's Status with its exit code. Authentication and authorization of
 // callers (the kubelet's webhook authorizer) are not simulated.
 import type { ActorContext } from '../../sim/kernel';
 import type { ActorId } from '../../sim/actor';
 import { registerClass } from '../../sim/serial';
 import type { ApiRequest, ApiResponse } from '../../apiserver/types';
-import { httpMsg, queryValue, type HttpRequestMsg } from '../../apiserver/http/messages';
+import { httpMsg, queryValue, type HttpDataMsg, type HttpRequestMsg } from '../../apiserver/http/messages';
+import { CLOSE_STDIN, ERROR, EXEC_PROTOCOL, exitStatus, frame, STDERR, STDIN, STDOUT, unframe } from '../../apiserver/http/execStream';
 import { parseRfc3339 } from '../../apiserver/http/time';
 import type { Pod } from '../../scheduler/framework/api';
 import type { Kubelet } from '../kubelet';
 import { ContainerLog, type LogOptions } from '../runtime/logs';
-import type { RtContainer } from '../runtime/runtime';
+import type { ExecSession, RtContainer } from '../runtime/runtime';
 import { statusOf } from '../status/statusManager';
 import { PROMETHEUS_TEXT } from './prometheus';
 import { resourceMetricsText } from './resourceMetrics';
@@ -41,6 +45,23 @@ interface Follow {
   opts: LogOptions;
 }
 
+/** An exec with stdin: the process and the stream it talks over. */
+interface Session {
+  client: ActorId;
+  reqId: number;
+  argv: string[];
+  /** A terminal has one output stream: stderr goes with stdout. */
+  tty: boolean;
+  exec: ExecSession;
+  /** The timer of the process's next step of its own, if any. */
+  timer: number | null;
+  /** When that timer fires. */
+  timerAt: number;
+}
+
+/** A session's container is checked this often for having gone away. */
+const SESSION_POLL_MS = 1000;
+
 interface PendingExec {
   client: ActorId;
   reqId: number;
@@ -50,6 +71,7 @@ interface PendingExec {
 export class KubeletServer {
   readonly follows = new Map<number, Follow>();
   readonly execs = new Map<number, PendingExec>();
+  readonly sessions = new Map<number, Session>();
   private nextId = 1;
 
   serve(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg): void {
@@ -134,6 +156,7 @@ export class KubeletServer {
       .filter((c) => c.name === name && c.state === 'running')
       .pop();
     if (!rc) return text(404, `container not found ("${name}")`);
+    if (queryValue(req.query, 'input') === '1') return this.openSession(k, ctx, from, m, rc.id, argv, queryValue(req.query, 'tty') === '1');
     const r = k.runtime.exec(rc.id, argv, ctx.now, EXEC_TIMEOUT_MS);
     const res = 'error' in r ? text(500, `error executing command in container: ${r.error}`) : text(200, JSON.stringify({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }), EXEC_CONTENT_TYPE);
     const ms = 'error' in r ? 0 : r.durationMs;
@@ -145,8 +168,56 @@ export class KubeletServer {
     return null;
   }
 
+  private openSession(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg, containerId: string, argv: string[], tty: boolean): ApiResponse | null {
+    const exec = k.runtime.openExec(containerId, argv, ctx.now, tty);
+    if ('error' in exec) return text(500, `error executing command in container: ${exec.error}`);
+    const id = this.nextId++;
+    const s: Session = { client: from, reqId: m.reqId, argv, tty, exec, timer: null, timerAt: Infinity };
+    this.sessions.set(id, s);
+    ctx.send(from, httpMsg.response(m.reqId, { status: 101, headers: { upgrade: 'websocket', 'sec-websocket-protocol': EXEC_PROTOCOL }, body: '' }, true));
+    this.stepSession(k, ctx, id, s, undefined);
+    return null;
+  }
+
+  /** stdin from the client, on an open session. */
+  data(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpDataMsg): void {
+    for (const [id, s] of this.sessions) {
+      if (s.client !== from || s.reqId !== m.reqId) continue;
+      const { channel, data } = unframe(m.chunk);
+      if (m.chunk === CLOSE_STDIN) this.stepSession(k, ctx, id, s, null);
+      else if (channel === STDIN) this.stepSession(k, ctx, id, s, data);
+      return;
+    }
+  }
+
+  /** Runs the session to now (with `input`), sends what it wrote, and ends the stream when it has exited. */
+  private stepSession(k: Kubelet, ctx: ActorContext, id: number, s: Session, input: string | null | undefined): void {
+    const p = k.runtime.stepExec(s.exec, ctx.now, input);
+    for (const o of p.output) ctx.send(s.client, httpMsg.chunk(s.reqId, frame(o.fd === 1 || s.tty ? STDOUT : STDERR, s.tty ? o.text.replace(/\r?\n/g, '\r\n') : o.text)));
+    if (p.exitCode !== undefined) {
+      this.sessions.delete(id);
+      if (s.timer !== null) ctx.cancelTimer(s.timer);
+      ctx.send(s.client, httpMsg.chunk(s.reqId, frame(ERROR, JSON.stringify(exitStatus(p.exitCode, s.argv)))));
+      ctx.send(s.client, httpMsg.end(s.reqId));
+      return;
+    }
+    // Wake for the process's next step, or at the latest to see whether its container is still there.
+    const at = Math.min(p.nextAt, ctx.now + SESSION_POLL_MS);
+    if (s.timer !== null && s.timerAt === at) return;
+    if (s.timer !== null) ctx.cancelTimer(s.timer);
+    s.timer = ctx.setTimer(Math.max(0, at - ctx.now), 'serve', { session: id });
+    s.timerAt = at;
+  }
+
   timer(k: Kubelet, ctx: ActorContext, data: unknown): void {
-    const d = data as { follow?: number; exec?: number };
+    const d = data as { follow?: number; exec?: number; session?: number };
+    if (d.session !== undefined) {
+      const s = this.sessions.get(d.session);
+      if (!s) return;
+      s.timer = null;
+      s.timerAt = Infinity;
+      return this.stepSession(k, ctx, d.session, s, undefined);
+    }
     if (d.exec !== undefined) {
       const e = this.execs.get(d.exec);
       if (!e) return;
@@ -171,11 +242,20 @@ export class KubeletServer {
     ctx.setTimer(FOLLOW_POLL_MS, 'serve', { follow: f.id });
   }
 
-  cancel(_k: Kubelet, from: ActorId, reqId: number): void {
+  cancel(k: Kubelet, ctx: ActorContext, from: ActorId, reqId: number): void {
     for (const [id, f] of this.follows) if (f.client === from && f.reqId === reqId) this.follows.delete(id);
+    for (const [id, s] of this.sessions) if (s.client === from && s.reqId === reqId) this.closeSession(k, ctx, id, s);
   }
 
-  dropClient(peer: ActorId): void {
+  /** The client hung up: the process is killed, as a broken stream kills an exec'd process. */
+  private closeSession(k: Kubelet, ctx: ActorContext, id: number, s: Session): void {
+    this.sessions.delete(id);
+    if (s.timer !== null) ctx.cancelTimer(s.timer);
+    k.runtime.closeExec(s.exec, ctx.now);
+  }
+
+  dropClient(k: Kubelet, ctx: ActorContext, peer: ActorId): void {
+    for (const [id, s] of this.sessions) if (s.client === peer) this.closeSession(k, ctx, id, s);
     for (const [id, f] of this.follows) if (f.client === peer) this.follows.delete(id);
     for (const [id, e] of this.execs) if (e.client === peer) this.execs.delete(id);
   }

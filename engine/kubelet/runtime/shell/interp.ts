@@ -32,7 +32,9 @@ export type Wait =
   /** `wait`: until every background job ends. */
   | { k: 'jobs' }
   /** A program that runs until signalled (servers, `sleep infinity`, busy loops). */
-  | { k: 'forever' };
+  | { k: 'forever' }
+  /** An interactive shell at its prompt: until a line (or the end) of its input arrives. */
+  | { k: 'input' };
 
 /** A background job (`cmd &`). */
 interface Job {
@@ -74,6 +76,20 @@ export interface Proc {
   /** Steps taken at the current instant (a loop that never sleeps spins instead). */
   sameInstant: number;
   cwd: string;
+  /** A shell reading commands from its stdin (`kubectl exec -i`), one line at a time. */
+  interactive?: Interactive;
+}
+
+/** The stdin of an interactive shell and how it prompts. */
+export interface Interactive {
+  /** Its stdin is a terminal (`-t`): it prompts, and Ctrl-C interrupts the foreground command. */
+  tty: boolean;
+  /** Which shell, for its prompt: busybox ash, dash (Debian's sh) or bash. */
+  shell: 'ash' | 'dash' | 'bash';
+  /** Input not yet read. */
+  buffered: string;
+  /** The input has ended (Ctrl-D, the stream closed). */
+  eof: boolean;
 }
 
 /** What a process runs against: its file system, identity and the sink of its output. */
@@ -140,6 +156,22 @@ export function spawn(argv: readonly string[], env: Record<string, string>, at: 
   return proc;
 }
 
+/**
+ * A process whose stdin stays open (`kubectl exec -i`, a container with
+ * `stdin: true`): a shell run without a script becomes interactive and reads
+ * its commands from that input; anything else runs as `spawn` runs it.
+ */
+export function spawnWithInput(argv: readonly string[], env: Record<string, string>, at: number, flavour: Flavour, tty: boolean): Proc {
+  const proc = spawn(argv, env, at, flavour);
+  const sh = shellScript(argv);
+  if (sh === null || argv.includes('-c')) return proc;
+  const exe = (argv[0] ?? '').replace(/^.*\//, '');
+  const shell = exe === 'bash' ? 'bash' : exe === 'dash' || (exe === 'sh' && flavour !== 'busybox') ? 'dash' : 'ash';
+  proc.interactive = { tty, shell, buffered: '', eof: false };
+  if (!proc.vars['HOME']) proc.vars['HOME'] = '/root';
+  return proc;
+}
+
 /** `sh -c SCRIPT [name args…]` (also bash, ash, /bin/sh); null when argv runs a program directly. */
 function shellScript(argv: readonly string[]): { script: string; name: string; args: string[] } | null {
   const exe = argv[0] ?? '';
@@ -182,6 +214,10 @@ export function run(proc: Proc, until: number, ctx: ShellContext): void {
     const w = proc.wait;
     if (w) {
       if (w.k === 'forever') return;
+      if (w.k === 'input') {
+        if (!readLine(proc, ctx)) return;
+        continue;
+      }
       if (w.k === 'sleep') {
         if (w.until > until) return;
         proc.at = w.until;
@@ -203,7 +239,13 @@ export function run(proc: Proc, until: number, ctx: ShellContext): void {
       continue;
     }
     if (proc.at > until) return;
-    if (!step(proc, ctx)) return finish(proc, proc.status, proc.at);
+    if (!step(proc, ctx)) {
+      if (!proc.interactive) return finish(proc, proc.status, proc.at);
+      proc.wait = { k: 'input' };
+      proc.sameInstant = 0;
+      if (proc.interactive.tty) ctx.out(proc.at, 2, prompt(proc, ctx));
+      continue;
+    }
     if (++proc.sameInstant > SPIN_LIMIT && !proc.wait) {
       // A loop that never waits: the process spins on a CPU from here on.
       proc.wait = { k: 'forever' };
@@ -223,7 +265,7 @@ export function nextStepAt(proc: Proc): number {
   if (proc.daemon?.exitAfterMs !== undefined) return proc.daemon.since + proc.daemon.exitAfterMs;
   const w = proc.wait;
   if (!w) return proc.at;
-  if (w.k === 'forever') return Infinity;
+  if (w.k === 'forever' || w.k === 'input') return Infinity;
   if (w.k === 'sleep') return w.until;
   return proc.jobs.length ? Math.max(...proc.jobs.map((j) => j.endAt)) : proc.at;
 }
@@ -234,6 +276,89 @@ export function cpuDemand(proc: Proc, at: number): number {
   let cpu = proc.cpuMilli;
   for (const j of proc.jobs) if (j.endAt > at) cpu += j.cpuMilli;
   return cpu;
+}
+
+/**
+ * An interactive shell reads its next line: false while none has arrived. At
+ * the end of input it exits with the last command's status, as a shell does.
+ */
+function readLine(proc: Proc, ctx: ShellContext): boolean {
+  const io = proc.interactive!;
+  const nl = io.buffered.indexOf('\n');
+  if (nl < 0 && !(io.eof && io.buffered !== '')) {
+    if (!io.eof) return false;
+    // Ctrl-D at a terminal's prompt: bash says "exit"; ash and dash just end the line.
+    if (io.tty) ctx.out(proc.at, 2, io.shell === 'bash' ? 'exit\n' : '\n');
+    finish(proc, proc.status, proc.at);
+    return false;
+  }
+  const line = nl < 0 ? io.buffered : io.buffered.slice(0, nl);
+  io.buffered = nl < 0 ? '' : io.buffered.slice(nl + 1);
+  proc.wait = null;
+  try {
+    proc.frames.push({ k: 'list', list: parseScript(line), i: 0, redirs: null });
+  } catch (e) {
+    if (!(e instanceof ShellSyntaxError)) throw e;
+    ctx.out(proc.at, 2, `${io.shell === 'ash' ? 'sh' : io.shell === 'bash' ? 'bash' : 'sh: 1'}: ${e.message}\n`);
+    proc.status = 2;
+  }
+  return true;
+}
+
+/**
+ * The prompt, as root sees it: busybox ash's `\w \$ ` ("/ # ", "~ # " at
+ * HOME), Debian bash's `\u@\h:\w\$ ` (/etc/bash.bashrc), dash's plain "# ".
+ * Shells write their prompt to stderr.
+ */
+function prompt(proc: Proc, ctx: ShellContext): string {
+  const shell = proc.interactive!.shell;
+  if (shell === 'dash') return '# ';
+  const home = proc.vars['HOME'] ?? '/root';
+  const w = proc.cwd === home ? '~' : proc.cwd.startsWith(`${home}/`) ? `~${proc.cwd.slice(home.length)}` : proc.cwd;
+  return shell === 'ash' ? `${w} # ` : `root@${ctx.hostname}:${w}# `;
+}
+
+/**
+ * Input reaches an interactive shell at `at` (the process has run up to `at`).
+ * With a terminal, Ctrl-C (\x03) interrupts the foreground command (the line
+ * discipline's SIGINT: status 130, back at the prompt) and Ctrl-D (\x04) at the
+ * start of a line ends the input; without one, bytes are bytes.
+ */
+export function feedInput(proc: Proc, data: string, at: number, ctx: ShellContext): void {
+  const io = proc.interactive;
+  if (!io || proc.exit || io.eof) return;
+  proc.at = Math.max(proc.at, at);
+  for (const ch of data) {
+    if (io.tty && ch === '\x03') {
+      io.buffered = '';
+      interruptForeground(proc, ctx);
+    } else if (io.tty && ch === '\x04') {
+      if (io.buffered === '' || io.buffered.endsWith('\n')) io.eof = true;
+    } else io.buffered += ch;
+  }
+}
+
+/** The input ends (the client closed stdin). */
+export function closeInput(proc: Proc, at: number): void {
+  if (!proc.interactive || proc.exit) return;
+  proc.at = Math.max(proc.at, at);
+  proc.interactive.eof = true;
+}
+
+/** SIGINT to the foreground job: the command line being run stops; the shell shows a new prompt. */
+function interruptForeground(proc: Proc, ctx: ShellContext): void {
+  if (proc.wait?.k === 'input') {
+    // At the prompt: the shell starts a fresh line and prompts again.
+    ctx.out(proc.at, 2, '\n' + prompt(proc, ctx));
+    return;
+  }
+  proc.frames = [];
+  proc.wait = null;
+  proc.daemon = null;
+  proc.cpuMilli = 0;
+  proc.memBytes = 0;
+  proc.status = 130;
+  ctx.out(proc.at, 2, '\n');
 }
 
 function finish(proc: Proc, code: number, at: number): void {
@@ -481,6 +606,8 @@ function capture(proc: Proc, cmd: Cmd | List, ctx: ShellContext, stdin: string |
     pending: [],
     sameInstant: 0,
   };
+  // A subshell runs its commands and ends: it does not read the terminal.
+  delete sub.interactive;
   if (stdin !== null) sub.vars['__stdin'] = stdin;
   const subCtx: ShellContext = {
     ...ctx,
@@ -545,6 +672,9 @@ function simple(proc: Proc, cmd: Extract<Cmd, { t: 'simple' }>, ctx: ShellContex
   if (res.exit !== undefined) {
     proc.frames = [];
     proc.status = res.exit;
+    // An interactive shell reads no more input: it exits when the frames run out (bash at a terminal says so).
+    if (proc.interactive?.tty && proc.interactive.shell === 'bash') ctx.out(proc.at, 2, 'exit\n');
+    delete proc.interactive;
     return;
   }
   const long = res.long;
@@ -595,7 +725,8 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
       for (const a of args) delete proc.vars[a];
       return { status: 0 };
     case 'cd': {
-      const to = normalise(args[0] ?? '/', proc.cwd);
+      // `cd` alone goes home.
+      const to = normalise(args[0] ?? proc.vars['HOME'] ?? '/', proc.cwd);
       if (!ctx.fs.isDir(to, proc.at)) return { status: 2, stderr: `${ctx.flavour === 'busybox' ? 'sh' : 'sh: 1'}: cd: can't cd to ${args[0]}: No such file or directory\n` };
       proc.cwd = to;
       return { status: 0 };

@@ -1,0 +1,151 @@
+// `kubectl exec -i [-t]`: a stream both ways from the terminal's keys through
+// kubectl, the API server's pods/exec proxy and the kubelet to a shell in the
+// container, in virtual time.
+import { describe, expect, it } from 'vitest';
+import { call, controlPlane } from '../apiserver/testing/harness';
+import { ApiBridge } from './apiBridge';
+import { KubectlHost } from './kubectlHost';
+import { kubectlRunner, settle } from './testing';
+import { runUntil } from '../scheduler/testing/cluster';
+import type { KubectlStream } from './protocol';
+import type { Engine } from '../facade/engine';
+
+const FRAMES = { stepMs: 20, maxFrames: 200_000 };
+
+function cluster(seed: number) {
+  const e = controlPlane(seed, { nodes: 1, etcdMembers: 1 });
+  runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 1, 'nodes Ready', 60_000, 500);
+  const bridge = new ApiBridge(e);
+  const host = new KubectlHost(bridge, () => e.sim.now);
+  return { e, bridge, host, kubectl: kubectlRunner(e, bridge, host, FRAMES) };
+}
+
+function pod(e: Engine, name: string, image: string, command?: string[]) {
+  const r = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image, ...(command ? { command } : {}) }] } });
+  if (r.status !== 201) throw new Error(r.text);
+  runUntil(e, () => call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status?.phase === 'Running', `${name} Running`, 120_000, 200);
+}
+
+/** A session: what kubectl printed so far, keys to type, and frames run until something shows. */
+function session(c: ReturnType<typeof cluster>, args: string[]) {
+  const out: { stream: KubectlStream; text: string }[] = [];
+  const result = c.host.run(args, {}, (stream, text) => out.push({ stream, text }));
+  let settled = false;
+  void result.finally(() => (settled = true));
+  const text = () => out.filter((o) => o.stream !== 'attach').map((o) => o.text).join('');
+  const frames = async (until: () => boolean, what: string, max = 5_000) => {
+    for (let i = 0; i < max && !until(); i++) {
+      c.e.advance(FRAMES.stepMs);
+      c.bridge.poll();
+      await new Promise((r) => setImmediate(r));
+    }
+    if (!until()) throw new Error(`${what}; output so far: ${JSON.stringify(text())}`);
+  };
+  return {
+    out,
+    text,
+    type: (data: string) => c.host.input(data),
+    frames,
+    /** Runs until the output ends with `tail`. */
+    until: (tail: string, what = `output ending ${JSON.stringify(tail)}`) => frames(() => text().endsWith(tail), what),
+    result: () => settle(c.e, c.bridge, result, FRAMES),
+    get settled() {
+      return settled;
+    },
+  };
+}
+
+describe('kubectl exec -it', () => {
+  it('runs an interactive busybox shell: prompt, commands with state, sleep in virtual time, Ctrl-C, and exit', { timeout: 120_000 }, async () => {
+    const c = cluster(301);
+    pod(c.e, 'box', 'busybox:1.36', ['sh', '-c', 'echo ready > /tmp/state; sleep 3600']);
+    const s = session(c, ['exec', '-it', 'box', '--', 'sh']);
+    await s.until('/ # ', 'the prompt');
+    expect(s.out[0]).toEqual({ stream: 'attach', text: 'tty' });
+
+    s.type('echo hello from $HOSTNAME\n');
+    await s.until('hello from box\r\n/ # ');
+    // The shell keeps its state between lines, and its prompt follows the directory.
+    s.type('cd /tmp\n');
+    await s.until('/tmp # ');
+    s.type('cat state; X=42\n');
+    await s.until('ready\r\n/tmp # ');
+    s.type('echo $X; cd\n');
+    await s.until('42\r\n~ # ');
+
+    // A command takes its virtual time: no prompt until it is done.
+    s.type('sleep 5; echo woke\n');
+    const typedAt = c.e.sim.now;
+    await s.until('woke\r\n~ # ');
+    expect(c.e.sim.now - typedAt).toBeGreaterThanOrEqual(5_000);
+    expect(c.e.sim.now - typedAt).toBeLessThan(7_000);
+
+    // Ctrl-C interrupts the foreground command: status 130, back at the prompt.
+    s.type('sleep 100\n');
+    await s.frames(() => c.e.sim.now > typedAt + 9_000, 'a while');
+    s.type('\x03');
+    await s.until('\r\n~ # ');
+    s.type('echo $?\n');
+    await s.until('130\r\n~ # ');
+
+    // A line the shell cannot parse is its error, and the session goes on.
+    s.type('echo "unterminated\n');
+    await s.frames(() => /sh: .+\r\n~ # $/.test(s.text()), 'the syntax error');
+
+    s.type('exit 4\n');
+    expect(await s.result()).toMatchObject({ exitCode: 4 });
+    expect(s.text()).toMatch(/~ # command terminated with exit code 4\n$/);
+  });
+
+  it('gives bash its Debian prompt, sends Ctrl-D as the end of input, and kills nothing else in the container', { timeout: 120_000 }, async () => {
+    const c = cluster(302);
+    pod(c.e, 'web', 'nginx:1.27');
+    const s = session(c, ['exec', '-it', 'web', '--', 'bash']);
+    await s.until('root@web:/# ');
+    s.type('cat /etc/os-release | head -1\n');
+    await s.until('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\r\nroot@web:/# ');
+    s.type('\x04');
+    expect(await s.result()).toMatchObject({ exitCode: 0 });
+    expect(s.text()).toMatch(/root@web:\/# exit\r\n$/);
+    // The exec'd shell was its own process: nginx still serves.
+    expect(call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.status.containerStatuses[0].restartCount).toBe(0);
+    expect(await c.kubectl('exec', 'web', '--', 'cat', '/etc/os-release')).toMatchObject({ exitCode: 0 });
+  });
+});
+
+describe('kubectl exec -i (no TTY)', () => {
+  it('reads commands from stdin without a prompt, keeps stderr apart, and ends at Ctrl-D with the last status', { timeout: 120_000 }, async () => {
+    const c = cluster(303);
+    pod(c.e, 'box', 'busybox:1.36', ['sleep', '3600']);
+    const s = session(c, ['exec', '-i', 'box', '--', 'sh']);
+    await s.frames(() => s.out.some((o) => o.stream === 'attach'), 'attach');
+    expect(s.out[0]).toEqual({ stream: 'attach', text: 'pipe' });
+    s.type('echo one\nls /nope\n');
+    await s.frames(() => s.out.some((o) => o.stream === 'stderr' && o.text.includes('No such file')), 'the error');
+    expect(s.out.filter((o) => o.stream === 'stdout').map((o) => o.text).join('')).toBe('one\n');
+    expect(s.out.find((o) => o.stream === 'stderr')?.text).toBe('ls: /nope: No such file or directory\n');
+    s.type('\x04');
+    // What kubectl printed streamed to the terminal as it came; the result carries the exit status.
+    expect(await s.result()).toMatchObject({ exitCode: 1 });
+    expect(s.text()).toBe('one\nls: /nope: No such file or directory\ncommand terminated with exit code 1\n');
+  });
+
+  it('without a terminal to read (-it from a script) says it cannot use a TTY and runs with empty stdin', { timeout: 120_000 }, async () => {
+    const c = cluster(304);
+    pod(c.e, 'box', 'busybox:1.36', ['sleep', '3600']);
+    // kubectlRunner passes no output callback: nothing to read keys from.
+    expect(await c.kubectl('exec', '-it', 'box', '--', 'sh')).toEqual({ stdout: '', stderr: 'Unable to use a TTY - input is not a terminal or the right kind of file\n', exitCode: 0 });
+    // -t without -i asks for no TTY at all (SetupTTY), so kubectl says nothing about it.
+    expect(await c.kubectl('exec', '-t', 'box', '--', 'echo', 'hi')).toEqual({ stdout: 'hi\n', stderr: '', exitCode: 0 });
+  });
+
+  it('ends the session when the container goes away, with the exit code of a killed process', { timeout: 120_000 }, async () => {
+    const c = cluster(305);
+    pod(c.e, 'box', 'busybox:1.36', ['sleep', '3600']);
+    const s = session(c, ['exec', '-it', 'box', '--', 'sh']);
+    await s.until('/ # ');
+    expect(call(c.e, 'DELETE', '/api/v1/namespaces/default/pods/box', { gracePeriodSeconds: 0 }).status).toBe(200);
+    expect(await s.result()).toMatchObject({ exitCode: 137 });
+    expect(s.text()).toBe('/ # command terminated with exit code 137\n');
+  });
+});
