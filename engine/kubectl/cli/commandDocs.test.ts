@@ -221,6 +221,16 @@ describe('help layout', () => {
     expect(r.stdout).toContain('  kubectl rollout restart deployment --selector=app=web\n\nAvailable Commands:\n  history ');
   });
 
+  it('lists aliases between the long text and the examples, unindented, as cobra nameAndAliases does', async () => {
+    const r = await run(['create', 'deployment', '--help']);
+    expect(r.stdout).toContain('\n\nAliases:\ndeployment, deploy\n\nExamples:\n  # ');
+    const top = await run(['top', 'pod', '--help']);
+    expect(top.stdout.split('\n').filter((l) => /^[A-Z][A-Za-z ]*:$/.test(l))).toEqual(['Aliases:', 'Examples:', 'Options:', 'Usage:']);
+    expect(top.stdout).toContain('\n\nAliases:\npod, pods, po\n\n');
+    const svc = await run(['create', 'service', '--help']);
+    expect(svc.stdout.startsWith('Create a Service; the subcommand says which type.\n\nAliases:\nservice, svc\n\nAvailable Commands:\n')).toBe(true);
+  });
+
   it('prints no Examples section where kubectl prints none, and an api-resources hint unindented after the long text', async () => {
     const auth = await run(['auth', '--help']);
     expect(auth.stdout.startsWith('Find out what you are allowed to do, and who the API server takes you for.\n\nAvailable Commands:\n')).toBe(true);

@@ -117,6 +117,8 @@ export function commandHelp(path: string, c: CommandSpec): string {
   const command = path.split(' ').slice(1).join(' ');
   const doc = COMMAND_DOCS[command];
   let s = `${doc ? longText(doc) : c.short}\n\n`;
+  const aliases = c.aliases ?? [];
+  if (aliases.length > 0) s += `Aliases:\n${[c.name, ...aliases].join(', ')}\n\n`;
   if (doc?.examples) s += `Examples:\n${exampleText(doc)}\n\n`;
   const subs = c.subcommands ?? [];
   if (subs.length > 0) {
