@@ -5,6 +5,7 @@ import { formatError, KubectlFailure, errs } from '../client/errors';
 import { makeCtx, Output, type Ctx } from './context';
 import { FlagError, FlagSet, HelpRequested, type FlagDef } from './flags';
 import { COMMAND_FLAG_USAGE, FLAG_USAGE } from './flagUsage';
+import { COMMAND_DOCS, exampleText, longText } from './commandDocs';
 
 export interface CommandSpec {
   name: string;
@@ -106,12 +107,19 @@ function firstNonFlag(args: string[], flags: FlagSet): number {
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
- * A command's help, in kubectl's templates (templates/templater.go): its
- * subcommands and its flags, each sorted by name as cobra and pflag sort them,
- * names padded to the longest (at least 11) plus three spaces.
+ * A command's help, in kubectl's templates (templates/templates.go
+ * MainHelpTemplate and MainUsageTemplate): the long description, aliases,
+ * examples (cli/commandDocs.ts), then its subcommands and its flags, each
+ * sorted by name as cobra and pflag sort them, names padded to the longest
+ * (at least 11) plus three spaces.
  */
 export function commandHelp(path: string, c: CommandSpec): string {
-  let s = `${c.short}\n\n`;
+  const command = path.split(' ').slice(1).join(' ');
+  const doc = COMMAND_DOCS[command];
+  let s = `${doc ? longText(doc) : c.short}\n\n`;
+  const aliases = c.aliases ?? [];
+  if (aliases.length > 0) s += `Aliases:\n${[c.name, ...aliases].join(', ')}\n\n`;
+  if (doc?.examples) s += `Examples:\n${exampleText(doc)}\n\n`;
   const subs = c.subcommands ?? [];
   if (subs.length > 0) {
     s += 'Available Commands:\n';
@@ -119,7 +127,6 @@ export function commandHelp(path: string, c: CommandSpec): string {
     for (const sc of [...subs].sort(byName)) if (!sc.hidden) s += `  ${sc.name.padEnd(w)}${sc.short}\n`;
     s += '\n';
   }
-  const command = path.split(' ').slice(1).join(' ');
   const flags = (c.flags ?? []).filter((f) => !f.hidden).sort(byName);
   if (flags.length > 0) {
     s += 'Options:\n';
@@ -140,11 +147,13 @@ export function flagUsage(command: string, f: FlagDef): string {
   return f.usage ?? COMMAND_FLAG_USAGE[command]?.[f.name] ?? FLAG_USAGE[f.name] ?? '';
 }
 
-export async function dispatch(argsIn: string[], env: KubectlEnv, root: CommandSpec): Promise<KubectlResult> {
-  const io = new Output(env);
-  const args = argsIn[0] === 'kubectl' ? argsIn.slice(1) : [...argsIn];
+/**
+ * cobra's Find: the command the arguments (after "kubectl") name, its path
+ * from "kubectl", and the arguments left once the command names are taken
+ * out; or the unknown name given where a top-level command belongs.
+ */
+export function findCommand(args: readonly string[], root: CommandSpec): { cmd: CommandSpec; path: string[]; rest: string[] } | { unknown: string } {
   const globals = new FlagSet(GLOBAL_FLAGS);
-  // find the command path
   let cmd = root;
   const path = ['kubectl'];
   let rest = [...args];
@@ -154,22 +163,31 @@ export async function dispatch(argsIn: string[], env: KubectlEnv, root: CommandS
     if (i < 0 || !cmd.subcommands || cmd.subcommands.length === 0) break;
     const child = findChild(cmd.subcommands, rest[i]!);
     if (!child) {
-      if (cmd === root) {
-        // `kubectl -n x` alone or with flags only still prints help; unknown names fail
-        const typed = rest[i]!;
-        const sugg = suggestionsFor(typed, root.subcommands ?? []);
-        let text = `error: unknown command "${typed}" for "kubectl"\n`;
-        if (sugg.length > 0) text += `\nDid you mean this?\n${sugg.map((s) => `\t${s}\n`).join('')}`;
-        io.err(text);
-        return { stdout: io.stdout, stderr: io.stderr, exitCode: 1 };
-      }
+      if (cmd === root) return { unknown: rest[i]! };
       break;
     }
     cmd = child;
     path.push(child.name);
     rest = [...rest.slice(0, i), ...rest.slice(i + 1)];
   }
-  const commandPath = path.join(' ');
+  return { cmd, path, rest };
+}
+
+export async function dispatch(argsIn: string[], env: KubectlEnv, root: CommandSpec): Promise<KubectlResult> {
+  const io = new Output(env);
+  const args = argsIn[0] === 'kubectl' ? argsIn.slice(1) : [...argsIn];
+  const found = findCommand(args, root);
+  if ('unknown' in found) {
+    // `kubectl -n x` alone or with flags only still prints help; unknown names fail
+    const typed = found.unknown;
+    const sugg = suggestionsFor(typed, root.subcommands ?? []);
+    let text = `error: unknown command "${typed}" for "kubectl"\n`;
+    if (sugg.length > 0) text += `\nDid you mean this?\n${sugg.map((s) => `\t${s}\n`).join('')}`;
+    io.err(text);
+    return { stdout: io.stdout, stderr: io.stderr, exitCode: 1 };
+  }
+  const { cmd, rest } = found;
+  const commandPath = found.path.join(' ');
   const flagSet = new FlagSet([...GLOBAL_FLAGS, ...(cmd.flags ?? [])]);
   let parsed;
   try {
