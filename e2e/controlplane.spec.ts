@@ -89,6 +89,20 @@ test('kubectl exec -it runs an interactive shell in a pod: its prompt, commands 
   await expect.poll(() => outputOf(page, 'kubectl get pod box'), { intervals: FAST }).toMatch(/^box\s+1\/1\s+Running\s+0\s/m);
 });
 
+test('kubectl run -it --rm attaches to a new pod\'s shell, and deletes the pod when it exits', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openTerminal(page);
+  await run(page, 'kubectl run -it --rm debug --image=busybox:1.36 --restart=Never -- sh');
+  await expect.poll(() => terminalText(page), { message: 'kubectl attached', timeout: 60_000, intervals: FAST }).toMatch(/If you don't see a command prompt, try pressing enter\.\s*$/);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => terminalText(page), { message: 'a fresh prompt', intervals: FAST }).toMatch(/\/ # $/);
+  await run(page, 'hostname');
+  await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/^debug\s*\n\/ # $/m);
+  await shot(page, 'terminal-run-it');
+  await run(page, 'exit');
+  await expect.poll(() => terminalText(page), { message: 'the session ended and the pod went', intervals: FAST }).toMatch(/Session ended, resume using 'kubectl attach debug -c debug -i -t' command when the pod is running\s*\npod "debug" deleted\s*\n\$ $/);
+});
+
 test('a command waits while the simulation is paused, and says so', async ({ page }) => {
   await page.goto('/?speed=10&paused=1');
   await openTerminal(page);

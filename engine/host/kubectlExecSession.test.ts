@@ -149,3 +149,73 @@ describe('kubectl exec -i (no TTY)', () => {
     expect(s.text()).toBe('/ # command terminated with exit code 137\n');
   });
 });
+
+describe('kubectl run -i and kubectl attach', () => {
+  it('run -it --rm: attaches to the shell once the pod runs, returns its exit code, and deletes the pod', { timeout: 120_000 }, async () => {
+    const c = cluster(311);
+    const s = session(c, ['run', '-it', '--rm', 'debug', '--image=busybox:1.36', '--restart=Never', '--', 'sh']);
+    await s.until("If you don't see a command prompt, try pressing enter.\n", 'the attach hint');
+    // The container keeps stdin open, so its shell waits at its prompt instead of exiting.
+    const pod = call(c.e, 'GET', '/api/v1/namespaces/default/pods/debug').body;
+    expect(pod.spec.containers[0]).toMatchObject({ stdin: true, stdinOnce: true, tty: true });
+    expect(pod.status.phase).toBe('Running');
+    // The prompt came before the attach: Enter brings a fresh one.
+    s.type('\n');
+    await s.until('/ # ');
+    s.type('echo hi from $HOSTNAME\n');
+    await s.until('hi from debug\r\n/ # ');
+    s.type('exit 3\n');
+    expect(await s.result()).toMatchObject({ exitCode: 3 });
+    expect(s.text()).toMatch(/\/ # Session ended, resume using 'kubectl attach debug -c debug -i -t' command when the pod is running\npod "debug" deleted\npod default\/debug terminated \(Error\)\n$/);
+    expect(call(c.e, 'GET', '/api/v1/namespaces/default/pods/debug').status).toBe(404);
+  });
+
+  it('run -i without a terminal: a container that exits before the attach falls back to its log, and its exit code is kubectl\'s', { timeout: 120_000 }, async () => {
+    const c = cluster(312);
+    const r = await c.kubectl('run', '-i', '--rm', 'y', '--image=busybox:1.36', '--restart=Never', '--', 'sh', '-c', 'echo hi; exit 3');
+    // The pod was Running and Ready when kubectl looked, but its process had already ended: the kubelet has nothing to attach to.
+    expect(r).toEqual({
+      stdout: 'hi\npod "y" deleted\n',
+      stderr: 'If you don\'t see a command prompt, try pressing enter.\nwarning: couldn\'t attach to pod/y, falling back to streaming logs: unable to upgrade connection: container not found ("y")\npod default/y terminated (Error)\n',
+      exitCode: 3,
+    });
+  });
+
+  it('validates as RunOptions.Validate does', { timeout: 120_000 }, async () => {
+    const c = cluster(313);
+    expect((await c.kubectl('run', 'z', '--image=busybox', '-t')).stderr).toBe("error: -i/--stdin is required for containers with -t/--tty=true\nSee 'kubectl run -h' for help and examples\n");
+    expect((await c.kubectl('run', 'z', '--image=busybox', '--rm')).stderr).toBe("error: --rm should only be used for attached containers\nSee 'kubectl run -h' for help and examples\n");
+    expect((await c.kubectl('run', 'z', '--image=busybox', '-i', '--dry-run=client')).stderr).toBe(
+      "error: --dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)\nSee 'kubectl run -h' for help and examples\n",
+    );
+    // --attach=false keeps -i from attaching: the pod is only created, with its stdin open.
+    const out = await c.kubectl('run', 'z', '--image=busybox', '-i', '-t', '--attach=false', '--dry-run=client', '-o', 'json', '--', 'sh');
+    expect(JSON.parse(out.stdout).spec.containers[0]).toEqual({ name: 'z', image: 'busybox', args: ['sh'], resources: {}, stdin: true, stdinOnce: true, tty: true });
+    const open = await c.kubectl('run', 'z', '--image=busybox', '-i', '--leave-stdin-open', '--attach=false', '--dry-run=client', '-o', 'json', '--', 'sh');
+    expect(JSON.parse(open.stdout).spec.containers[0]).toEqual({ name: 'z', image: 'busybox', args: ['sh'], resources: {}, stdin: true });
+  });
+
+  it('attach -it reaches the main process again after a session ended it and the kubelet restarted it', { timeout: 120_000 }, async () => {
+    const c = cluster(314);
+    const first = session(c, ['run', '-it', 'keep', '--image=busybox:1.36', '--', 'sh']);
+    await first.until("If you don't see a command prompt, try pressing enter.\n");
+    first.type('\n');
+    await first.until('/ # ');
+    first.type('exit\n');
+    // restartPolicy Always: no exit code to wait for.
+    expect(await first.result()).toMatchObject({ exitCode: 0 });
+    expect(first.text()).toMatch(/Session ended, resume using 'kubectl attach keep -c keep -i -t' command when the pod is running\n$/);
+    runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/keep').body.status?.containerStatuses?.[0]?.restartCount === 1, 'restarted', 60_000, 200);
+    runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/keep').body.status?.containerStatuses?.[0]?.state?.running !== undefined, 'running again', 60_000, 200);
+    const again = session(c, ['attach', 'keep', '-c', 'keep', '-i', '-t']);
+    await again.until("If you don't see a command prompt, try pressing enter.\n");
+    again.type('\n');
+    await again.until('/ # ');
+    again.type('echo back\n');
+    await again.until('back\r\n/ # ');
+    // The kubelet's log has what the session showed (a TTY's output goes to the container log).
+    expect((await c.kubectl('logs', 'keep')).stdout).toContain('back');
+    // Without -i, attach shows only output; a completed pod cannot be attached to.
+    expect((await c.kubectl('attach', 'nope')).stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
+  });
+});

@@ -74,6 +74,7 @@ const SPECS: Spec[] = [
     cat: ['all'],
     sub: [
       status('Pod'),
+      { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
       { name: 'binding', kind: 'Binding', verbs: ['create'] },
       { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
       { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },

@@ -1,6 +1,6 @@
 // kube-apiserver's connections to kubelets (pkg/registry/core/pod/rest/log.go
 // and subresources.go, pkg/registry/core/node/rest/proxy.go): pods/log,
-// pods/exec and nodes/proxy are validated here, then proxied to the kubelet
+// pods/exec, pods/attach and nodes/proxy are validated here, then proxied to the kubelet
 // on the pod's node — an HTTP request over the simulated network to the actor
 // named like the node, port 10250 — and its answer (streamed for `follow`)
 // goes back to the client. A kubelet that answers with an error becomes a
@@ -96,7 +96,7 @@ export class KubeletProxy {
 
   /** The subresources this proxies. */
   static handles(resource: string, subresource: string): boolean {
-    return (resource === 'pods' && (subresource === 'log' || subresource === 'exec')) || (resource === 'nodes' && subresource === 'proxy');
+    return (resource === 'pods' && (subresource === 'log' || subresource === 'exec' || subresource === 'attach')) || (resource === 'nodes' && subresource === 'proxy');
   }
 
   /** The pod (or node) has been read: validate and connect. */
@@ -124,8 +124,18 @@ export class KubeletProxy {
       for (const k of ['sinceSeconds', 'sinceTime', 'tailLines', 'limitBytes']) if (q(k) !== undefined) query[k] = q(k)!;
       return this.connect(s, ctx, op, node, `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${c.name}`, query, '');
     }
-    // exec
     const phase = pod.status?.phase;
+    if (op.info.subresource === 'attach') {
+      // AttachLocation (strategy.go): the container's main process, on the pod's node.
+      if (!node) return fail(status.badRequest(`pod ${pod.metadata.name} does not have a host assigned`));
+      const query: Record<string, string> = {};
+      if (q('stdin') === 'true') query.input = '1';
+      if (q('stdout') === 'true') query.output = '1';
+      if (q('stderr') === 'true') query.error = '1';
+      if (q('tty') === 'true') query.tty = '1';
+      return this.connect(s, ctx, op, node, `/attach/${pod.metadata.namespace}/${pod.metadata.name}/${c.name}`, query, '');
+    }
+    // exec
     if (phase === 'Succeeded' || phase === 'Failed') return fail(status.badRequest(`cannot exec into a container in a completed pod; current phase is ${phase}`));
     const cmd = op.req.query['command'];
     const command = Array.isArray(cmd) ? cmd : cmd !== undefined ? [cmd] : [];

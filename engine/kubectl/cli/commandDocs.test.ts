@@ -192,6 +192,8 @@ describe('help layout', () => {
         '\n' +
         " The Pod is labelled run=NAME unless --labels is given. Arguments after -- are passed to the container: by default as the arguments of the image's entrypoint, or with --command as a command that replaces it.\n" +
         '\n' +
+        " With -i the container keeps its stdin open and kubectl attaches to it once the Pod runs (-t adds a terminal); with --restart=Never or OnFailure it then waits for the Pod to finish and exits with the container's exit code, and --rm deletes the Pod at the end.\n" +
+        '\n' +
         'Examples:\n' +
         '  # Start a Pod named web that runs nginx\n' +
         '  kubectl run web --image=nginx\n' +
@@ -201,8 +203,8 @@ describe('help layout', () => {
         '  \n',
     )).toBe(true);
     expect(out).toContain(
-      '  # Run a command of your choice instead of the image\'s\n' +
-        '  kubectl run clock --image=busybox --command -- sh -c "while true; do date; sleep 5; done"\n' +
+      '  # Start a shell in a new Pod, type into it, and delete the Pod when the shell exits\n' +
+        '  kubectl run -it --rm debug --image=busybox --restart=Never -- sh\n' +
         '\n' +
         'Options:\n' +
         '    --allow-missing-template-keys=true:\n',

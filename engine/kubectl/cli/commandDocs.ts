@@ -415,6 +415,8 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
       Create a Pod that runs one container from the given image.
 
       The Pod is labelled run=NAME unless --labels is given. Arguments after -- are passed to the container: by default as the arguments of the image's entrypoint, or with --command as a command that replaces it.
+
+      With -i the container keeps its stdin open and kubectl attaches to it once the Pod runs (-t adds a terminal); with --restart=Never or OnFailure it then waits for the Pod to finish and exits with the container's exit code, and --rm deletes the Pod at the end.
     `,
     examples: `
       # Start a Pod named web that runs nginx
@@ -440,6 +442,9 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
 
       # Run a command of your choice instead of the image's
       kubectl run clock --image=busybox --command -- sh -c "while true; do date; sleep 5; done"
+
+      # Start a shell in a new Pod, type into it, and delete the Pod when the shell exits
+      kubectl run -it --rm debug --image=busybox --restart=Never -- sh
     `,
   },
   set: {
@@ -1047,11 +1052,14 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
 
       The container named by the kubectl.kubernetes.io/default-container annotation, or else the first, is used. A resource such as rs/NAME stands for one of its Pods.
 
-      This command is not available in this simulation; "kubectl logs -f" follows a container's output instead.
+      With -i the terminal becomes the process's stdin, which the container must keep open (stdin: true, as kubectl run -i makes it); with -t as well, and a container that has a TTY, keys go to it raw. The process printed its prompt before anyone attached, so pressing Enter shows a fresh one.
     `,
     examples: `
-      # Show the output of the Pod web
+      # Show the output of the Pod web as it is written
       kubectl attach web
+
+      # Type into the shell that is the main process of the Pod box, with a terminal
+      kubectl attach box -c box -i -t
 
       # Show the output of a Pod of the ReplicaSet web
       kubectl attach rs/web
@@ -1081,6 +1089,9 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
 
       # Run a shell command line
       kubectl exec web -- sh -c 'echo $HOSTNAME; date'
+
+      # Open an interactive shell in the Pod web, with a terminal
+      kubectl exec -it web -- sh
     `,
   },
   'port-forward': {

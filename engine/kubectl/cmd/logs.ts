@@ -16,7 +16,7 @@ import { getBool, getInt, getString, parseGoDuration } from '../cli/flags';
 import { errs, fail } from '../client/errors';
 import { statusFromResponse } from '../client/rest';
 import { resolveArgs, resourcePath } from '../resource/builder';
-import { CLOSE_STDIN, ERROR, exitCodeOf, frame, STDERR, STDIN, STDOUT, unframe, type ExecStatus } from '../../apiserver/http/execStream';
+import { exitWith, remoteStream } from './stream';
 
 type Obj = Record<string, any>;
 
@@ -60,12 +60,12 @@ function allContainerNames(pod: Obj): string {
   return names.join(', ');
 }
 
-function findContainer(pod: Obj, name: string): boolean {
+export function findContainer(pod: Obj, name: string): boolean {
   return ['containers', 'initContainers', 'ephemeralContainers'].some((k) => ((pod.spec?.[k] as Obj[]) ?? []).some((c) => c.name === name));
 }
 
 /** The kubectl.kubernetes.io/default-container annotation, else the first container (saying so when there are others). */
-function defaultContainer(ctx: Ctx, pod: Obj, quiet: boolean): string {
+export function defaultContainer(ctx: Ctx, pod: Obj, quiet: boolean): string {
   const annotated = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] as string | undefined;
   if (annotated && findContainer(pod, annotated)) return annotated;
   const containers = (pod.spec?.containers as Obj[]) ?? [];
@@ -120,7 +120,7 @@ function selectorText(sel: Obj | undefined): string {
  * The pod an argument names: the pod itself, or the first of a workload's pods.
  * For logs (not exec) it says which pod it picked and words a NotFound as logs.go does.
  */
-async function podFor(ctx: Ctx, arg: string, forLogs: boolean): Promise<Obj> {
+export async function podFor(ctx: Ctx, arg: string, forLogs: boolean): Promise<Obj> {
   const target = arg.includes('/') ? arg : `pods/${arg}`;
   const r = await resolveArgs(ctx, [target]);
   const ref = r.refs[0]!;
@@ -199,7 +199,7 @@ export async function runLogs(ctx: Ctx, args: string[]): Promise<void> {
 }
 
 /** One container's log: printed as it arrives (a followed log until the server ends it or Ctrl-C). */
-async function streamLog(ctx: Ctx, pod: Obj, container: string, query: Record<string, string>, prefix: string): Promise<void> {
+export async function streamLog(ctx: Ctx, pod: Obj, container: string, query: Record<string, string>, prefix: string): Promise<void> {
   const path = `/api/v1/namespaces/${pod.metadata.namespace ?? ctx.namespace}/pods/${pod.metadata.name}/log`;
   const q: Record<string, string> = { ...query, container };
   const print = (text: string) => ctx.io.out(prefix ? text.replace(/^(?=.)/gm, prefix) : text);
@@ -248,8 +248,8 @@ export async function runExec(ctx: Ctx, args: string[]): Promise<void> {
     if (!getBool(ctx.flags, 'quiet')) ctx.io.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
   }
   if (stdin) {
-    const session = await streamExec(ctx, path, { command, container, stdin: 'true', stdout: 'true', ...(tty ? { tty: 'true' } : { stderr: 'true' }) }, tty);
-    if (session) return;
+    const end = await remoteStream(ctx, path, { command, container, stdin: 'true', stdout: 'true', ...(tty ? { tty: 'true' } : { stderr: 'true' }) }, tty);
+    if (end !== 'unsupported') return exitWith(end);
   }
   const query: Record<string, string | string[]> = { command, container, stdout: 'true', stderr: 'true' };
   const r = await ctx.client.raw('POST', path, { query: query as Record<string, string> });
@@ -263,53 +263,4 @@ export async function runExec(ctx: Ctx, args: string[]): Promise<void> {
   ctx.io.out(out.stdout);
   ctx.io.err(out.stderr);
   if (out.exitCode !== 0) fail(errs.raw(`command terminated with exit code ${out.exitCode}`, out.exitCode));
-}
-
-/**
- * An exec with stdin: the terminal's input goes to the process as it is typed
- * and its output is printed as it comes, until the error channel reports the
- * exit. False when the transport cannot stream (the exec then runs with empty
- * stdin, as with input from /dev/null).
- */
-async function streamExec(ctx: Ctx, path: string, query: Record<string, string | string[]>, tty: boolean): Promise<boolean> {
-  let status: ExecStatus | null = null;
-  const s = ctx.client.stream('POST', path, { query: query as Record<string, string> }, (chunk) => {
-    const { channel, data } = unframe(chunk);
-    if (channel === STDOUT) ctx.io.out(data);
-    else if (channel === STDERR) ctx.io.err(data);
-    else if (channel === ERROR) status = JSON.parse(data) as ExecStatus;
-  });
-  if (!s) return false;
-  const input = ctx.env.input;
-  let unsubscribe = () => {};
-  if (input) {
-    ctx.env.onAttach?.(tty);
-    // Without a terminal the keys are bytes of a pipe, and Ctrl-D (the terminal's EOF) closes it.
-    unsubscribe = input.subscribe((data) => {
-      if (tty) return s.send(frame(STDIN, data));
-      const eof = data.indexOf('\x04');
-      const text = eof < 0 ? data : data.slice(0, eof);
-      if (text) s.send(frame(STDIN, text));
-      if (eof >= 0) s.send(CLOSE_STDIN);
-    });
-  } else s.send(CLOSE_STDIN);
-  const interrupted = ctx.env.interrupt?.then(() => 'interrupt' as const);
-  const end = await Promise.race([s.done, ...(interrupted ? [interrupted] : [])]);
-  unsubscribe();
-  if (end === 'interrupt') {
-    s.cancel();
-    return true;
-  }
-  if (end && end.status !== 101) {
-    const st = statusFromResponse(end, 'POST');
-    if (st.code === 500) fail(errs.plain(st.message ?? ''));
-    fail(errs.plain(`unable to upgrade connection: ${st.message ?? ''}`));
-  }
-  const final = status as ExecStatus | null;
-  // The stream broke before the error channel spoke (the kubelet or the connection went away).
-  if (!final) fail(errs.plain('websocket: close 1006 (abnormal closure): unexpected EOF'));
-  const code = exitCodeOf(final);
-  if (code === null) fail(errs.plain(final.message ?? 'error executing remote command'));
-  if (code !== 0) fail(errs.raw(`command terminated with exit code ${code}`, code));
-  return true;
 }

@@ -10,6 +10,7 @@ import { REPLACE_FLAGS, runReplace } from './replace';
 import { SET_ENV_FLAGS, SET_RESOURCES_FLAGS, runSetEnv, runSetResources } from './set';
 import { CORDON_FLAGS, EXPOSE_FLAGS, RUN_FLAGS, runCordon, runExpose, runRun, runSetImage, runTaint } from './workloads';
 import { EXEC_FLAGS, LOGS_FLAGS, runExec, runLogs } from './logs';
+import { ATTACH_FLAGS, runAttach } from './attach';
 import { DRAIN_FLAGS, runDrain } from './drain';
 import { AUTOSCALE_FLAGS, runAutoscale } from './autoscale';
 import { TOP_NODE_FLAGS, TOP_POD_FLAGS, runTopNode, runTopPod } from './top';
@@ -46,7 +47,7 @@ export function buildRoot(): CommandSpec {
     { name: 'taint', group: 'Cluster Management Commands', short: 'Update the taints on one or more nodes', use: 'NODE NAME KEY_1=VAL_1:TAINT_EFFECT_1 ... KEY_N=VAL_N:TAINT_EFFECT_N [options]', flags: [...OUTPUT_FLAGS, DRY_RUN_FLAG, { name: 'overwrite', kind: 'bool' }, { name: 'all', kind: 'bool' }, { name: 'selector', shorthand: 'l', kind: 'string' }, { name: 'validate', kind: 'string', default: 'strict', noOptDefVal: 'strict' }, { name: 'field-manager', kind: 'string' }], run: runTaint },
     { name: 'describe', group: 'Troubleshooting and Debugging Commands', short: 'Show details of a specific resource or group of resources', use: '(-f FILENAME | TYPE [NAME_PREFIX | -l label] | TYPE/NAME) [options]', flags: DESCRIBE_FLAGS, run: runDescribe },
     { name: 'logs', group: 'Troubleshooting and Debugging Commands', short: 'Print the logs for a container in a pod', use: '[-f] [-p] (POD | TYPE/NAME) [-c CONTAINER] [options]', flags: LOGS_FLAGS, run: runLogs },
-    { name: 'attach', group: 'Troubleshooting and Debugging Commands', short: 'Attach to a running container', use: '(POD | TYPE/NAME) -c CONTAINER [options]', run: notHere('attach') },
+    { name: 'attach', group: 'Troubleshooting and Debugging Commands', short: 'Attach to a running container', use: '(POD | TYPE/NAME) -c CONTAINER [options]', flags: ATTACH_FLAGS, run: runAttach },
     { name: 'exec', group: 'Troubleshooting and Debugging Commands', short: 'Execute a command in a container', use: '(POD | TYPE/NAME) [-c CONTAINER] [flags] -- COMMAND [args...] [options]', flags: EXEC_FLAGS, run: runExec },
     { name: 'port-forward', group: 'Troubleshooting and Debugging Commands', short: 'Forward one or more local ports to a pod', use: 'TYPE/NAME [options] [LOCAL_PORT:]REMOTE_PORT [...[LOCAL_PORT_N:]REMOTE_PORT_N]', run: notHere('port-forward') },
     { name: 'proxy', group: 'Troubleshooting and Debugging Commands', short: 'Run a proxy to the Kubernetes API server', use: '[--port=PORT] [--www=static-dir] [--www-prefix=prefix] [--api-prefix=prefix] [options]', run: notHere('proxy') },

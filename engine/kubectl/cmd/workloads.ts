@@ -5,7 +5,7 @@ import { createTwoWayMergePatch, patchMetaFor } from '../../apimachinery/patch';
 import type { Ctx } from '../cli/context';
 import type { CommandSpec } from '../cli/root';
 import type { FlagDef } from '../cli/flags';
-import { getBool, getInt, getString, getStrings } from '../cli/flags';
+import { getBool, getInt, getString, getStrings, parseGoDuration } from '../cli/flags';
 import { errs, fail, type KubectlErr } from '../client/errors';
 import type { Mapping } from '../client/discovery';
 import { goJsonCompact } from '../printers/goJson';
@@ -15,6 +15,7 @@ import { aggregate, kindString, resolveArgs, resourcePath, type Ref } from '../r
 import { rfc3339 } from '../util/duration';
 import { statusFromResponse } from '../client/rest';
 import { describePodTemplateRaw } from '../describe/describers';
+import { finished, handleAttachPod, podExit, removePod, waitForPod } from './attach';
 import { DRY_RUN_FLAG, dryRunQuery, dryRunStrategy, OUTPUT_FLAGS, ResultPrinter, VALIDATE_FLAG, validationDirective } from './common';
 
 type Obj = Record<string, any>;
@@ -87,6 +88,9 @@ export const RUN_FLAGS: FlagDef[] = [
   { name: 'stdin', shorthand: 'i', kind: 'bool' },
   { name: 'tty', shorthand: 't', kind: 'bool' },
   { name: 'attach', kind: 'bool' },
+  { name: 'leave-stdin-open', kind: 'bool' },
+  { name: 'quiet', shorthand: 'q', kind: 'bool' },
+  { name: 'pod-running-timeout', kind: 'duration', default: '1m0s' },
   { name: 'privileged', kind: 'bool' },
   { name: 'overrides', kind: 'string' },
   { name: 'expose', kind: 'bool' },
@@ -101,9 +105,15 @@ export async function runRun(ctx: Ctx, args: string[]): Promise<void> {
   if (!name) fail(errs.usage('NAME is required for run', ctx.commandPath));
   const image = getString(f, 'image');
   if (!image) fail(errs.plain('--image is required'));
-  if (getBool(f, 'stdin') || getBool(f, 'tty') || getBool(f, 'rm') || getBool(f, 'attach')) fail(errs.plain('interactive sessions (-i, -t, --rm, --attach) are not available in this simulation'));
+  // RunOptions.Validate, in its order. -i attaches unless --attach=false says otherwise.
+  const stdin = getBool(f, 'stdin');
+  const tty = getBool(f, 'tty');
+  const attach = f.changed.has('attach') ? getBool(f, 'attach') : stdin;
+  if (tty && !stdin) fail(errs.usage('-i/--stdin is required for containers with -t/--tty=true', ctx.commandPath));
   const restart = getString(f, 'restart');
   if (!['Always', 'OnFailure', 'Never'].includes(restart)) fail(errs.plain(`invalid restart policy: ${restart}`));
+  if (!attach && getBool(f, 'rm')) fail(errs.usage('--rm should only be used for attached containers', ctx.commandPath));
+  if (attach && dryRunStrategy(ctx) !== 'none') fail(errs.usage("--dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)", ctx.commandPath));
   const labels = getString(f, 'labels') ? parseLabelPairs(getString(f, 'labels')) : { run: name };
   const c: Obj = { image, name };
   if (rest.length > 0) {
@@ -117,6 +127,12 @@ export async function runRun(ctx: Ctx, args: string[]): Promise<void> {
   const port = getString(f, 'port');
   if (port) c.ports = [{ containerPort: Number(port) }];
   c.resources = {};
+  if (stdin) {
+    c.stdin = true;
+    // The first attach's end closes stdin unless asked to leave it open.
+    if (!getBool(f, 'leave-stdin-open')) c.stdinOnce = true;
+  }
+  if (tty) c.tty = true;
   const meta: Obj = { creationTimestamp: null, labels, name };
   const annotations = getStrings(f, 'annotations');
   if (annotations.length > 0) meta.annotations = parseLabelPairs(annotations.join(','));
@@ -126,7 +142,26 @@ export async function runRun(ctx: Ctx, args: string[]): Promise<void> {
   if (dryRun === 'client') return printer.print(pod, 'created');
   const r = await ctx.client.tryJson<Obj>('POST', `/api/v1/namespaces/${ctx.namespace}/pods`, { body: `${goJsonCompact(pod)}\n`, query: { fieldManager: getString(f, 'field-manager') || 'kubectl-run', ...dryRunQuery(dryRun) } });
   if (!r.ok) fail(errs.status(r.status));
-  printer.print(r.value, 'created');
+  if (!attach) return printer.print(r.value, 'created');
+  await attachRun(ctx, r.value, { stdin, tty, restart });
+}
+
+/** run.go's attach: attach once the pod runs, then wait for its exit code where the policy lets it finish; --rm deletes it either way. */
+async function attachRun(ctx: Ctx, pod: Obj, o: { stdin: boolean; tty: boolean; restart: string }): Promise<void> {
+  const f = ctx.flags;
+  const ns = pod.metadata.namespace ?? ctx.namespace;
+  const name = pod.metadata.name as string;
+  const quiet = getBool(f, 'quiet');
+  const timeout = parseGoDuration(getString(f, 'pod-running-timeout')) ?? 60_000;
+  try {
+    // The hint names kubectl attach (the command the session can be resumed with).
+    await handleAttachPod(ctx, ns, name, timeout, { stdin: o.stdin, tty: o.tty, quiet, container: '', commandName: 'kubectl attach' });
+    if (getBool(f, 'leave-stdin-open') || o.restart === 'Always') return;
+    const done = await waitForPod(ctx, ns, name, timeout, finished(o.restart === 'OnFailure'));
+    podExit(done.pod);
+  } finally {
+    if (getBool(f, 'rm')) await removePod(ctx, ns, name, quiet);
+  }
 }
 
 // ---------- expose

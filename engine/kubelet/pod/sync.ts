@@ -40,6 +40,9 @@ export type ContainerSpec = Container &
     readinessProbe?: ProbeSpec;
     livenessProbe?: ProbeSpec;
     lifecycle?: { preStart?: Handler; postStart?: Handler; preStop?: Handler };
+    stdin?: boolean;
+    stdinOnce?: boolean;
+    tty?: boolean;
   };
 
 /** The PLEG relists every second: a change in the runtime is seen at the next relist. */
@@ -319,6 +322,8 @@ function startContainer(
       cpuRequestMilli: quantityNumber(requests.cpu ?? limits.cpu, true),
       annotations: pod.metadata.annotations ?? {},
       kind,
+      ...(c.stdin ? { stdin: true, ...(c.stdinOnce ? { stdinOnce: true } : {}) } : {}),
+      ...(c.tty ? { tty: true } : {}),
     },
     now,
   );

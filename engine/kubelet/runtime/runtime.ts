@@ -67,6 +67,10 @@ export interface ContainerConfig {
   /** The pod's annotations at creation (the load annotation hpa-example serves). */
   annotations: Record<string, string>;
   kind: 'init' | 'sidecar' | 'regular';
+  /** The container's stdin stays open for `kubectl attach` (spec stdin), closed after the first attach (stdinOnce), a terminal (tty). */
+  stdin?: boolean;
+  stdinOnce?: boolean;
+  tty?: boolean;
 }
 
 export type ContainerState = 'created' | 'running' | 'exited';
@@ -97,6 +101,10 @@ export interface RtContainer extends ContainerConfig {
   /** When the next exit is expected (Infinity: none within the horizon), and up to when that was worked out. */
   predictedExit: number;
   predictedUntil: number;
+  /** While something is attached: what the main process wrote since the attacher last read it. */
+  tap: { fd: 1 | 2; text: string }[] | null;
+  /** Attach sessions open now. */
+  attached: number;
 }
 
 export interface Pull {
@@ -217,6 +225,14 @@ export class FakeRuntime {
     return { fs, hostname: c.podName, podIP: sb?.ip ?? '', flavour: img.userland === 'none' ? 'gnu' : img.userland, hasCommand: (n) => imageHasCommand(img, n), out };
   }
 
+  /** Where the main process's output goes: the container's log, and to whoever is attached. */
+  private mainOut(c: RtContainer): ShellContext['out'] {
+    return (at, fd, text) => {
+      c.log.write(at, fd === 1 ? 'stdout' : 'stderr', text);
+      c.tap?.push({ fd, text });
+    };
+  }
+
   /** What the container's processes want at `t`. */
   private demandOf(c: RtContainer, img: CatalogImage, t: number): Demand {
     const idle = idleOf(img.idle, c.id);
@@ -233,7 +249,7 @@ export class FakeRuntime {
    */
   private runContainer(c: RtContainer, until: number, emit: (t: number, kind: 'demand' | 'stop', d?: Demand) => void, fs = c.fs, quiet = false): void {
     const img = lookupImage(parseImage(c.imageRef))!;
-    const ctx = this.shellContext(c, img, fs, quiet ? () => {} : (at, fd, text) => c.log.write(at, fd === 1 ? 'stdout' : 'stderr', text));
+    const ctx = this.shellContext(c, img, fs, quiet ? () => {} : this.mainOut(c));
     const p = c.proc!;
     let guard = 0;
     while (c.state === 'running' && guard++ < 100_000) {
@@ -415,6 +431,8 @@ export class FakeRuntime {
       memKey: '',
       predictedExit: -1,
       predictedUntil: -1,
+      tap: null,
+      attached: 0,
     };
     this.containers.set(c.id, c);
     const argv = processArgv(img, cfg.command, cfg.args);
@@ -432,7 +450,10 @@ export class FakeRuntime {
       c.finishedAt = startedAt;
       return c;
     }
-    c.proc = spawn(argv, { ...content.env, HOSTNAME: cfg.podName, ...cfg.env }, startedAt, img.userland === 'busybox' ? 'busybox' : 'gnu');
+    const env = { ...content.env, HOSTNAME: cfg.podName, ...cfg.env };
+    const flavour = img.userland === 'busybox' ? 'busybox' : 'gnu';
+    // With stdin open a shell waits for input instead of reading an empty one and exiting.
+    c.proc = cfg.stdin ? spawnWithInput(argv, env, startedAt, flavour, !!cfg.tty) : spawn(argv, env, startedAt, flavour);
     const idle = idleOf(img.idle, c.id);
     const demand: Demand = { cpuMilli: idle.cpuMilli, memory: { baseBytes: idle.memoryBytes, allocBytes: 0, rateBytesPerSec: 0, since: startedAt } };
     c.cpuMilli = demand.cpuMilli;
@@ -455,7 +476,7 @@ export class FakeRuntime {
       c.proc,
       img.stopSignal as Signal,
       now,
-      this.shellContext(c, img, c.fs, (at, fd, text) => c.log.write(at, fd === 1 ? 'stdout' : 'stderr', text)),
+      this.shellContext(c, img, c.fs, this.mainOut(c)),
     );
     c.killAt = now + timeoutMs;
     this.invalidate(c);
@@ -555,6 +576,50 @@ export class FakeRuntime {
     run(s.proc, now, ctx);
     this.invalidate(c);
     return { output, ...(s.proc.exit ? { exitCode: s.proc.exit.code } : {}), nextAt: nextStepAt(s.proc) };
+  }
+
+  /** Attach: from now on the main process's output is kept for the attacher too. False when the container is not running. */
+  attach(id: string, now: number): boolean {
+    this.advance(now);
+    const c = this.containers.get(id);
+    if (!c || c.state !== 'running' || !c.proc) return false;
+    c.attached++;
+    c.tap ??= [];
+    return true;
+  }
+
+  /**
+   * Input for the main process's stdin (null: the attacher closed it), then
+   * what it wrote since the last read; `exited` once the container has stopped.
+   */
+  attachStep(id: string, now: number, input?: string | null): { output: { fd: 1 | 2; text: string }[]; exited: boolean } {
+    this.advance(now);
+    const c = this.containers.get(id);
+    if (!c) return { output: [], exited: true };
+    if (input !== undefined && c.state === 'running' && c.proc && c.stdin) {
+      const img = lookupImage(parseImage(c.imageRef))!;
+      if (input === null) closeInput(c.proc, now);
+      else feedInput(c.proc, input, now, this.shellContext(c, img, c.fs, this.mainOut(c)));
+      this.invalidate(c);
+      // The input's effects happen now.
+      this.advance(now);
+    }
+    const output = c.tap ?? [];
+    if (c.tap) c.tap = [];
+    return { output, exited: c.state !== 'running' };
+  }
+
+  /** The attacher went away: with stdinOnce its leaving closes the container's stdin. */
+  detach(id: string, now: number): void {
+    const c = this.containers.get(id);
+    if (!c) return;
+    c.attached = Math.max(0, c.attached - 1);
+    if (c.attached === 0) c.tap = null;
+    if (c.stdinOnce && c.state === 'running' && c.proc) {
+      this.advance(now);
+      closeInput(c.proc, now);
+      this.invalidate(c);
+    }
   }
 
   /** A session's client went away: its process is killed (SIGKILL: no handlers run). */

@@ -22,6 +22,7 @@ import type { Pod } from '../../scheduler/framework/api';
 import type { Kubelet } from '../kubelet';
 import { ContainerLog, type LogOptions } from '../runtime/logs';
 import type { ExecSession, RtContainer } from '../runtime/runtime';
+import { nextStepAt } from '../runtime/shell/interp';
 import { statusOf } from '../status/statusManager';
 import { PROMETHEUS_TEXT } from './prometheus';
 import { resourceMetricsText } from './resourceMetrics';
@@ -59,6 +60,16 @@ interface Session {
   timerAt: number;
 }
 
+/** An attach: the stream to a container's main process (its stdin, if asked for, and its output from now on). */
+interface Attachment {
+  client: ActorId;
+  reqId: number;
+  containerId: string;
+  tty: boolean;
+  stdin: boolean;
+  timer: number | null;
+}
+
 /** A session's container is checked this often for having gone away. */
 const SESSION_POLL_MS = 1000;
 
@@ -72,6 +83,7 @@ export class KubeletServer {
   readonly follows = new Map<number, Follow>();
   readonly execs = new Map<number, PendingExec>();
   readonly sessions = new Map<number, Session>();
+  readonly attachments = new Map<number, Attachment>();
   private nextId = 1;
 
   serve(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg): void {
@@ -88,6 +100,8 @@ export class KubeletServer {
     if (logs) return this.containerLogs(k, ctx, from, m, logs[1]!, logs[2]!, logs[3]!);
     const exec = /^\/exec\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
     if (exec) return this.exec(k, ctx, from, m, exec[1]!, exec[2]!, exec[3]!);
+    const attach = /^\/attach\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
+    if (attach) return this.attach(k, ctx, from, m, attach[1]!, attach[2]!, attach[3]!);
     return text(404, '404 page not found\n');
   }
 
@@ -179,8 +193,56 @@ export class KubeletServer {
     return null;
   }
 
+  /** Attach (the kubelet's streaming server's attach): the container's main process, as it runs. */
+  private attach(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg, ns: string, podName: string, name: string): ApiResponse | null {
+    const pod = this.findPod(k, ns, podName);
+    if (!pod) return text(404, `pod "${podName}" does not exist\n`);
+    const rc = k.runtime
+      .podContainers(pod.metadata.uid!)
+      .filter((c) => c.name === name && c.state === 'running')
+      .pop();
+    if (!rc || !k.runtime.attach(rc.id, ctx.now)) return text(404, `container not found ("${name}")`);
+    const id = this.nextId++;
+    const a: Attachment = { client: from, reqId: m.reqId, containerId: rc.id, tty: queryValue(m.request.query, 'tty') === '1', stdin: queryValue(m.request.query, 'input') === '1', timer: null };
+    this.attachments.set(id, a);
+    ctx.send(from, httpMsg.response(m.reqId, { status: 101, headers: { upgrade: 'websocket', 'sec-websocket-protocol': EXEC_PROTOCOL }, body: '' }, true));
+    this.stepAttachment(k, ctx, id, a, undefined);
+    return null;
+  }
+
+  private stepAttachment(k: Kubelet, ctx: ActorContext, id: number, a: Attachment, input: string | null | undefined): void {
+    const r = k.runtime.attachStep(a.containerId, ctx.now, a.stdin ? input : undefined);
+    for (const o of r.output) ctx.send(a.client, httpMsg.chunk(a.reqId, frame(o.fd === 1 || a.tty ? STDOUT : STDERR, a.tty ? o.text.replace(/\r?\n/g, '\r\n') : o.text)));
+    if (a.timer !== null) ctx.cancelTimer(a.timer);
+    a.timer = null;
+    if (r.exited) {
+      // The process ended: its streams close, and so does the attach.
+      this.attachments.delete(id);
+      k.runtime.detach(a.containerId, ctx.now);
+      ctx.send(a.client, httpMsg.chunk(a.reqId, frame(ERROR, JSON.stringify(exitStatus(0, [])))));
+      ctx.send(a.client, httpMsg.end(a.reqId));
+      return;
+    }
+    const c = k.runtime.containers.get(a.containerId);
+    const next = c?.proc ? nextStepAt(c.proc) : Infinity;
+    a.timer = ctx.setTimer(Math.max(0, Math.min(next, ctx.now + SESSION_POLL_MS) - ctx.now), 'serve', { attachment: id });
+  }
+
+  private closeAttachment(k: Kubelet, ctx: ActorContext, id: number, a: Attachment): void {
+    this.attachments.delete(id);
+    if (a.timer !== null) ctx.cancelTimer(a.timer);
+    k.runtime.detach(a.containerId, ctx.now);
+  }
+
   /** stdin from the client, on an open session. */
   data(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpDataMsg): void {
+    for (const [id, a] of this.attachments) {
+      if (a.client !== from || a.reqId !== m.reqId) continue;
+      const { channel, data } = unframe(m.chunk);
+      if (m.chunk === CLOSE_STDIN) this.stepAttachment(k, ctx, id, a, null);
+      else if (channel === STDIN) this.stepAttachment(k, ctx, id, a, data);
+      return;
+    }
     for (const [id, s] of this.sessions) {
       if (s.client !== from || s.reqId !== m.reqId) continue;
       const { channel, data } = unframe(m.chunk);
@@ -210,7 +272,13 @@ export class KubeletServer {
   }
 
   timer(k: Kubelet, ctx: ActorContext, data: unknown): void {
-    const d = data as { follow?: number; exec?: number; session?: number };
+    const d = data as { follow?: number; exec?: number; session?: number; attachment?: number };
+    if (d.attachment !== undefined) {
+      const a = this.attachments.get(d.attachment);
+      if (!a) return;
+      a.timer = null;
+      return this.stepAttachment(k, ctx, d.attachment, a, undefined);
+    }
     if (d.session !== undefined) {
       const s = this.sessions.get(d.session);
       if (!s) return;
@@ -245,6 +313,7 @@ export class KubeletServer {
   cancel(k: Kubelet, ctx: ActorContext, from: ActorId, reqId: number): void {
     for (const [id, f] of this.follows) if (f.client === from && f.reqId === reqId) this.follows.delete(id);
     for (const [id, s] of this.sessions) if (s.client === from && s.reqId === reqId) this.closeSession(k, ctx, id, s);
+    for (const [id, a] of this.attachments) if (a.client === from && a.reqId === reqId) this.closeAttachment(k, ctx, id, a);
   }
 
   /** The client hung up: the process is killed, as a broken stream kills an exec'd process. */
@@ -256,6 +325,7 @@ export class KubeletServer {
 
   dropClient(k: Kubelet, ctx: ActorContext, peer: ActorId): void {
     for (const [id, s] of this.sessions) if (s.client === peer) this.closeSession(k, ctx, id, s);
+    for (const [id, a] of this.attachments) if (a.client === peer) this.closeAttachment(k, ctx, id, a);
     for (const [id, f] of this.follows) if (f.client === peer) this.follows.delete(id);
     for (const [id, e] of this.execs) if (e.client === peer) this.execs.delete(id);
   }
