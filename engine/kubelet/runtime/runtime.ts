@@ -130,6 +130,11 @@ export interface ExecResult {
   timedOut: boolean;
 }
 
+/** runc sets HOME from /etc/passwd when the environment has none (libcontainer's setupUser): root's, here, after the rest. */
+function withHome(env: Record<string, string>): Record<string, string> {
+  return env.HOME === undefined ? { ...env, HOME: '/root' } : env;
+}
+
 /** A process started with its stdin open (`kubectl exec -i`): plain data, kept by the kubelet's server. */
 export interface ExecSession {
   containerId: string;
@@ -450,7 +455,7 @@ export class FakeRuntime {
       c.finishedAt = startedAt;
       return c;
     }
-    const env = { ...content.env, HOSTNAME: cfg.podName, ...cfg.env };
+    const env = withHome({ ...content.env, HOSTNAME: cfg.podName, ...cfg.env });
     const flavour = img.userland === 'busybox' ? 'busybox' : 'gnu';
     // With stdin open a shell waits for input instead of reading an empty one and exiting.
     c.proc = cfg.stdin ? spawnWithInput(argv, env, startedAt, flavour, !!cfg.tty) : spawn(argv, env, startedAt, flavour);

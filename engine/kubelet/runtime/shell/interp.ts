@@ -168,7 +168,6 @@ export function spawnWithInput(argv: readonly string[], env: Record<string, stri
   const exe = (argv[0] ?? '').replace(/^.*\//, '');
   const shell = exe === 'bash' ? 'bash' : exe === 'dash' || (exe === 'sh' && flavour !== 'busybox') ? 'dash' : 'ash';
   proc.interactive = { tty, shell, buffered: '', eof: false };
-  if (!proc.vars['HOME']) proc.vars['HOME'] = '/root';
   return proc;
 }
 
