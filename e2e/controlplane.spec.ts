@@ -100,7 +100,7 @@ test('kubectl run -it --rm attaches to a new pod\'s shell, and deletes the pod w
   await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/^debug\s*\n\/ # $/m);
   await shot(page, 'terminal-run-it');
   await run(page, 'exit');
-  await expect.poll(() => terminalText(page), { message: 'the session ended and the pod went', intervals: FAST }).toMatch(/Session ended, resume using 'kubectl attach debug -c debug -i -t' command when the pod is running\s*\npod "debug" deleted\s*\n\$ $/);
+  await expect.poll(() => terminalText(page), { message: 'the session ended and the pod went', intervals: FAST }).toMatch(/\/ # exit\s*\npod "debug" deleted\s*\n\$ $/);
 });
 
 test('a command waits while the simulation is paused, and says so', async ({ page }) => {

@@ -166,8 +166,12 @@ describe('kubectl run -i and kubectl attach', () => {
     s.type('echo hi from $HOSTNAME\n');
     await s.until('hi from debug\r\n/ # ');
     s.type('exit 3\n');
+    const exitedAt = c.e.sim.now;
     expect(await s.result()).toMatchObject({ exitCode: 3 });
-    expect(s.text()).toMatch(/\/ # Session ended, resume using 'kubectl attach debug -c debug -i -t' command when the pod is running\npod "debug" deleted\npod default\/debug terminated \(Error\)\n$/);
+    // The kubelet's next PLEG relist (1 s) sees the exit the input caused: the pod is Failed at once, not at some later sync.
+    expect(c.e.sim.now - exitedAt).toBeLessThan(3_000);
+    // No resume hint: a pod that never restarts its container cannot be attached to again.
+    expect(s.text()).toMatch(/\/ # pod "debug" deleted\npod default\/debug terminated \(Error\)\n$/);
     expect(call(c.e, 'GET', '/api/v1/namespaces/default/pods/debug').status).toBe(404);
   });
 

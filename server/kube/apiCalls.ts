@@ -38,6 +38,11 @@ export class ApiCalls {
     });
   }
 
+  /** Writes to an upgraded stream (the stdin of an exec or attach). */
+  send(id: number, data: string): void {
+    this.host.exec({ type: 'apiSend', call: id, data });
+  }
+
   /** Follows a streaming call's lines until it ends or `cancel` is called. */
   follow(id: number, onLine: (line: string) => void, onEnd: () => void): () => void {
     this.streams.set(id, { id, onLine, onEnd });

@@ -1,6 +1,6 @@
-// `kubectl exec` from a real kubectl: the WebSocket stream protocol
-// (v5.channel.k8s.io / v4.channel.k8s.io) kube-apiserver speaks for
-// pods/exec since v1.30. The command runs inside the simulation through
+// `kubectl exec` and `kubectl attach` from a real kubectl: the WebSocket
+// stream protocol (v5.channel.k8s.io / v4.channel.k8s.io) kube-apiserver
+// speaks for pods/exec and pods/attach since v1.30. A command without stdin runs inside the simulation through
 // pods/exec (kube-apiserver proxies it to the pod's kubelet) and answers with
 // its whole output at once; here that answer becomes what the streaming
 // protocol carries: the stdout (channel 1) and stderr (channel 2) frames, then
@@ -10,24 +10,30 @@
 // stream (no such pod, forbidden) are the API's ordinary error responses, as
 // a real apiserver refuses the upgrade.
 //
-// Only non-interactive exec: no stdin (-i) and no terminal (-t). SPDY (the
-// fallback a kubectl older than 1.30 uses, or one whose WebSocket attempt
-// failed) is answered with the API's error if there is one, else with a
-// BadRequest that says the simulation streams over WebSocket only.
+// With stdin (-i, and attach) the simulation's pods/exec or pods/attach is a
+// stream both ways, relayed frame by frame (relayStream); with a TTY (-t) the
+// real kubectl's raw keys pass through a terminal line discipline here
+// (ttyLine.ts). SPDY (the fallback a kubectl older than 1.30 uses, or one
+// whose WebSocket attempt failed) is answered with the API's error if there
+// is one, else with a BadRequest that says the simulation streams over
+// WebSocket only.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiRequest, ApiResponse } from '../../engine/apiserver/types';
 import { CLIENT_CERT_HEADER } from '../../engine/apiserver/auth/authn';
 import type { ApiCalls } from './apiCalls';
-import { exitStatus } from '../../engine/apiserver/http/execStream';
+import { CLOSE_STDIN, exitStatus, frame, STDIN } from '../../engine/apiserver/http/execStream';
+import { TtyLine } from './ttyLine';
 
 const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
-const EXEC_PATH = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/exec$/;
+const EXEC_PATH = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/(?:exec|attach)$/;
 const STDOUT = 1;
 const STDERR = 2;
 const ERROR = 3;
+/** v5.channel.k8s.io's close message: 255, then the channel closed. */
+const CLOSE = 255;
 
 /** The exec answer the kubelet gives (through kube-apiserver) on success. */
 interface ExecAnswer {
@@ -113,18 +119,6 @@ export async function serveExecUpgrade(calls: ApiCalls, req: IncomingMessage, so
     .split(',')
     .map((s) => s.trim());
   const protocol = PROTOCOLS.find((p) => offered.includes(p));
-  if (url.searchParams.get('stdin') === 'true' || url.searchParams.get('tty') === 'true') {
-    const body = JSON.stringify({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'interactive exec (-i, -t) is not available in this simulation',
-      reason: 'BadRequest',
-      code: 400,
-    });
-    return httpAnswer(socket, 400, 'Bad Request', body);
-  }
   const out = await calls.request(toApiRequest(req, url));
   if (!out.ok) {
     const body = JSON.stringify({
@@ -139,6 +133,13 @@ export async function serveExecUpgrade(calls: ApiCalls, req: IncomingMessage, so
     return httpAnswer(socket, 503, 'Service Unavailable', body);
   }
   const res: ApiResponse = out.response;
+  if (res.status === 101 && out.streaming) {
+    if (upgrade !== 'websocket' || !protocol) {
+      calls.follow(out.id, () => {}, () => {})();
+      return httpAnswer(socket, 400, 'Bad Request', JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `upgrade to ${upgrade || 'nothing'} is not supported: this simulation streams exec over WebSocket (${PROTOCOLS.join(', ')}) only`, reason: 'BadRequest', code: 400 }));
+    }
+    return relayStream(calls, out.id, req, socket, protocol, url.searchParams.get('tty') === 'true');
+  }
   const ok = res.status >= 200 && res.status < 300;
   // A command that could not start is an error on the stream; anything else is a refused upgrade.
   if ((!ok && res.status !== 500) || upgrade !== 'websocket' || !protocol) {
@@ -154,11 +155,7 @@ export async function serveExecUpgrade(calls: ApiCalls, req: IncomingMessage, so
     });
     return httpAnswer(socket, 400, 'Bad Request', body);
   }
-  const key = String(req.headers['sec-websocket-key'] ?? '');
-  const accept = createHash('sha1')
-    .update(key + WS_GUID)
-    .digest('base64');
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: ${protocol}\r\n\r\n`);
+  acceptUpgrade(req, socket, protocol);
   const channel = (id: number, data: string | Buffer) => socket.write(wsFrame(Buffer.concat([Buffer.from([id]), Buffer.isBuffer(data) ? data : Buffer.from(data)])));
   let status: Record<string, unknown>;
   if (ok) {
@@ -190,4 +187,72 @@ export async function serveExecUpgrade(calls: ApiCalls, req: IncomingMessage, so
     }
   });
   socket.on('close', () => clearTimeout(timer));
+}
+
+/** The 101 answer that completes the client's WebSocket handshake (RFC 6455 §4.2.2). */
+function acceptUpgrade(req: IncomingMessage, socket: Duplex, protocol: string): void {
+  const key = String(req.headers['sec-websocket-key'] ?? '');
+  const accept = createHash('sha1')
+    .update(key + WS_GUID)
+    .digest('base64');
+  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: ${protocol}\r\n\r\n`);
+}
+
+/**
+ * An exec or attach with stdin: the simulated stream both ways, relayed frame
+ * by frame. The simulation's chunks already start with their channel; the
+ * client's stdin frames go in as they come — through a terminal's line
+ * discipline when there is a TTY, since a real kubectl sends raw keys and the
+ * simulated shell reads lines — and v5's close of stdin ends its input.
+ */
+function relayStream(calls: ApiCalls, id: number, req: IncomingMessage, socket: Duplex, protocol: string, tty: boolean): void {
+  acceptUpgrade(req, socket, protocol);
+  const toClient = (channel: number, data: string) => socket.write(wsFrame(Buffer.concat([Buffer.from([channel]), Buffer.from(data)])));
+  const line = tty ? new TtyLine() : null;
+  let closed = false;
+  const stop = calls.follow(
+    id,
+    (chunk) => {
+      if (!closed) toClient(chunk.charCodeAt(0), chunk.slice(1));
+    },
+    () => {
+      if (closed) return;
+      closed = true;
+      const close = Buffer.alloc(2);
+      close.writeUInt16BE(1000, 0);
+      socket.write(wsFrame(close, 0x8));
+      setTimeout(() => socket.destroy(), 5000).unref();
+    },
+  );
+  let pending: Buffer = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    const { frames, rest } = readFrames(Buffer.concat([pending, chunk]));
+    pending = rest;
+    for (const f of frames) {
+      if (f.opcode === 0x9) socket.write(wsFrame(f.payload, 0xa));
+      else if (f.opcode === 0x8) {
+        closed = true;
+        stop();
+        socket.end();
+      } else if ((f.opcode === 0x2 || f.opcode === 0x0) && f.payload.length > 0) {
+        const channel = f.payload[0]!;
+        if (channel === CLOSE && f.payload[1] === STDIN) calls.send(id, CLOSE_STDIN);
+        else if (channel === STDIN) {
+          const data = f.payload.subarray(1).toString();
+          if (!line) calls.send(id, frame(STDIN, data));
+          else {
+            const out = line.feed(data);
+            if (out.echo) toClient(STDOUT, out.echo);
+            for (const s of out.send) calls.send(id, frame(STDIN, s));
+          }
+        }
+      }
+    }
+  });
+  socket.on('close', () => {
+    if (!closed) {
+      closed = true;
+      stop();
+    }
+  });
 }

@@ -1,7 +1,7 @@
 // The real kubectl v1.32 against npm run serve with a worker node: logs
 // (plain, --tail, -f) through pods/log, and exec over the WebSocket stream
 // protocol (execStream.ts): output, exit codes, a command the image lacks,
-// and what interactive exec answers.
+// exec -i with piped input, and exec -it and run -it --rm on a terminal.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,10 +22,11 @@ let server: RunningServer;
 let kubeconfig = '';
 let dir = '';
 
-/** Runs kubectl without blocking the event loop; `until` ends it (SIGTERM) once its output matches. */
-function kubectl(args: string[], until?: RegExp): Promise<{ stdout: string; stderr: string; code: number }> {
+/** Runs kubectl without blocking the event loop; `until` ends it (SIGTERM) once its output matches; `input` is its stdin. */
+function kubectl(args: string[], until?: RegExp, input?: string): Promise<{ stdout: string; stderr: string; code: number }> {
   return new Promise((resolve) => {
     const child = spawn(KUBECTL, args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir } });
+    if (input !== undefined) child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -37,6 +38,30 @@ function kubectl(args: string[], until?: RegExp): Promise<{ stdout: string; stde
     child.on('close', (code) => {
       clearTimeout(t);
       resolve({ stdout, stderr, code: code ?? -1 });
+    });
+  });
+}
+
+/**
+ * kubectl on a terminal (script(1) gives it a pty): each key is typed once the
+ * screen so far matches its pattern, as a person waits for the prompt.
+ */
+function onTerminal(args: string[], steps: [RegExp, string][]): Promise<{ screen: string; code: number }> {
+  return new Promise((resolve) => {
+    const line = [KUBECTL, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const child = spawn('script', ['-qec', line, '/dev/null'], { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir } });
+    let screen = '';
+    let next = 0;
+    const onData = (c: Buffer) => {
+      screen += c.toString();
+      while (next < steps.length && steps[next]![0].test(screen)) child.stdin.write(steps[next++]![1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const t = setTimeout(() => child.kill(), 30_000);
+    child.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ screen, code: code ?? -1 });
     });
   });
 }
@@ -102,7 +127,44 @@ describe.skipIf(!have)('real kubectl logs and exec against npm run serve', () =>
     expect(missing.stderr).toMatch(
       /^error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "bash": executable file not found in \$PATH: unknown\n$/,
     );
-    const it = await kubectl(['exec', '-i', 'counter', '--', 'sh']);
-    expect(it.stderr).toBe('Error from server (BadRequest): interactive exec (-i, -t) is not available in this simulation\n');
+  }, 60_000);
+
+  it('exec -i reads the commands piped to it; its end of input ends the shell with the last status', async () => {
+    expect(await kubectl(['exec', '-i', 'counter', '--', 'sh'], undefined, 'echo hello from $HOSTNAME\nls /nope\n')).toEqual({
+      stdout: 'hello from counter\n',
+      stderr: 'ls: /nope: No such file or directory\ncommand terminated with exit code 1\n',
+      code: 1,
+    });
+  }, 60_000);
+
+  it('exec -it on a terminal: the prompt, echo and editing, Ctrl-C, and the exit code', async () => {
+    const r = await onTerminal(
+      ['exec', '-it', 'counter', '--', 'sh'],
+      [
+        [/\/ # $/, 'echo hi $HOME\r'],
+        [/hi \/root\r\n\/ # $/, 'cd /tmpx\x7f; pwd\r'],
+        [/\/tmp # $/, 'sleep 100\r'],
+        [/sleep 100\r\n$/, '\x03'],
+        [/\^C\r\n\/tmp # $/, 'exit 5\r'],
+      ],
+    );
+    expect(r.screen).toContain('/ # echo hi $HOME\r\nhi /root\r\n/ # cd /tmpx\b \b; pwd\r\n/tmp\r\n/tmp # sleep 100\r\n^C\r\n/tmp # exit 5\r\n');
+    expect(r.screen).toMatch(/command terminated with exit code 5\r\n$/);
+    expect(r.code).toBe(5);
+  }, 60_000);
+
+  it('run -it --rm attaches to the new pod, and deletes it once its shell has exited', async () => {
+    const r = await onTerminal(
+      ['run', '-it', '--rm', 'dbg', '--image=busybox:1.36', '--restart=Never', '--', 'sh'],
+      [
+        [/try pressing enter\.\r\n$/, '\r'],
+        [/\/ # $/, 'hostname\r'],
+        [/dbg\r\n\/ # $/, 'exit\r'],
+      ],
+    );
+    // The kubelet sees the shell's exit at its next relist; kubectl waits for the pod to complete, then deletes it.
+    expect(r.screen).toMatch(/^If you don't see a command prompt, try pressing enter\.\r\n\r\n\/ # hostname\r\ndbg\r\n\/ # exit\r\npod "dbg" deleted\r\n$/);
+    expect(r.code).toBe(0);
+    expect((await kubectl(['get', 'pod', 'dbg'])).stderr).toBe('Error from server (NotFound): pods "dbg" not found\n');
   }, 60_000);
 });

@@ -10,7 +10,7 @@ import type { Kubelet } from '../kubelet';
 import { flushEvents, recordPodEvent } from '../events';
 import { canAdmitPod } from '../lifecycle/admission';
 import { flushStatus } from '../status/statusManager';
-import { beginTermination, syncWorker } from './sync';
+import { beginTermination, relistAfter, syncWorker } from './sync';
 import { newWorker, type PodWorker } from './worker';
 
 /** HandlePodAdditions: a new pod is admitted or rejected, then synced. */
@@ -81,6 +81,16 @@ export function dispatch(k: Kubelet, ctx: ActorContext, w: PodWorker): void {
   if (Number.isFinite(soonest)) wakeAt(ctx, w, soonest);
   // A removed pod whose containers have all stopped is forgotten.
   if (w.deleteSent && w.lastSent === 'terminal' && w.phase === 'terminated' && !k.podsByUid(w.uid)) forget(k, w);
+}
+
+/**
+ * Something outside the runtime's own course changed a pod's containers (an
+ * attached user's input ended its shell): the PLEG sees it at its next relist,
+ * so the worker syncs then rather than at the exit it had predicted.
+ */
+export function runtimeChanged(k: Kubelet, ctx: ActorContext, podUid: string): void {
+  const w = k.workers.get(podUid);
+  if (w) wakeAt(ctx, w, relistAfter(ctx.now + 1));
 }
 
 function wakeAt(ctx: ActorContext, w: PodWorker, at: number): void {

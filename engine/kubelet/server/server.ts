@@ -23,6 +23,7 @@ import type { Kubelet } from '../kubelet';
 import { ContainerLog, type LogOptions } from '../runtime/logs';
 import type { ExecSession, RtContainer } from '../runtime/runtime';
 import { nextStepAt } from '../runtime/shell/interp';
+import { runtimeChanged } from '../pod/podWorkers';
 import { statusOf } from '../status/statusManager';
 import { PROMETHEUS_TEXT } from './prometheus';
 import { resourceMetricsText } from './resourceMetrics';
@@ -212,6 +213,7 @@ export class KubeletServer {
 
   private stepAttachment(k: Kubelet, ctx: ActorContext, id: number, a: Attachment, input: string | null | undefined): void {
     const r = k.runtime.attachStep(a.containerId, ctx.now, a.stdin ? input : undefined);
+    if (input !== undefined) this.changed(k, ctx, a.containerId);
     for (const o of r.output) ctx.send(a.client, httpMsg.chunk(a.reqId, frame(o.fd === 1 || a.tty ? STDOUT : STDERR, a.tty ? o.text.replace(/\r?\n/g, '\r\n') : o.text)));
     if (a.timer !== null) ctx.cancelTimer(a.timer);
     a.timer = null;
@@ -232,6 +234,14 @@ export class KubeletServer {
     this.attachments.delete(id);
     if (a.timer !== null) ctx.cancelTimer(a.timer);
     k.runtime.detach(a.containerId, ctx.now);
+    // With stdinOnce the attacher's leaving ends the shell's input.
+    this.changed(k, ctx, a.containerId);
+  }
+
+  /** Input may have ended a container's process where the runtime had predicted nothing: its pod syncs at the next relist. */
+  private changed(k: Kubelet, ctx: ActorContext, containerId: string): void {
+    const c = k.runtime.containers.get(containerId);
+    if (c) runtimeChanged(k, ctx, c.podUid);
   }
 
   /** stdin from the client, on an open session. */
@@ -255,6 +265,8 @@ export class KubeletServer {
   /** Runs the session to now (with `input`), sends what it wrote, and ends the stream when it has exited. */
   private stepSession(k: Kubelet, ctx: ActorContext, id: number, s: Session, input: string | null | undefined): void {
     const p = k.runtime.stepExec(s.exec, ctx.now, input);
+    // An exec'd shell can end the container's own process (kill 1).
+    if (input !== undefined) this.changed(k, ctx, s.exec.containerId);
     for (const o of p.output) ctx.send(s.client, httpMsg.chunk(s.reqId, frame(o.fd === 1 || s.tty ? STDOUT : STDERR, s.tty ? o.text.replace(/\r?\n/g, '\r\n') : o.text)));
     if (p.exitCode !== undefined) {
       this.sessions.delete(id);
