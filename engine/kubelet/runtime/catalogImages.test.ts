@@ -280,4 +280,12 @@ describe('the catalog', () => {
     expect(env('python:3.12-slim')['PYTHON_VERSION']).toBe('3.12.8');
     expect(env('node:lts-alpine')['NODE_VERSION']).toBe('22.12.0');
   });
+
+  it('nginx says the version of its tag (nginx -v and its start-up notice)', () => {
+    for (const [image, version] of [['nginx', '1.27.3'], ['nginx:1.25', '1.25.5'], ['nginx:1.27.2', '1.27.2'], ['nginx:1.27', '1.27.5'], ['nginx:1.14.2', '1.14.2']] as const) {
+      const { rt, c, logs } = start(image);
+      expect(rt.exec(c.id, ['nginx', '-v'], 2000, 5000), image).toMatchObject({ exitCode: 0, stderr: `nginx version: nginx/${version}\n` });
+      expect(logs(2000), image).toContain(`[notice] 1#1: nginx/${version}\n`);
+    }
+  });
 });

@@ -87,6 +87,21 @@ const CATALOG: readonly CatalogImage[] = [
       '/etc/os-release': DEBIAN,
     },
     env: { ...PATH, NGINX_VERSION: '1.27.3' },
+    // A minor tag is that line's last release; a full tag itself.
+    variants: byVersion({
+      '1.29': { NGINX_VERSION: '1.29.0' },
+      '1.28': { NGINX_VERSION: '1.28.0' },
+      '1.27': { NGINX_VERSION: '1.27.5' },
+      '1.27.3': { NGINX_VERSION: '1.27.3' },
+      '1.27.2': { NGINX_VERSION: '1.27.2' },
+      '1.26': { NGINX_VERSION: '1.26.3' },
+      '1.26.2': { NGINX_VERSION: '1.26.2' },
+      '1.25': { NGINX_VERSION: '1.25.5' },
+      '1.21': { NGINX_VERSION: '1.21.6' },
+      '1.19': { NGINX_VERSION: '1.19.10' },
+      '1.16.1': { NGINX_VERSION: '1.16.1' },
+      '1.14.2': { NGINX_VERSION: '1.14.2' },
+    }),
   },
   {
     repo: 'registry.k8s.io/nginx-slim',

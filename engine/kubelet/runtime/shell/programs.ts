@@ -22,7 +22,9 @@ function nginxPorts(e: CommandEnv): number[] {
 }
 
 function nginx(args: string[], e: CommandEnv, viaEntrypoint: boolean): CommandResult {
-  if (args.includes('-v')) return { status: 0, stderr: 'nginx version: nginx/1.27.3\n' };
+  // The official images say their version in ENV NGINX_VERSION (each tag its own).
+  const version = e.env['NGINX_VERSION'] ?? '1.27.3';
+  if (args.includes('-v')) return { status: 0, stderr: `nginx version: nginx/${version}\n` };
   if (args.includes('-t')) return { status: 0, stderr: 'nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\nnginx: configuration file /etc/nginx/nginx.conf test is successful\n' };
   const ts = (ms: number) => `${dateText(e.at + ms, '%Y/%m/%d %H:%M:%S')}`;
   const entry = viaEntrypoint
@@ -44,7 +46,7 @@ function nginx(args: string[], e: CommandEnv, viaEntrypoint: boolean): CommandRe
     logs: [
       ...entry,
       notice(20, 'using the "epoll" event method'),
-      notice(20, 'nginx/1.27.3'),
+      notice(20, `nginx/${version}`),
       notice(20, 'built by gcc 12.2.0 (Debian 12.2.0-14) '),
       notice(20, 'OS: Linux 6.8.0-1021-aws'),
       notice(20, 'getrlimit(RLIMIT_NOFILE): 1048576:1048576'),
