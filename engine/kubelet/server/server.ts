@@ -3,14 +3,16 @@
 // messages like the API server's: /healthz, /metrics/resource,
 // /containerLogs/{namespace}/{pod}/{container} (with follow streamed as
 // chunks until the container stops or the client hangs up) and
-// /exec/{namespace}/{pod}/{container}?command=… . Exec upstream is a SPDY or
-// WebSocket stream; here an exec without stdin is one request whose answer
-// (after the command has run its virtual time) is JSON {stdout, stderr,
-// exitCode} — or, for a command that cannot start, an error — and one with
-// stdin (input=1) is a stream both ways, framed by channel (http/execStream):
-// stdin in as HttpData, stdout and stderr out as chunks while the process
-// runs, then the error channel's Status with its exit code. Authentication and authorization of
-// callers (the kubelet's webhook authorizer) are not simulated.
+// /exec/{namespace}/{pod}/{container}?command=… and /attach/… . Exec upstream
+// is a SPDY or WebSocket stream; here an exec without stdin is one request
+// whose answer (after the command has run its virtual time) is JSON {stdout,
+// stderr, exitCode} — or, for a command that cannot start, an error — and one
+// with stdin (input=1) is a stream both ways, framed by channel
+// (http/execStream): stdin in as HttpData, stdout and stderr out as chunks
+// while the process runs, then the error channel's Status with its exit code.
+// Attach is such a stream to the container's main process. Authentication
+// and authorization of callers (the kubelet's webhook authorizer) are not
+// simulated.
 import type { ActorContext } from '../../sim/kernel';
 import type { ActorId } from '../../sim/actor';
 import { registerClass } from '../../sim/serial';
@@ -189,7 +191,7 @@ export class KubeletServer {
     const id = this.nextId++;
     const s: Session = { client: from, reqId: m.reqId, argv, tty, exec, timer: null, timerAt: Infinity };
     this.sessions.set(id, s);
-    ctx.send(from, httpMsg.response(m.reqId, { status: 101, headers: { upgrade: 'websocket', 'sec-websocket-protocol': EXEC_PROTOCOL }, body: '' }, true));
+    upgraded(ctx, from, m.reqId);
     this.stepSession(k, ctx, id, s, undefined);
     return null;
   }
@@ -206,7 +208,7 @@ export class KubeletServer {
     const id = this.nextId++;
     const a: Attachment = { client: from, reqId: m.reqId, containerId: rc.id, tty: queryValue(m.request.query, 'tty') === '1', stdin: queryValue(m.request.query, 'input') === '1', timer: null };
     this.attachments.set(id, a);
-    ctx.send(from, httpMsg.response(m.reqId, { status: 101, headers: { upgrade: 'websocket', 'sec-websocket-protocol': EXEC_PROTOCOL }, body: '' }, true));
+    upgraded(ctx, from, m.reqId);
     this.stepAttachment(k, ctx, id, a, undefined);
     return null;
   }
@@ -214,7 +216,7 @@ export class KubeletServer {
   private stepAttachment(k: Kubelet, ctx: ActorContext, id: number, a: Attachment, input: string | null | undefined): void {
     const r = k.runtime.attachStep(a.containerId, ctx.now, a.stdin ? input : undefined);
     if (input !== undefined) this.changed(k, ctx, a.containerId);
-    for (const o of r.output) ctx.send(a.client, httpMsg.chunk(a.reqId, frame(o.fd === 1 || a.tty ? STDOUT : STDERR, a.tty ? o.text.replace(/\r?\n/g, '\r\n') : o.text)));
+    sendOutput(ctx, a.client, a.reqId, a.tty, r.output);
     if (a.timer !== null) ctx.cancelTimer(a.timer);
     a.timer = null;
     if (r.exited) {
@@ -267,7 +269,7 @@ export class KubeletServer {
     const p = k.runtime.stepExec(s.exec, ctx.now, input);
     // An exec'd shell can end the container's own process (kill 1).
     if (input !== undefined) this.changed(k, ctx, s.exec.containerId);
-    for (const o of p.output) ctx.send(s.client, httpMsg.chunk(s.reqId, frame(o.fd === 1 || s.tty ? STDOUT : STDERR, s.tty ? o.text.replace(/\r?\n/g, '\r\n') : o.text)));
+    sendOutput(ctx, s.client, s.reqId, s.tty, p.output);
     if (p.exitCode !== undefined) {
       this.sessions.delete(id);
       if (s.timer !== null) ctx.cancelTimer(s.timer);
@@ -341,6 +343,16 @@ export class KubeletServer {
     for (const [id, f] of this.follows) if (f.client === peer) this.follows.delete(id);
     for (const [id, e] of this.execs) if (e.client === peer) this.execs.delete(id);
   }
+}
+
+/** The 101 that opens a stream (the WebSocket upgrade kube-apiserver passes on). */
+function upgraded(ctx: ActorContext, client: ActorId, reqId: number): void {
+  ctx.send(client, httpMsg.response(reqId, { status: 101, headers: { upgrade: 'websocket', 'sec-websocket-protocol': EXEC_PROTOCOL }, body: '' }, true));
+}
+
+/** A process's output on its channels; a terminal has one stream, and its line discipline turns \n into \r\n (ONLCR). */
+function sendOutput(ctx: ActorContext, client: ActorId, reqId: number, tty: boolean, output: readonly { fd: 1 | 2; text: string }[]): void {
+  for (const o of output) ctx.send(client, httpMsg.chunk(reqId, frame(o.fd === 1 || tty ? STDOUT : STDERR, tty ? o.text.replace(/\r?\n/g, '\r\n') : o.text)));
 }
 
 interface CStatus {
