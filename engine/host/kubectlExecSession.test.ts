@@ -224,3 +224,69 @@ describe('kubectl run -i and kubectl attach', () => {
     expect((await c.kubectl('attach', 'nope')).stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
   });
 });
+
+describe('kubectl debug (ephemeral containers)', () => {
+  it('adds an ephemeral container to a running pod, attaches to its shell, and leaves the pod\'s own containers alone', { timeout: 120_000 }, async () => {
+    const c = cluster(321);
+    pod(c.e, 'web', 'nginx:1.27');
+    const s = session(c, ['debug', '-it', 'web', '--image=busybox:1.36', '--target=app']);
+    await s.until("If you don't see a command prompt, try pressing enter.\n", 'the attach hint');
+    const name = /Defaulting debug container name to (debugger-[bcdfghjklmnpqrstvwxz2456789]{5})\.\n/.exec(s.text())?.[1];
+    expect(name).toBeDefined();
+    expect(s.text()).toBe(
+      'Targeting container "app". If you don\'t see processes from this container it may be because the container runtime doesn\'t support this feature.\n' +
+        '--profile=legacy is deprecated and will be removed in the future. It is recommended to explicitly specify a profile, for example "--profile=general".\n' +
+        `Defaulting debug container name to ${name}.\n` +
+        "If you don't see a command prompt, try pressing enter.\n",
+    );
+    const spec = call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.spec.ephemeralContainers;
+    expect(spec).toEqual([{ image: 'busybox:1.36', imagePullPolicy: 'IfNotPresent', name, resources: {}, stdin: true, targetContainerName: 'app', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', tty: true }]);
+    s.type('\n');
+    await s.until('/ # ');
+    // Its own image's file system: busybox, not nginx.
+    s.type('hostname; ls /usr/share/nginx\n');
+    await s.until('web\r\nls: /usr/share/nginx: No such file or directory\r\n/ # ');
+    // exit takes the last command's status (ls failed): the container ends with 1, kubectl debug with 0.
+    s.type('exit\n');
+    expect(await s.result()).toMatchObject({ exitCode: 0 });
+    expect(s.text()).toMatch(new RegExp(`Session ended, the ephemeral container will not be restarted but may be reattached using 'kubectl attach web -c ${name} -i -t' if it is still running\\n$`));
+    runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.status?.ephemeralContainerStatuses?.[0]?.state?.terminated !== undefined, 'the debug container terminated', 10_000, 200);
+    const st = call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.status;
+    expect(st.ephemeralContainerStatuses[0]).toMatchObject({ name, ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } });
+    expect(st.ephemeralContainerStatuses[0].started).toBeUndefined();
+    expect(st.containerStatuses[0]).toMatchObject({ name: 'app', ready: true, restartCount: 0 });
+    // Never restarted.
+    c.e.advance(30_000);
+    expect(call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.status.ephemeralContainerStatuses[0].restartCount).toBe(0);
+  });
+
+  it('without -i adds the container and returns; the API server refuses to remove or change one', { timeout: 120_000 }, async () => {
+    const c = cluster(322);
+    pod(c.e, 'web', 'nginx:1.27');
+    // A settled pod: the kubelet has nothing of its own left to do for it, so only the spec's change wakes its worker.
+    c.e.advance(120_000);
+    expect(await c.kubectl('debug', 'web', '--image=busybox:1.36', '--profile=general', '-c', 'probe', '--', 'sleep', '3600')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.status?.ephemeralContainerStatuses?.[0]?.state?.running !== undefined, 'probe running', 30_000, 200);
+    expect((await c.kubectl('exec', 'web', '-c', 'probe', '--', 'hostname')).stdout).toBe('web\n');
+    expect((await c.kubectl('describe', 'pod', 'web')).stdout).toMatch(/\nEphemeral Containers:\n {2}probe:\n/);
+    const path = '/api/v1/namespaces/default/pods/web/ephemeralcontainers';
+    const removed = call(c.e, 'PATCH', path, [{ op: 'remove', path: '/spec/ephemeralContainers/0' }], { headers: { 'content-type': 'application/json-patch+json' } });
+    expect(removed.status).toBe(422);
+    expect(removed.body.message).toBe('Pod "web" is invalid: spec.ephemeralContainers: Forbidden: existing ephemeral containers "probe" may not be removed\n');
+    const probed = call(c.e, 'PATCH', path, { spec: { ephemeralContainers: [{ name: 'p2', image: 'busybox:1.36', readinessProbe: { exec: { command: ['true'] } } }] } }, { headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    expect(probed.status).toBe(422);
+    expect(probed.body.message).toMatch(/spec\.ephemeralContainers\[\d\]\.readinessProbe: Forbidden: cannot be set for an Ephemeral Container/);
+    // Only spec.ephemeralContainers changes through the subresource: a label in the same patch is dropped.
+    const labelled = call(c.e, 'PATCH', path, { metadata: { labels: { x: 'y' } }, spec: { ephemeralContainers: [{ name: 'p3', image: 'busybox:1.36', command: ['sleep', '1'] }] } }, { headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    expect(labelled.status).toBe(200);
+    expect(labelled.body.metadata.labels?.x).toBeUndefined();
+    // A strategic merge without $setElementOrder puts the patch's new items first.
+    expect(labelled.body.spec.ephemeralContainers.map((e: any) => e.name)).toEqual(['p3', 'probe']);
+    // kubectl debug sends the order it wants: its container comes last.
+    expect(await c.kubectl('debug', 'web', '--image=busybox:1.36', '--profile=general', '-c', 'last', '--', 'sleep', '5')).toMatchObject({ exitCode: 0 });
+    expect(call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.spec.ephemeralContainers.map((e: any) => e.name)).toEqual(['p3', 'probe', 'last']);
+    expect((await c.kubectl('debug', 'web')).stderr).toBe('error: you must specify --image when not using --copy-to.\n');
+    expect((await c.kubectl('debug', 'web', '--image=busybox', '-t')).stderr).toBe('error: -i/--stdin is required for containers with -t/--tty=true\n');
+    expect((await c.kubectl('debug', 'web', '--image=busybox', '--profile=bogus')).stderr).toBe('error: unknown profile: bogus\n');
+  });
+});

@@ -153,6 +153,23 @@ describe.skipIf(!have)('real kubectl logs and exec against npm run serve', () =>
     expect(r.code).toBe(5);
   }, 60_000);
 
+  it('debug -it adds an ephemeral container to the pod and attaches to its shell', async () => {
+    const r = await onTerminal(
+      ['debug', '-it', 'counter', '--image=busybox:1.36', '--profile=general', '-c', 'dbg'],
+      [
+        [/try pressing enter\.\r\n$/, '\r'],
+        [/\/ # $/, 'hostname\r'],
+        [/counter\r\n\/ # $/, 'exit\r'],
+      ],
+    );
+    expect(r.screen).toBe(
+      "If you don't see a command prompt, try pressing enter.\r\n\r\n/ # hostname\r\ncounter\r\n/ # exit\r\nSession ended, the ephemeral container will not be restarted but may be reattached using 'kubectl attach counter -c dbg -i -t' if it is still running\r\n",
+    );
+    expect(r.code).toBe(0);
+    const st = await kubectl(['get', 'pod', 'counter', '-o', 'jsonpath={.spec.ephemeralContainers[0].name} {.status.containerStatuses[0].restartCount}']);
+    expect(st.stdout).toBe('dbg 0');
+  }, 60_000);
+
   it('run -it --rm attaches to the new pod, and deletes it once its shell has exited', async () => {
     const r = await onTerminal(
       ['run', '-it', '--rm', 'dbg', '--image=busybox:1.36', '--restart=Never', '--', 'sh'],

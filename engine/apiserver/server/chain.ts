@@ -19,8 +19,8 @@ import { encodeObject } from '../storage/codec';
 import * as auth from '../auth';
 import { RANDOM_SUFFIX_OPTION, runMutating, runValidating } from '../admission';
 import { allocateServiceFields, applyDefaults } from '../defaults';
-import { validateCreate, validateStatusUpdate, validateUpdate } from '../validation';
-import { prepareForCreate as strategyCreate, prepareForUpdate as strategyUpdate, prepareForStatusUpdate } from '../validation/strategy';
+import { validateCreate, validateEphemeralContainersUpdate, validateStatusUpdate, validateUpdate } from '../validation';
+import { prepareForCreate as strategyCreate, prepareForUpdate as strategyUpdate, prepareForEphemeralContainersUpdate, prepareForStatusUpdate } from '../validation/strategy';
 import { canonicaliseQuantities } from '../validation/quantity';
 import { toTable } from '../printers';
 import { applyPatch as applyPatchOf, createJsonPatch, patchMetaFor } from '../../apimachinery/patch';
@@ -273,6 +273,7 @@ export function prepareForUpdate(r: ResourceInfo, subresource: string, obj: KObj
     return;
   }
   if (subresource === 'status') prepareForStatusUpdate(gvk, obj, old);
+  else if (subresource === 'ephemeralcontainers') prepareForEphemeralContainersUpdate(obj, old);
   else strategyUpdate(gvk, obj, old);
 }
 
@@ -461,9 +462,10 @@ export function allocateService(s: ApiServer, obj: KObject, rng: Rng): Status | 
 
 // ---- validation and admission -----------------------------------------------------------
 
-export function validate(s: ApiServer, ctx: ActorContext, op: RestOp, mode: 'create' | 'update' | 'status', obj: KObject, old: KObject | null): Status | null {
+export function validate(s: ApiServer, ctx: ActorContext, op: RestOp, mode: 'create' | 'update' | 'status' | 'ephemeralcontainers', obj: KObject, old: KObject | null): Status | null {
   const gvk = { group: op.r.group, version: op.r.version, kind: op.r.kind };
-  const errs: FieldError[] = mode === 'create' ? validateCreate(gvk, obj) : mode === 'status' ? validateStatusUpdate(gvk, obj, old!) : validateUpdate(gvk, obj, old!);
+  const errs: FieldError[] =
+    mode === 'create' ? validateCreate(gvk, obj) : mode === 'status' ? validateStatusUpdate(gvk, obj, old!) : mode === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(obj, old!) : validateUpdate(gvk, obj, old!);
   const rec = s.record(op.recordId);
   if (errs.length) {
     const st = status.invalid({ group: op.r.group, kind: op.r.kind }, obj.metadata.name ?? '', errs);

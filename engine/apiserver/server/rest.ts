@@ -545,7 +545,7 @@ function computeUpdate(s: ApiServer, ctx: ActorContext, op: RestOp): void {
   const mut = chain.admit(s, ctx, op, 'UPDATE', obj, current, 'mutating');
   if (mut) return failUpdate(s, ctx, op, mut);
   chain.setManagedFields(obj, op, 'Update', ctx.now);
-  const invalid = chain.validate(s, ctx, op, info.subresource === 'status' ? 'status' : 'update', obj, current);
+  const invalid = chain.validate(s, ctx, op, info.subresource === 'status' ? 'status' : info.subresource === 'ephemeralcontainers' && op.r.resource === 'pods' ? 'ephemeralcontainers' : 'update', obj, current);
   if (invalid) return failUpdate(s, ctx, op, invalid);
   const val = chain.admit(s, ctx, op, 'UPDATE', obj, current, 'validating');
   if (val) return failUpdate(s, ctx, op, val);

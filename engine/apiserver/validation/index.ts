@@ -127,6 +127,11 @@ export function validateUpdate(gvk: Gvk, obj: KObject, old: KObject): FieldError
   return errs;
 }
 
+/** Update of pods/ephemeralcontainers (ValidatePodEphemeralContainersUpdate). */
+export function validateEphemeralContainersUpdate(obj: KObject, old: KObject): FieldError[] {
+  return pod.validatePodEphemeralContainersUpdate(obj as Record<string, unknown>, old as Record<string, unknown>);
+}
+
 /** Update of the status subresource. */
 export function validateStatusUpdate(gvk: Gvk, obj: KObject, old: KObject): FieldError[] {
   const common = [...validateObjectMeta(obj.metadata, namespaced(gvk), validatePathSegmentName), ...validateObjectMetaUpdate(obj.metadata, old.metadata)];

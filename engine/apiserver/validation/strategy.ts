@@ -178,6 +178,26 @@ export function prepareForStatusUpdate(gvk: Gvk, obj: KObject, old: KObject): vo
   }
 }
 
+/**
+ * pods/ephemeralcontainers (podEphemeralContainersStrategy): every change but
+ * spec.ephemeralContainers is dropped — the spec and status stay the old
+ * pod's, and metadata is reset as for a status write (ResetObjectMetaForStatus).
+ */
+export function prepareForEphemeralContainersUpdate(obj: KObject, old: KObject): void {
+  const ob = obj as Loose;
+  const ol = old as Loose;
+  const ephemeral = o(ob.spec).ephemeralContainers;
+  ob.spec = clone(ol.spec);
+  if (ephemeral === undefined) delete ob.spec.ephemeralContainers;
+  else ob.spec.ephemeralContainers = ephemeral;
+  if (has(ol.status)) ob.status = clone(ol.status);
+  else delete ob.status;
+  for (const f of ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const) {
+    if (old.metadata[f] !== undefined) (obj.metadata as Loose)[f] = clone(old.metadata[f]);
+    else delete (obj.metadata as Loose)[f];
+  }
+}
+
 // ---------------------------------------------------------------- Pod
 
 function preparePodForCreate(pod: Loose): void {

@@ -30,7 +30,7 @@ function visibleCommands(): Map<string, CommandSpec> {
 /** kubectl v1.32 prints no Examples section for these command groups, so neither do we. */
 const WITHOUT_EXAMPLES = new Set(['auth', 'certificate', 'config', 'create secret', 'create service', 'set', 'top']);
 /** Commands not available here whose examples show what to use instead (other commands). */
-const EXAMPLES_NAME_OTHER_COMMANDS = new Set(['debug']);
+const EXAMPLES_NAME_OTHER_COMMANDS = new Set<string>([]);
 
 /** An example block: its comment lines and its command lines (a trailing backslash continues a line). */
 function examples(text: string): { comments: string[]; commands: string[] }[] {

@@ -1207,19 +1207,19 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     long: `
       Start debugging sessions for workloads and nodes.
 
-      In kubectl, debug can add an ephemeral container with debugging tools to a running Pod, start a copy of a Pod with some of its settings changed, or start a Pod in a node's host namespaces with the node's file system mounted.
+      For a Pod, debug adds an ephemeral container running the given image (through the Pod's ephemeralcontainers subresource) and, with -i, attaches to it once it runs. With --target the container joins the process namespace of that container, when the runtime supports it. The profile sets what the container may do: legacy and general leave it as it is, restricted drops every capability, netadmin adds NET_ADMIN and NET_RAW, sysadmin makes it privileged.
 
-      This command is not available in this simulation. The examples show commands that help with troubleshooting here.
+      In kubectl, debug can also start a copy of a Pod with some of its settings changed (--copy-to) or a Pod in a node's host namespaces (node/NAME); those are not available in this simulation.
     `,
     examples: `
-      # Show the state of the Pod web, the last exit of each container, and its recent events
-      kubectl describe pod web
+      # Start a shell in a new ephemeral container of the Pod web, with a terminal
+      kubectl debug -it web --image=busybox --profile=general
 
-      # Print the logs of the previous run of a container that crashed
-      kubectl logs web --previous
+      # The same, sharing the process namespace of its container app
+      kubectl debug -it web --image=busybox --target=app
 
-      # Run a command in a running container
-      kubectl exec web -- env
+      # Add an ephemeral container that runs a command, without attaching to it
+      kubectl debug web --image=busybox --profile=general -c probe -- sleep 3600
     `,
   },
   events: {

@@ -55,8 +55,11 @@ export async function attachToPod(ctx: Ctx, pod: Obj, o: AttachOptions): Promise
   const end = await remoteStream(ctx, path, query, tty);
   if (end === 'unsupported') fail(errs.plain('unable to upgrade connection: this transport cannot stream'));
   if (end === 'interrupt') return;
-  // reattachMessage: only a pod that restarts its container can be attached to again.
-  if (!o.quiet && o.stdin && tty && pod.spec?.restartPolicy === 'Always') ctx.io.out(`Session ended, resume using '${o.commandName} ${pod.metadata.name} -c ${name} -i -t' command when the pod is running\n`);
+  // reattachMessage: only a pod that restarts its containers can be attached to again; an ephemeral container never restarts.
+  if (o.quiet || !o.stdin || !tty || pod.spec?.restartPolicy !== 'Always') return;
+  if (((pod.spec?.ephemeralContainers as Obj[]) ?? []).some((c) => c.name === name))
+    ctx.io.out(`Session ended, the ephemeral container will not be restarted but may be reattached using '${o.commandName} ${pod.metadata.name} -c ${name} -i -t' if it is still running\n`);
+  else ctx.io.out(`Session ended, resume using '${o.commandName} ${pod.metadata.name} -c ${name} -i -t' command when the pod is running\n`);
 }
 
 export async function runAttach(ctx: Ctx, args: string[]): Promise<void> {

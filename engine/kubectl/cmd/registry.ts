@@ -11,6 +11,7 @@ import { SET_ENV_FLAGS, SET_RESOURCES_FLAGS, runSetEnv, runSetResources } from '
 import { CORDON_FLAGS, EXPOSE_FLAGS, RUN_FLAGS, runCordon, runExpose, runRun, runSetImage, runTaint } from './workloads';
 import { EXEC_FLAGS, LOGS_FLAGS, runExec, runLogs } from './logs';
 import { ATTACH_FLAGS, runAttach } from './attach';
+import { DEBUG_FLAGS, runDebug } from './debug';
 import { DRAIN_FLAGS, runDrain } from './drain';
 import { AUTOSCALE_FLAGS, runAutoscale } from './autoscale';
 import { TOP_NODE_FLAGS, TOP_POD_FLAGS, runTopNode, runTopPod } from './top';
@@ -62,7 +63,7 @@ export function buildRoot(): CommandSpec {
         { name: 'whoami', short: 'Experimental: Check self subject attributes', use: '[options]', flags: [{ name: 'output', shorthand: 'o', kind: 'string' }], run: (ctx) => runWhoAmI(ctx) },
       ],
     },
-    { name: 'debug', group: 'Troubleshooting and Debugging Commands', short: 'Create debugging sessions for troubleshooting workloads and nodes', use: '(POD | TYPE[[.VERSION].GROUP]/NAME) [ -- COMMAND [args...] ] [options]', run: notHere('debug') },
+    { name: 'debug', group: 'Troubleshooting and Debugging Commands', short: 'Create debugging sessions for troubleshooting workloads and nodes', use: '(POD | TYPE[[.VERSION].GROUP]/NAME) [ -- COMMAND [args...] ] [options]', flags: DEBUG_FLAGS, run: runDebug },
     { name: 'events', group: 'Troubleshooting and Debugging Commands', short: 'List events', use: '[(-o|--output=)json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file] [--for TYPE/NAME] [--watch] [--types=Normal,Warning] [options]', flags: EVENTS_FLAGS, run: runEvents },
     { name: 'diff', group: 'Advanced Commands', short: 'Diff the live version against a would-be applied version', use: '-f FILENAME [options]', flags: DIFF_FLAGS, run: (ctx) => runDiff(ctx) },
     { name: 'apply', group: 'Advanced Commands', short: 'Apply a configuration to a resource by file name or stdin', use: '(-f FILENAME | -k DIRECTORY) [options]', flags: APPLY_FLAGS, run: (ctx) => runApply(ctx) },

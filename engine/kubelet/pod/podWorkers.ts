@@ -45,7 +45,10 @@ export function updatePod(k: Kubelet, ctx: ActorContext, w: PodWorker, pod: Pod)
   const before = w.pod;
   w.pod = pod;
   if (JSON.stringify(before.metadata.annotations ?? {}) !== JSON.stringify(pod.metadata.annotations ?? {})) k.runtime.setLoad(w.uid, pod.metadata.annotations, ctx.now);
-  if (pod.metadata.deletionTimestamp && !before.metadata.deletionTimestamp) dispatch(k, ctx, w);
+  if (pod.metadata.deletionTimestamp && !before.metadata.deletionTimestamp) return dispatch(k, ctx, w);
+  // UpdatePod syncs the worker on a change of the spec (an ephemeral container added, an image changed);
+  // the pod's own status coming back from the API server changes nothing to do.
+  if (JSON.stringify(before.spec) !== JSON.stringify(pod.spec)) dispatch(k, ctx, w);
 }
 
 /** HandlePodRemoves: the pod is gone from the API; whatever still runs is killed, then forgotten. */

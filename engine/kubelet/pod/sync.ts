@@ -29,7 +29,7 @@ import { containerEnv, containerMounts, podVolumes, referencedObjects, type Cont
 import type { PodWorker } from './worker';
 import { requestObjects } from './objectRequests';
 
-type Spec = Pod['spec'] & { restartPolicy?: string; terminationGracePeriodSeconds?: number };
+type Spec = Pod['spec'] & { restartPolicy?: string; terminationGracePeriodSeconds?: number; ephemeralContainers?: ContainerSpec[] };
 type Handler = { exec?: { command?: string[] }; httpGet?: { path?: string; port: number | string; host?: string; scheme?: string }; sleep?: { seconds: number } };
 export type ContainerSpec = Container &
   ContainerEnvSpec & {
@@ -133,7 +133,7 @@ function syncRunning(k: Kubelet, ctx: ActorContext, w: PodWorker, wake: number[]
     const mine = all.filter((c) => c.name === name && (!inSandbox || c.sandboxId === sb!.id));
     return mine[mine.length - 1];
   };
-  const start = (c: ContainerSpec, kind: 'init' | 'sidecar' | 'regular') => startContainer(k, ctx, w, c, kind, sb!, vols.files, latest(c.name), wake);
+  const start = (c: ContainerSpec, kind: 'init' | 'sidecar' | 'regular' | 'ephemeral') => startContainer(k, ctx, w, c, kind, sb!, vols.files, latest(c.name), wake);
 
   // Init containers (in the current sandbox: a new sandbox runs them again), with sidecars among them.
   for (const c of (spec.initContainers ?? []) as ContainerSpec[]) {
@@ -198,6 +198,8 @@ function syncRunning(k: Kubelet, ctx: ActorContext, w: PodWorker, wake: number[]
     }
     keep++;
   }
+  // Ephemeral containers (computePodActions' EphemeralContainersToStart): each is started once, never again.
+  for (const c of (spec.ephemeralContainers ?? []) as ContainerSpec[]) if (!latest(c.name)) start(c, 'ephemeral');
   if (keep === 0 && toStart.length === 0) {
     // Every container has finished and none will run again: the pod completes.
     w.completed = true;
@@ -248,7 +250,7 @@ function startContainer(
   ctx: ActorContext,
   w: PodWorker,
   c: ContainerSpec,
-  kind: 'init' | 'sidecar' | 'regular',
+  kind: 'init' | 'sidecar' | 'regular' | 'ephemeral',
   sb: Sandbox,
   volumes: Record<string, Record<string, string>>,
   prev: RtContainer | undefined,
@@ -257,7 +259,7 @@ function startContainer(
   const now = ctx.now;
   const rt = k.runtime;
   const pod = w.pod;
-  const field = kind === 'regular' ? `spec.containers{${c.name}}` : `spec.initContainers{${c.name}}`;
+  const field = kind === 'regular' ? `spec.containers{${c.name}}` : kind === 'ephemeral' ? `spec.ephemeralContainers{${c.name}}` : `spec.initContainers{${c.name}}`;
   const event = (type: 'Normal' | 'Warning', reason: string, message: string) => recordPodEvent(k, pod, field, type, reason, message, now);
   // doBackOff: a restart waits out the crash-loop back-off counted from the last exit.
   if (prev && prev.state === 'exited') {
@@ -459,7 +461,7 @@ function syncTerminating(k: Kubelet, ctx: ActorContext, w: PodWorker, wake: numb
   const now = ctx.now;
   runProbes(k, w, now);
   const spec = w.pod.spec as Spec;
-  const specOf = (name: string) => [...(spec.initContainers ?? []), ...spec.containers].find((c) => c.name === name) as ContainerSpec | undefined;
+  const specOf = (name: string) => [...(spec.initContainers ?? []), ...spec.containers, ...(spec.ephemeralContainers ?? [])].find((c) => c.name === name) as ContainerSpec | undefined;
   const running = k.runtime.podContainers(w.uid).filter((c) => c.state === 'running');
   const regular = running.filter((c) => c.kind !== 'sidecar');
   const elapsed = Math.floor((now - w.terminatingSince) / 1000) * 1000;

@@ -66,7 +66,7 @@ export interface ContainerConfig {
   cpuRequestMilli: number;
   /** The pod's annotations at creation (the load annotation hpa-example serves). */
   annotations: Record<string, string>;
-  kind: 'init' | 'sidecar' | 'regular';
+  kind: 'init' | 'sidecar' | 'regular' | 'ephemeral';
   /** The container's stdin stays open for `kubectl attach` (spec stdin), closed after the first attach (stdinOnce), a terminal (tty). */
   stdin?: boolean;
   stdinOnce?: boolean;

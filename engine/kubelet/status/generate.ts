@@ -20,7 +20,7 @@ export interface ReasonEntry {
   message: string;
 }
 
-type Spec = Pod['spec'] & { restartPolicy?: string; readinessGates?: { conditionType: string }[] };
+type Spec = Pod['spec'] & { restartPolicy?: string; readinessGates?: { conditionType: string }[]; ephemeralContainers?: ContainerSpec[] };
 type ContainerSpec = Container & { volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[] };
 
 export interface StatusInput {
@@ -249,6 +249,8 @@ export function podStatusFor(inp: StatusInput): Record<string, unknown> {
   };
   const init = convertStatuses(inp, (spec.initContainers ?? []) as ContainerSpec[], true);
   const regular = convertStatuses(inp, spec.containers as ContainerSpec[], false);
+  // Ephemeral containers are never ready and have no startup state of their own (the prober sets neither).
+  const ephemeral = convertStatuses(inp, (spec.ephemeralContainers ?? []) as ContainerSpec[], false).map(({ started: _started, ...st }) => ({ ...st, ready: false }));
   let phase = getPhase(spec, init, regular, inp.terminal);
   const apiPhase = (pod.status as { phase?: string } | undefined)?.phase;
   // A terminal phase never changes back.
@@ -307,6 +309,7 @@ export function podStatusFor(inp: StatusInput): Record<string, unknown> {
   return {
     conditions,
     containerStatuses: regular,
+    ...(ephemeral.length ? { ephemeralContainerStatuses: ephemeral } : {}),
     hostIP: inp.hostIP,
     hostIPs: [{ ip: inp.hostIP }],
     ...(init.length ? { initContainerStatuses: init } : {}),

@@ -753,6 +753,7 @@ export function validatePodSpec(spec: unknown, p: FieldPath, _opts: PodSpecOptio
   errs.push(...vols.errs);
   errs.push(...validateContainers(sp.containers, vols.names, p.child('containers')));
   errs.push(...validateInitContainers(sp.initContainers, sp.containers, vols.names, p.child('initContainers')));
+  errs.push(...validateEphemeralContainers(sp.ephemeralContainers, sp.containers, sp.initContainers, vols.names, p.child('ephemeralContainers')));
   if (sp.hostNetwork === true) {
     for (const [field, list] of [
       ['containers', sp.containers],
@@ -869,6 +870,59 @@ function validatePodMetadataAndSpec(pod: Loose): Errs {
   }
   errs.push(...validateContainersOnlyForPod(sp.containers, spec.child('containers')));
   errs.push(...validateContainersOnlyForPod(sp.initContainers, spec.child('initContainers')));
+  return errs;
+}
+
+/** The EphemeralContainerCommon fields an ephemeral container may not set (validateFieldAllowList's complement). */
+const EPHEMERAL_FORBIDDEN = ['ports', 'resources', 'resizePolicy', 'lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe', 'restartPolicy'] as const;
+
+/** validateEphemeralContainers: a container's common checks, names unique in the pod, no ports, probes, lifecycle or resources, a target that exists. */
+function validateEphemeralContainers(containers: unknown, regular: unknown, init: unknown, volumes: Set<string>, p: FieldPath): Errs {
+  const errs: Errs = [];
+  const others = new Set<string>([...a(regular), ...a(init)].map((c) => s(o(c).name)));
+  const names = new Set<string>();
+  a(containers).forEach((c, i) => {
+    const ip = p.index(i);
+    const ctr = o(c);
+    errs.push(...validateContainerCommon(ctr, volumes, ip));
+    const name = s(ctr.name);
+    if (others.has(name) || names.has(name)) errs.push(fieldErr.duplicate(ip.child('name'), name));
+    names.add(name);
+    for (const f of EPHEMERAL_FORBIDDEN) {
+      const v = ctr[f];
+      // A zero value (resources: {}) is no value.
+      const set = Array.isArray(v) ? v.length > 0 : isObj(v) ? Object.values(v as Loose).some((x) => x !== undefined && x !== null && !(isObj(x) && Object.keys(x as Loose).length === 0)) : v !== undefined && v !== null && v !== '';
+      if (set) errs.push(fieldErr.forbidden(ip.child(f), 'cannot be set for an Ephemeral Container'));
+    }
+    a(ctr.volumeMounts).forEach((m, mi) => {
+      if (s(o(m).subPath)) errs.push(fieldErr.forbidden(ip.child('volumeMounts').index(mi).child('subPath'), 'cannot be set for an Ephemeral Container'));
+      if (s(o(m).subPathExpr)) errs.push(fieldErr.forbidden(ip.child('volumeMounts').index(mi).child('subPathExpr'), 'cannot be set for an Ephemeral Container'));
+    });
+    const target = s(ctr.targetContainerName);
+    if (target && !others.has(target)) errs.push(fieldErr.notFound(ip.child('targetContainerName'), target));
+  });
+  return errs;
+}
+
+/**
+ * ValidatePodEphemeralContainersUpdate: the pod as a whole, then that every
+ * ephemeral container already there is still there, unchanged (order aside:
+ * a patch need not keep it).
+ */
+export function validatePodEphemeralContainersUpdate(pod: Loose, old: Loose): Errs {
+  const meta = FieldPath.root('metadata');
+  const errs = validateObjectMetaUpdate(pod.metadata, old.metadata, meta);
+  errs.push(...validatePodMetadataAndSpec(pod));
+  errs.push(...validatePodAnnotationUpdates(pod, old, meta.child('annotations')));
+  if (isObj(o(old.metadata).annotations) && has(o(o(old.metadata).annotations)['kubernetes.io/config.mirror'])) return [fieldErr.forbidden(FieldPath.root(''), 'static pods do not support ephemeral containers')];
+  const specPath = FieldPath.root('spec').child('ephemeralContainers');
+  const byName = new Map(a(o(pod.spec).ephemeralContainers).map((c) => [s(o(c).name), c] as const));
+  for (const oc of a(o(old.spec).ephemeralContainers)) {
+    const name = s(o(oc).name);
+    const nc = byName.get(name);
+    if (nc === undefined) errs.push(fieldErr.forbidden(specPath, `existing ephemeral containers "${name}" may not be removed\n`));
+    else if (!deepEqual(oc, nc)) errs.push(fieldErr.forbidden(specPath, `existing ephemeral containers "${name}" may not be changed\n`));
+  }
   return errs;
 }
 
