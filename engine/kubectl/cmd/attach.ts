@@ -8,18 +8,13 @@ import type { FlagDef } from '../cli/flags';
 import { getBool, getString, parseGoDuration } from '../cli/flags';
 import { errs, fail } from '../client/errors';
 import { resolveArgs, resourcePath } from '../resource/builder';
-import { defaultContainer, podFor, streamLog } from './logs';
+import { defaultContainer, EXEC_FLAGS, podFor, streamLog } from './logs';
 import { remoteStream } from './stream';
 
 type Obj = Record<string, any>;
 
-export const ATTACH_FLAGS: FlagDef[] = [
-  { name: 'container', shorthand: 'c', kind: 'string' },
-  { name: 'pod-running-timeout', kind: 'duration', default: '1m0s' },
-  { name: 'quiet', shorthand: 'q', kind: 'bool' },
-  { name: 'stdin', shorthand: 'i', kind: 'bool' },
-  { name: 'tty', shorthand: 't', kind: 'bool' },
-];
+/** exec's flags but -f (attach names its pod as an argument). */
+export const ATTACH_FLAGS: FlagDef[] = EXEC_FLAGS.filter((f) => f.name !== 'filename');
 
 export interface AttachOptions {
   stdin: boolean;
@@ -81,9 +76,12 @@ export async function runAttach(ctx: Ctx, args: string[]): Promise<void> {
 
 type PodCondition = (type: string, pod: Obj) => 'met' | 'completed' | 'wait';
 
+/** The watch saw the pod go: the condition functions' NewNotFound for pods with no name. */
+const deleted = (): never => fail(errs.status({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods "" not found', reason: 'NotFound', details: { kind: 'pods' }, code: 404 }));
+
 /** podRunningAndReady: Running with Ready=True; a pod that has finished says so. */
 export const runningAndReady: PodCondition = (type, pod) => {
-  if (type === 'DELETED') fail(errs.status({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods "" not found', reason: 'NotFound', details: { kind: 'pods' }, code: 404 }));
+  if (type === 'DELETED') deleted();
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return 'completed';
   if (phase !== 'Running') return 'wait';
@@ -94,7 +92,7 @@ export const runningAndReady: PodCondition = (type, pod) => {
 export const finished =
   (succeededOnly: boolean): PodCondition =>
   (type, pod) => {
-    if (type === 'DELETED') fail(errs.status({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods "" not found', reason: 'NotFound', details: { kind: 'pods' }, code: 404 }));
+    if (type === 'DELETED') deleted();
     const phase = pod.status?.phase;
     return phase === 'Succeeded' || (!succeededOnly && phase === 'Failed') ? 'met' : 'wait';
   };

@@ -524,21 +524,29 @@ export class FakeRuntime {
     return [...this.sandboxes.values()].filter((s) => s.podUid === podUid).sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  /** ExecSync: runs `argv` in the container's namespaces; its file writes are the container's. */
-  exec(id: string, argv: readonly string[], now: number, timeoutMs: number): ExecResult | { error: string } {
+  /** The running container an exec goes into, its image and the environment its main process exported; or why not. */
+  private execTarget(id: string, argv: readonly string[], now: number): { c: RtContainer; img: CatalogImage; env: Record<string, string> } | { error: string } {
     this.advance(now);
     const c = this.containers.get(id);
     if (!c || c.state !== 'running' || !c.proc) return { error: `container not running (${id})` };
     const img = lookupImage(parseImage(c.imageRef))!;
     if (!argv[0] || !imageHasCommand(img, argv[0])) return { error: this.notFoundError(argv[0] ?? '') };
+    const env: Record<string, string> = {};
+    for (const k of c.proc.exported) if (c.proc.vars[k] !== undefined) env[k] = c.proc.vars[k]!;
+    return { c, img, env };
+  }
+
+  /** ExecSync: runs `argv` in the container's namespaces; its file writes are the container's. */
+  exec(id: string, argv: readonly string[], now: number, timeoutMs: number): ExecResult | { error: string } {
+    const found = this.execTarget(id, argv, now);
+    if ('error' in found) return found;
+    const { c, img, env } = found;
     let stdout = '';
     let stderr = '';
     const ctx = this.shellContext(c, img, c.fs, (_at, fd, text) => {
       if (fd === 1) stdout += text;
       else stderr += text;
     });
-    const env: Record<string, string> = {};
-    for (const k of c.proc.exported) if (c.proc.vars[k] !== undefined) env[k] = c.proc.vars[k]!;
     const p = spawn(argv, env, now, img.userland === 'busybox' ? 'busybox' : 'gnu');
     run(p, now + timeoutMs, ctx);
     this.invalidate(c);
@@ -548,13 +556,9 @@ export class FakeRuntime {
 
   /** Exec with stdin attached: the session, or why the process cannot start (ExecSync's error). */
   openExec(id: string, argv: readonly string[], now: number, tty: boolean): ExecSession | { error: string } {
-    this.advance(now);
-    const c = this.containers.get(id);
-    if (!c || c.state !== 'running' || !c.proc) return { error: `container not running (${id})` };
-    const img = lookupImage(parseImage(c.imageRef))!;
-    if (!argv[0] || !imageHasCommand(img, argv[0])) return { error: this.notFoundError(argv[0] ?? '') };
-    const env: Record<string, string> = {};
-    for (const k of c.proc.exported) if (c.proc.vars[k] !== undefined) env[k] = c.proc.vars[k]!;
+    const found = this.execTarget(id, argv, now);
+    if ('error' in found) return found;
+    const { img, env } = found;
     return { containerId: id, proc: spawnWithInput(argv, env, now, img.userland === 'busybox' ? 'busybox' : 'gnu', tty) };
   }
 
