@@ -290,3 +290,46 @@ describe('kubectl debug (ephemeral containers)', () => {
     expect((await c.kubectl('debug', 'web', '--image=busybox', '--profile=bogus')).stderr).toBe('error: unknown profile: bogus\n');
   });
 });
+
+describe('kubectl debug --copy-to', () => {
+  it('copies the pod without its labels, node and probes, adds or changes a container, and attaches to it', { timeout: 120_000 }, async () => {
+    const c = cluster(331);
+    const r = call(c.e, 'POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27', readinessProbe: { httpGet: { path: '/', port: 80 } } }] },
+    });
+    expect(r.status).toBe(201);
+    runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.status?.phase === 'Running', 'web Running', 60_000, 200);
+
+    const added = await c.kubectl('debug', 'web', '--copy-to=web-copy', '--image=busybox:1.36', '--profile=general', '--attach=false', '--', 'sleep', '100');
+    const name = /^Defaulting debug container name to (debugger-\w{5})\.\n$/.exec(added.stderr)?.[1];
+    expect(name, added.stderr).toBeDefined();
+    const copy = call(c.e, 'GET', '/api/v1/namespaces/default/pods/web-copy').body;
+    expect(copy.metadata.labels).toBeUndefined();
+    expect(copy.spec.shareProcessNamespace).toBeUndefined();
+    expect(copy.spec.containers.map((x: any) => [x.name, x.image, x.command ?? null])).toEqual([
+      ['app', 'nginx:1.27', null],
+      [name, 'busybox:1.36', ['sleep', '100']],
+    ]);
+    expect(copy.spec.containers[0].readinessProbe).toBeUndefined();
+
+    const images = await c.kubectl('debug', 'web', '--copy-to=web-bb', '--set-image=*=busybox:1.36', '--share-processes=true', '--profile=general');
+    expect(images).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    const bb = call(c.e, 'GET', '/api/v1/namespaces/default/pods/web-bb').body.spec;
+    expect([bb.containers.map((x: any) => x.image), bb.shareProcessNamespace]).toEqual([['busybox:1.36'], true]);
+
+    // -c names a container of the pod: the copy runs it with the new command, and kubectl attaches to it.
+    const s = session(c, ['debug', 'web', '-it', '--copy-to=web-sh', '--container=app', '--profile=general', '--', 'sh']);
+    await s.until("If you don't see a command prompt, try pressing enter.\n", 'the attach hint');
+    s.type('\n');
+    await s.until('# ');
+    s.type('nginx -v\n');
+    await s.until('nginx version: nginx/1.27.5\r\n# ');
+    s.type('exit\n');
+    expect(await s.result()).toMatchObject({ exitCode: 0 });
+    expect(s.text()).toMatch(/Session ended, resume using 'kubectl attach web-sh -c app -i -t' command when the pod is running\n$/);
+    expect(call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.spec.containers[0].command).toBeUndefined();
+  });
+});

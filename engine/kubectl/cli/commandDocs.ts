@@ -1209,7 +1209,7 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
 
       For a Pod, debug adds an ephemeral container running the given image (through the Pod's ephemeralcontainers subresource) and, with -i, attaches to it once it runs. With --target the container joins the process namespace of that container, when the runtime supports it. The profile sets what the container may do: legacy and general leave it as it is, restricted drops every capability, netadmin adds NET_ADMIN and NET_RAW, sysadmin makes it privileged.
 
-      In kubectl, debug can also start a copy of a Pod with some of its settings changed (--copy-to) or a Pod in a node's host namespaces (node/NAME); those are not available in this simulation.
+      With --copy-to it creates a copy of the Pod instead, with the debug container added or, when -c names one of its containers, that container changed; the copy loses its node (unless --same-node), its probes and its labels, and --set-image changes images. In kubectl, debug can also start a Pod in a node's host namespaces (node/NAME); that is not available in this simulation.
     `,
     examples: `
       # Start a shell in a new ephemeral container of the Pod web, with a terminal
@@ -1220,6 +1220,12 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
 
       # Add an ephemeral container that runs a command, without attaching to it
       kubectl debug web --image=busybox --profile=general -c probe -- sleep 3600
+
+      # Debug a copy of the Pod web with a shell in place of the command of its container app
+      kubectl debug web -it --copy-to=web-debug --container=app -- sh
+
+      # Start a copy of the Pod web with every container running busybox
+      kubectl debug web --copy-to=web-debug --set-image=*=busybox
     `,
   },
   events: {

@@ -1,11 +1,12 @@
 // kubectl debug POD (staging/src/k8s.io/kubectl/pkg/cmd/debug): an ephemeral
 // container added to a running pod through pods/ephemeralcontainers — a
 // strategic merge patch of spec.ephemeralContainers — shaped by a profile,
-// then, with -i, attached once it runs. Copies of pods (--copy-to) and node
-// debugging (node/NAME) are other modes of the upstream command.
+// then, with -i, attached once it runs; or, with --copy-to, a copy of the pod
+// with a debug container added or one of its containers changed. Node
+// debugging (node/NAME) is the upstream command's third mode.
 import type { Ctx } from '../cli/context';
 import type { FlagDef } from '../cli/flags';
-import { getBool, getString, getStrings, parseGoDuration } from '../cli/flags';
+import { getBool, getString, getStrings } from '../cli/flags';
 import { errs, fail } from '../client/errors';
 import { goJsonCompact } from '../printers/goJson';
 import { attachToPod, waitForPod } from './attach';
@@ -26,7 +27,16 @@ export const DEBUG_FLAGS: FlagDef[] = [
   { name: 'stdin', shorthand: 'i', kind: 'bool' },
   { name: 'target', kind: 'string' },
   { name: 'tty', shorthand: 't', kind: 'bool' },
-  { name: 'pod-running-timeout', kind: 'duration', default: '1m0s' },
+  { name: 'keep-annotations', kind: 'bool' },
+  { name: 'keep-init-containers', kind: 'bool', default: true },
+  { name: 'keep-labels', kind: 'bool' },
+  { name: 'keep-liveness', kind: 'bool' },
+  { name: 'keep-readiness', kind: 'bool' },
+  { name: 'keep-startup', kind: 'bool' },
+  { name: 'replace', kind: 'bool' },
+  { name: 'same-node', kind: 'bool' },
+  { name: 'set-image', kind: 'stringSlice' },
+  { name: 'share-processes', kind: 'bool', default: true },
 ];
 
 const PROFILES = ['legacy', 'general', 'baseline', 'netadmin', 'restricted', 'sysadmin'];
@@ -69,7 +79,6 @@ export async function runDebug(ctx: Ctx, args: string[]): Promise<void> {
   const command = dash >= 0 ? args.slice(dash) : args.slice(1);
   const ref = target[0]!;
   if (/^(node|nodes|no)\//.test(ref)) fail(errs.plain('debugging a node (a pod in its host namespaces) is not available in this simulation: its nodes have no host file system to mount'));
-  if (copyTo) fail(errs.plain('--copy-to (debugging a copy of the pod) is not available in this simulation'));
 
   const targetContainer = getString(f, 'target');
   if (targetContainer && !quiet) ctx.io.err(`Targeting container "${targetContainer}". If you don't see processes from this container it may be because the container runtime doesn't support this feature.\n`);
@@ -77,6 +86,7 @@ export async function runDebug(ctx: Ctx, args: string[]): Promise<void> {
   const pod = await podFor(ctx, ref, false);
   const ns = pod.metadata.namespace ?? ctx.namespace;
   let name = getString(f, 'container');
+  if (copyTo) return debugCopy(ctx, pod, copyTo, name, command, profile);
   if (!name) {
     name = `debugger-${suffix(ctx, `${ns}/${pod.metadata.name}`)}`;
     if (!quiet) ctx.io.err(`Defaulting debug container name to ${name}.\n`);
@@ -110,14 +120,83 @@ export async function runDebug(ctx: Ctx, args: string[]): Promise<void> {
 
   const attach = f.changed.has('attach') ? getBool(f, 'attach') : stdin;
   if (!attach) return;
-  // Wait for the ephemeral container to run (or to have run already), then attach to it.
-  const timeout = parseGoDuration(getString(f, 'pod-running-timeout')) ?? 60_000;
-  const stateOf = (p: Obj) => ((p.status?.ephemeralContainerStatuses as Obj[]) ?? []).find((s) => s.name === name)?.state as Obj | undefined;
-  const { pod: running } = await waitForPod(ctx, ns, pod.metadata.name, timeout, (type, p) => {
-    if (type === 'DELETED') fail(errs.plain(`pod ${pod.metadata.name} was deleted`));
+  await attachWhenRunning(ctx, ns, pod.metadata.name, name, 'ephemeralContainerStatuses');
+}
+
+/** waitForContainer, then attach: once the container runs (or print its log if it has already ended). */
+async function attachWhenRunning(ctx: Ctx, ns: string, podName: string, name: string, statuses: 'containerStatuses' | 'ephemeralContainerStatuses'): Promise<void> {
+  const f = ctx.flags;
+  const stateOf = (p: Obj) => ((p.status?.[statuses] as Obj[]) ?? []).find((s) => s.name === name)?.state as Obj | undefined;
+  // kubectl debug waits without a deadline (until Ctrl-C).
+  const { pod: running } = await waitForPod(ctx, ns, podName, 0, (type, p) => {
+    if (type === 'DELETED') fail(errs.plain(`pod ${podName} was deleted`));
     const st = stateOf(p);
     return st?.running ? 'met' : st?.terminated ? 'completed' : 'wait';
   });
   if (stateOf(running)?.terminated) return streamLog(ctx, running, name, {}, '');
-  await attachToPod(ctx, running, { stdin, tty, quiet, container: name, commandName: 'kubectl attach' });
+  await attachToPod(ctx, running, { stdin: getBool(f, 'stdin'), tty: getBool(f, 'tty'), quiet: getBool(f, 'quiet'), container: name, commandName: 'kubectl attach' });
+}
+
+/**
+ * --copy-to (generatePodCopyWithDebugContainer): a new pod from the pod's
+ * spec — without its node unless --same-node, its ephemeral containers, its
+ * probes unless kept, its labels and annotations — with the debug container
+ * added, or the container -c names changed (image, command, stdin, TTY), and
+ * --set-image applied.
+ */
+async function debugCopy(ctx: Ctx, pod: Obj, copyTo: string, containerName: string, command: string[], profile: string): Promise<void> {
+  const f = ctx.flags;
+  const ns = pod.metadata.namespace ?? ctx.namespace;
+  const spec = JSON.parse(JSON.stringify(pod.spec ?? {})) as Obj;
+  if (!getBool(f, 'same-node')) delete spec.nodeName;
+  delete spec.ephemeralContainers;
+  if (!getBool(f, 'keep-init-containers')) delete spec.initContainers;
+  for (const c of [...((spec.containers as Obj[]) ?? []), ...((spec.initContainers as Obj[]) ?? [])]) {
+    if (!getBool(f, 'keep-liveness')) delete c.livenessProbe;
+    if (!getBool(f, 'keep-readiness')) delete c.readinessProbe;
+    if (!getBool(f, 'keep-startup')) delete c.startupProbe;
+  }
+  // kubectl v1.32 sets the pod's process namespace sharing only when the flag is given.
+  if (f.changed.has('share-processes')) spec.shareProcessNamespace = getBool(f, 'share-processes');
+  for (const pair of getStrings(f, 'set-image')) {
+    const i = pair.indexOf('=');
+    if (i <= 0) fail(errs.plain(`invalid image assignment: ${pair}`));
+    const [who, image] = [pair.slice(0, i), pair.slice(i + 1)];
+    for (const c of (spec.containers as Obj[]) ?? []) if (who === '*' || c.name === who) c.image = image;
+  }
+  const image = getString(f, 'image');
+  const containers = (spec.containers ??= []) as Obj[];
+  let name = containerName;
+  let c = name ? containers.find((x) => x.name === name) : undefined;
+  if (!c && (image || name)) {
+    if (!name) {
+      name = `debugger-${suffix(ctx, `${ns}/${copyTo}`)}`;
+      if (!getBool(f, 'quiet')) ctx.io.err(`Defaulting debug container name to ${name}.\n`);
+    }
+    c = { name, image, resources: {}, terminationMessagePolicy: 'File' };
+    applyProfile(profile, c);
+    containers.push(c);
+  }
+  if (c) {
+    if (image) c.image = image;
+    if (command.length > 0) {
+      if (getBool(f, 'arguments-only')) c.args = command;
+      else {
+        c.command = command;
+        delete c.args;
+      }
+    }
+    if (getBool(f, 'stdin')) c.stdin = true;
+    if (getBool(f, 'tty')) c.tty = true;
+  }
+  const copy: Obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: copyTo, namespace: ns, ...(getBool(f, 'keep-annotations') && pod.metadata.annotations ? { annotations: pod.metadata.annotations } : {}) }, spec };
+  if (getBool(f, 'replace')) {
+    const del = await ctx.client.tryJson<Obj>('DELETE', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, { body: '{"gracePeriodSeconds":0}\n' });
+    if (!del.ok && del.status.reason !== 'NotFound') fail(errs.status(del.status));
+  }
+  const r = await ctx.client.tryJson<Obj>('POST', `/api/v1/namespaces/${ns}/pods`, { body: goJsonCompact(copy) });
+  if (!r.ok) fail(errs.status(r.status));
+  const attach = f.changed.has('attach') ? getBool(f, 'attach') : getBool(f, 'stdin');
+  if (!attach || !name) return;
+  await attachWhenRunning(ctx, ns, copyTo, name, 'containerStatuses');
 }
