@@ -103,6 +103,25 @@ test('kubectl run -it --rm attaches to a new pod\'s shell, and deletes the pod w
   await expect.poll(() => terminalText(page), { message: 'the session ended and the pod went', intervals: FAST }).toMatch(/\/ # exit\s*\npod "debug" deleted\s*\n\$ $/);
 });
 
+test('kubectl debug -it adds an ephemeral container to a running pod and attaches to its shell', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openTerminal(page);
+  await run(page, 'kubectl run web --image=nginx:1.27');
+  await run(page, 'kubectl wait --for=condition=Ready pod/web --timeout=120s');
+  await expect.poll(() => outputOf(page, 'kubectl wait --for=condition=Ready pod/web --timeout=120s'), { timeout: 60_000, intervals: FAST }).toContain('pod/web condition met');
+  await run(page, 'kubectl debug -it web --image=busybox:1.36 --target=web --profile=general');
+  await expect.poll(() => terminalText(page), { message: 'kubectl attached to the debug container', timeout: 60_000, intervals: FAST }).toMatch(/Defaulting debug container name to debugger-\w{5}\.\s*\nIf you don't see a command prompt, try pressing enter\.\s*$/);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/\/ # $/);
+  await run(page, 'ls /usr/share/nginx');
+  await expect.poll(() => terminalText(page), { message: 'the debug container has its own image', intervals: FAST }).toMatch(/ls: \/usr\/share\/nginx: No such file or directory\s*\n\/ # $/);
+  await shot(page, 'terminal-debug-it');
+  await run(page, 'exit');
+  await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/Session ended, the ephemeral container will not be restarted but may be reattached using 'kubectl attach web -c debugger-\w{5} -i -t' if it is still running\s*\n\$ $/);
+  await run(page, 'kubectl get pod web -o jsonpath={.status.ephemeralContainerStatuses[0].state.terminated.exitCode}');
+  await expect.poll(() => outputOf(page, 'kubectl get pod web -o jsonpath={.status.ephemeralContainerStatuses[0].state.terminated.exitCode}'), { message: 'the debug container ended with ls\'s status', intervals: FAST }).toMatch(/^\s*1\s*\n/);
+});
+
 test('a command waits while the simulation is paused, and says so', async ({ page }) => {
   await page.goto('/?speed=10&paused=1');
   await openTerminal(page);
