@@ -73,6 +73,9 @@ describe('kubectl exec -it', () => {
     // runc gives the process a HOME (root's) when the image sets none; `cd` alone goes there.
     s.type('echo $X $HOME; cd\n');
     await s.until('42 /root\r\n~ # ');
+    // containerd sets TERM=xterm for a process with a terminal; runc's HOME comes last.
+    s.type('env | tail -3\n');
+    await s.until('KUBERNETES_PORT_443_TCP_ADDR=10.96.0.1\r\nTERM=xterm\r\nHOME=/root\r\n~ # ');
 
     // A command takes its virtual time: no prompt until it is done.
     s.type('sleep 5; echo woke\n');
@@ -134,6 +137,9 @@ describe('kubectl exec -i (no TTY)', () => {
   it('without a terminal to read (-it from a script) says it cannot use a TTY and runs with empty stdin', { timeout: 120_000 }, async () => {
     const c = cluster(304);
     pod(c.e, 'box', 'busybox:1.36', ['sleep', '3600']);
+    // No terminal, no TERM: the container's own environment, runc's HOME last.
+    const env = (await c.kubectl('exec', 'box', '--', 'env')).stdout.trim().split('\n');
+    expect([env[0], env[1], env.at(-1), env.some((l) => l.startsWith('TERM='))]).toEqual(['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'HOSTNAME=box', 'HOME=/root', false]);
     // kubectlRunner passes no output callback: nothing to read keys from.
     expect(await c.kubectl('exec', '-it', 'box', '--', 'sh')).toEqual({ stdout: '', stderr: 'Unable to use a TTY - input is not a terminal or the right kind of file\n', exitCode: 0 });
     // -t without -i asks for no TTY at all (SetupTTY), so kubectl says nothing about it.
@@ -160,6 +166,8 @@ describe('kubectl run -i and kubectl attach', () => {
     const pod = call(c.e, 'GET', '/api/v1/namespaces/default/pods/debug').body;
     expect(pod.spec.containers[0]).toMatchObject({ stdin: true, stdinOnce: true, tty: true });
     expect(pod.status.phase).toBe('Running');
+    // A container with a TTY has TERM=xterm from the start, before the image's environment.
+    expect((await c.kubectl('exec', 'debug', '--', 'env')).stdout).toMatch(/^TERM=xterm\nPATH=/);
     // The prompt came before the attach: Enter brings a fresh one.
     s.type('\n');
     await s.until('/ # ');

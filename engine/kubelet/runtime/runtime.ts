@@ -135,6 +135,12 @@ function withHome(env: Record<string, string>): Record<string, string> {
   return env.HOME === undefined ? { ...env, HOME: '/root' } : env;
 }
 
+/** An exec with a TTY gets TERM=xterm (containerd's execInternal) after the container's environment; runc's HOME still comes last. */
+function withTerm(env: Record<string, string>): Record<string, string> {
+  const { HOME, ...rest } = env;
+  return { ...rest, TERM: 'xterm', ...(HOME === undefined ? {} : { HOME }) };
+}
+
 /** A process started with its stdin open (`kubectl exec -i`): plain data, kept by the kubelet's server. */
 export interface ExecSession {
   containerId: string;
@@ -455,7 +461,8 @@ export class FakeRuntime {
       c.finishedAt = startedAt;
       return c;
     }
-    const env = withHome({ ...content.env, HOSTNAME: cfg.podName, ...cfg.env });
+    // containerd gives a container with a TTY TERM=xterm, before the image's environment (containerSpec).
+    const env = withHome({ ...(cfg.tty ? { TERM: 'xterm' } : {}), ...content.env, HOSTNAME: cfg.podName, ...cfg.env });
     const flavour = img.userland === 'busybox' ? 'busybox' : 'gnu';
     // With stdin open a shell waits for input instead of reading an empty one and exiting.
     c.proc = cfg.stdin ? spawnWithInput(argv, env, startedAt, flavour, !!cfg.tty) : spawn(argv, env, startedAt, flavour);
@@ -559,7 +566,7 @@ export class FakeRuntime {
     const found = this.execTarget(id, argv, now);
     if ('error' in found) return found;
     const { img, env } = found;
-    return { containerId: id, proc: spawnWithInput(argv, env, now, img.userland === 'busybox' ? 'busybox' : 'gnu', tty) };
+    return { containerId: id, proc: spawnWithInput(argv, tty ? withTerm(env) : env, now, img.userland === 'busybox' ? 'busybox' : 'gnu', tty) };
   }
 
   /**
