@@ -128,12 +128,7 @@ export class KubeletProxy {
     if (op.info.subresource === 'attach') {
       // AttachLocation (strategy.go): the container's main process, on the pod's node.
       if (!node) return fail(status.badRequest(`pod ${pod.metadata.name} does not have a host assigned`));
-      const query: Record<string, string> = {};
-      if (q('stdin') === 'true') query.input = '1';
-      if (q('stdout') === 'true') query.output = '1';
-      if (q('stderr') === 'true') query.error = '1';
-      if (q('tty') === 'true') query.tty = '1';
-      return this.connect(s, ctx, op, node, `/attach/${pod.metadata.namespace}/${pod.metadata.name}/${c.name}`, query, '');
+      return this.connect(s, ctx, op, node, `/attach/${pod.metadata.namespace}/${pod.metadata.name}/${c.name}`, streamParams(q), '');
     }
     // exec
     if (phase === 'Succeeded' || phase === 'Failed') return fail(status.badRequest(`cannot exec into a container in a completed pod; current phase is ${phase}`));
@@ -141,10 +136,7 @@ export class KubeletProxy {
     const command = Array.isArray(cmd) ? cmd : cmd !== undefined ? [cmd] : [];
     if (command.length === 0) return fail(status.badRequest('you must specify at least one command for the container'));
     if (!node) return fail(status.badRequest(`pod ${pod.metadata.name} does not have a host assigned`));
-    // streamParams (strategy.go): the kubelet's names for PodExecOptions' stdin and tty.
-    const query: Record<string, string | string[]> = { command, container: c.name };
-    if (q('stdin') === 'true') query.input = '1';
-    if (q('tty') === 'true') query.tty = '1';
+    const query: Record<string, string | string[]> = { command, container: c.name, ...streamParams(q) };
     this.connect(s, ctx, op, node, `/exec/${pod.metadata.namespace}/${pod.metadata.name}/${c.name}`, query, '');
   }
 
@@ -255,6 +247,13 @@ export class KubeletProxy {
     for (const p of this.pending.values()) if (p.node === actor) return true;
     return false;
   }
+}
+
+/** streamParams (strategy.go): the kubelet's names for the exec and attach options' streams. */
+function streamParams(q: (k: string) => string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [option, param] of [['stdin', 'input'], ['stdout', 'output'], ['stderr', 'error'], ['tty', 'tty']] as const) if (q(option) === 'true') out[param] = '1';
+  return out;
 }
 
 function nodeIP(node: KObject): string {

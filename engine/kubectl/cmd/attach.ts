@@ -10,6 +10,7 @@ import { errs, fail } from '../client/errors';
 import { resolveArgs, resourcePath } from '../resource/builder';
 import { defaultContainer, EXEC_FLAGS, podFor, streamLog } from './logs';
 import { remoteStream } from './stream';
+import { Clock, untilWithSync, type Info } from './wait';
 
 type Obj = Record<string, any>;
 
@@ -98,44 +99,16 @@ export const finished =
   };
 
 /**
- * run.go's waitForPod: watchtools.UntilWithSync over the one pod (a list by
- * name, then a watch from its resourceVersion) until the condition holds or
- * `timeoutMs` of virtual time has passed.
+ * run.go's waitForPod: watchtools.UntilWithSync over the one pod (wait.ts's)
+ * until the condition holds, or `timeoutMs` of virtual time has passed (0: no deadline).
  */
 export async function waitForPod(ctx: Ctx, ns: string, name: string, timeoutMs: number, cond: PodCondition): Promise<{ pod: Obj; completed: boolean }> {
-  const path = `/api/v1/namespaces/${ns}/pods`;
-  const fieldSelector = `metadata.name=${name}`;
-  const expired = timeoutMs > 0 && ctx.env.sleep ? ctx.env.sleep(timeoutMs).then(() => 'timeout' as const) : new Promise<'timeout'>(() => undefined);
-  const interrupted = ctx.env.interrupt ? ctx.env.interrupt.then(() => 'interrupt' as const) : new Promise<'interrupt'>(() => undefined);
-  for (;;) {
-    const l = await ctx.client.tryJson<Obj>('GET', path, { query: { fieldSelector } });
-    if (!l.ok) fail(errs.status(l.status));
-    const listed = ((l.value.items as Obj[]) ?? []).find((i) => i.metadata?.name === name);
-    if (listed) {
-      const c = cond('ADDED', listed);
-      if (c !== 'wait') return { pod: listed, completed: c === 'completed' };
-    }
-    let finish!: (r: { pod: Obj; completed: boolean } | Error) => void;
-    const done = new Promise<{ pod: Obj; completed: boolean } | Error>((r) => (finish = r));
-    const w = ctx.client.watch(path, { query: { fieldSelector, resourceVersion: String(l.value.metadata?.resourceVersion ?? '0'), watch: 'true' } }, (line) => {
-      try {
-        const ev = JSON.parse(line) as Obj;
-        if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') return;
-        const c = cond(ev.type as string, ev.object as Obj);
-        if (c !== 'wait') finish({ pod: ev.object as Obj, completed: c === 'completed' });
-      } catch (e) {
-        finish(e as Error);
-      }
-    });
-    const outcome = await Promise.race([done, w.done.then(() => 'ended' as const), expired, interrupted]);
-    w.cancel();
-    if (outcome instanceof Error) throw outcome;
-    if (outcome === 'timeout') fail(errs.plain('timed out waiting for the condition'));
-    if (outcome === 'interrupt') fail({ type: 'Exit', code: 130 });
-    if (outcome !== 'ended') return outcome;
-    if (!ctx.env.sleep) fail(errs.plain('timed out waiting for the condition'));
-    await ctx.env.sleep(1000);
-  }
+  const refs = await resolveArgs(ctx, [`pods/${name}`]);
+  const info: Info = { mapping: refs.refs[0]!.mapping, namespace: ns, name, object: {} };
+  const r = await untilWithSync(ctx, info, new Clock(ctx, timeoutMs), () => 'wait', (type, pod) => cond(type, pod) !== 'wait', 'An error occurred while waiting for the pod');
+  if (r.result === 'interrupt') fail({ type: 'Exit', code: 130 });
+  if (r.result !== 'met') fail(errs.plain('timed out waiting for the condition'));
+  return { pod: r.object!, completed: cond('MODIFIED', r.object!) === 'completed' };
 }
 
 /** run.go's handleAttachPod: wait for the pod to run, attach — or, for a pod already done, print its log. */

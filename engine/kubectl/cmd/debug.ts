@@ -11,6 +11,7 @@ import { errs, fail } from '../client/errors';
 import { goJsonCompact } from '../printers/goJson';
 import { attachToPod, waitForPod } from './attach';
 import { podFor, streamLog } from './logs';
+import { parseEnvPairs } from './workloads';
 
 type Obj = Record<string, any>;
 
@@ -94,11 +95,7 @@ export async function runDebug(ctx: Ctx, args: string[]): Promise<void> {
   // generateDebugContainer: the fields kubectl sets, in the order of their JSON names (the patch's order).
   const c: Obj = {};
   if (command.length > 0) c[getBool(f, 'arguments-only') ? 'args' : 'command'] = command;
-  const env = getStrings(f, 'env').map((kv) => {
-    const i = kv.indexOf('=');
-    if (i <= 0) fail(errs.plain(`invalid env: ${kv}`));
-    return { name: kv.slice(0, i), value: kv.slice(i + 1) };
-  });
+  const env = parseEnvPairs(getStrings(f, 'env'));
   if (env.length) c.env = env;
   c.image = image;
   if (getString(f, 'image-pull-policy')) c.imagePullPolicy = getString(f, 'image-pull-policy');

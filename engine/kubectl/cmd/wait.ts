@@ -32,7 +32,7 @@ const WEEK_MS = 168 * 3600_000;
 const NO_RESOURCES = "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
 
 /** resource.Info: what the builder hands the condition. */
-interface Info {
+export interface Info {
   mapping: Mapping;
   namespace?: string;
   name: string;
@@ -206,7 +206,8 @@ async function sources(ctx: Ctx, args: string[]): Promise<Source[]> {
 const objectName = (i: Info) => `${i.mapping.resource}/${i.name}`;
 const timedOut = (i: Info): KubectlErr => errs.plain(`timed out waiting for the condition on ${objectName(i)}`);
 
-class Clock {
+/** A wait's deadline in virtual time; 0 or less waits without one (run's and debug's waits). */
+export class Clock {
   private readonly deadline: number;
   /** Settles when the run's deadline passes (never without a virtual clock). */
   readonly expired: Promise<'timeout'>;
@@ -216,7 +217,7 @@ class Clock {
     private readonly ctx: Ctx,
     readonly timeoutMs: number,
   ) {
-    this.deadline = ctx.now() + timeoutMs;
+    this.deadline = timeoutMs > 0 ? ctx.now() + timeoutMs : Infinity;
     this.expired = timeoutMs > 0 && ctx.env.sleep ? ctx.env.sleep(timeoutMs).then(() => 'timeout' as const) : new Promise<'timeout'>(() => undefined);
     this.interrupted = ctx.env.interrupt ? ctx.env.interrupt.then(() => 'interrupt' as const) : new Promise<'interrupt'>(() => undefined);
   }
@@ -226,7 +227,7 @@ class Clock {
   }
 }
 
-interface WatchOutcome {
+export interface WatchOutcome {
   result: 'met' | 'timeout' | 'interrupt' | 'ended';
   object?: Obj;
 }
@@ -236,7 +237,7 @@ interface WatchOutcome {
  * sync), then a watch from its resourceVersion; `onEvent` decides on each
  * event. A watch the server ends is listed and watched again.
  */
-async function untilWithSync(ctx: Ctx, info: Info, clock: Clock, precondition: (listed: Obj | undefined) => 'met' | 'wait', onEvent: (type: string, obj: Obj) => boolean, errorText: string): Promise<WatchOutcome> {
+export async function untilWithSync(ctx: Ctx, info: Info, clock: Clock, precondition: (listed: Obj | undefined) => 'met' | 'wait', onEvent: (type: string, obj: Obj) => boolean, errorText: string): Promise<WatchOutcome> {
   const path = resourcePath(info.mapping, info.namespace);
   const fieldSelector = `metadata.name=${info.name}`;
   for (;;) {

@@ -56,7 +56,8 @@ function twoWay(m: Mapping, before: Obj, after: Obj): string {
 
 // ---------- run
 
-function parseEnvPairs(pairs: string[]): Obj[] {
+/** --env NAME=value pairs as EnvVars. */
+export function parseEnvPairs(pairs: string[]): Obj[] {
   return pairs.map((p) => {
     const i = p.indexOf('=');
     if (i <= 0) fail(errs.plain(`invalid env: ${p}`));

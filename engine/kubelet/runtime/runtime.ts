@@ -141,6 +141,12 @@ function withTerm(env: Record<string, string>): Record<string, string> {
   return { ...rest, TERM: 'xterm', ...(HOME === undefined ? {} : { HOME }) };
 }
 
+/** Hands a process its input: text, or null for the end of it. */
+function deliver(proc: Proc, input: string | null | undefined, now: number, ctx: ShellContext): void {
+  if (input === null) closeInput(proc, now);
+  else if (input !== undefined) feedInput(proc, input, now, ctx);
+}
+
 /** A process started with its stdin open (`kubectl exec -i`): plain data, kept by the kubelet's server. */
 export interface ExecSession {
   containerId: string;
@@ -587,8 +593,7 @@ export class FakeRuntime {
       if (last && last.fd === fd) last.text += text;
       else output.push({ fd, text });
     });
-    if (input === null) closeInput(s.proc, now);
-    else if (input !== undefined) feedInput(s.proc, input, now, ctx);
+    deliver(s.proc, input, now, ctx);
     run(s.proc, now, ctx);
     this.invalidate(c);
     return { output, ...(s.proc.exit ? { exitCode: s.proc.exit.code } : {}), nextAt: nextStepAt(s.proc) };
@@ -608,21 +613,22 @@ export class FakeRuntime {
    * Input for the main process's stdin (null: the attacher closed it), then
    * what it wrote since the last read; `exited` once the container has stopped.
    */
-  attachStep(id: string, now: number, input?: string | null): { output: { fd: 1 | 2; text: string }[]; exited: boolean } {
+  attachStep(id: string, now: number, input?: string | null): ExecProgress {
     this.advance(now);
     const c = this.containers.get(id);
-    if (!c) return { output: [], exited: true };
+    if (!c) return { output: [], exitCode: 0, nextAt: Infinity };
     if (input !== undefined && c.state === 'running' && c.proc && c.stdin) {
       const img = lookupImage(parseImage(c.imageRef))!;
-      if (input === null) closeInput(c.proc, now);
-      else feedInput(c.proc, input, now, this.shellContext(c, img, c.fs, this.mainOut(c)));
+      deliver(c.proc, input, now, this.shellContext(c, img, c.fs, this.mainOut(c)));
       this.invalidate(c);
       // The input's effects happen now.
       this.advance(now);
     }
     const output = c.tap ?? [];
     if (c.tap) c.tap = [];
-    return { output, exited: c.state !== 'running' };
+    // An attach has no exit code of its own: the stream just ends with the process.
+    if (c.state !== 'running' || !c.proc) return { output, exitCode: 0, nextAt: Infinity };
+    return { output, nextAt: nextStepAt(c.proc) };
   }
 
   /** The attacher went away: with stdinOnce its leaving closes the container's stdin. */

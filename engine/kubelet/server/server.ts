@@ -49,31 +49,28 @@ interface Follow {
   opts: LogOptions;
 }
 
-/** An exec with stdin: the process and the stream it talks over. */
-interface Session {
-  client: ActorId;
-  reqId: number;
-  argv: string[];
-  /** A terminal has one output stream: stderr goes with stdout. */
-  tty: boolean;
-  exec: ExecSession;
-  /** The timer of the process's next step of its own, if any. */
-  timer: number | null;
-  /** When that timer fires. */
-  timerAt: number;
-}
-
-/** An attach: the stream to a container's main process (its stdin, if asked for, and its output from now on). */
-interface Attachment {
+/**
+ * An exec with stdin, or an attach: a stream both ways to a process — the
+ * exec'd one, or (attach) the container's main process.
+ */
+interface Stream {
   client: ActorId;
   reqId: number;
   containerId: string;
-  tty: boolean;
+  /** The exec'd process; null for an attach. */
+  exec: ExecSession | null;
+  /** The exec's command, as the error channel's Status names it. */
+  argv: string[];
+  /** The client sends stdin (an attach may only watch). */
   stdin: boolean;
+  /** A terminal has one output stream: stderr goes with stdout. */
+  tty: boolean;
+  /** The timer of the process's next step of its own, if any, and when it fires. */
   timer: number | null;
+  timerAt: number;
 }
 
-/** A session's container is checked this often for having gone away. */
+/** A stream's container is checked this often for having gone away. */
 const SESSION_POLL_MS = 1000;
 
 interface PendingExec {
@@ -85,8 +82,7 @@ interface PendingExec {
 export class KubeletServer {
   readonly follows = new Map<number, Follow>();
   readonly execs = new Map<number, PendingExec>();
-  readonly sessions = new Map<number, Session>();
-  readonly attachments = new Map<number, Attachment>();
+  readonly streams = new Map<number, Stream>();
   private nextId = 1;
 
   serve(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg): void {
@@ -188,11 +184,7 @@ export class KubeletServer {
   private openSession(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpRequestMsg, containerId: string, argv: string[], tty: boolean): ApiResponse | null {
     const exec = k.runtime.openExec(containerId, argv, ctx.now, tty);
     if ('error' in exec) return text(500, `error executing command in container: ${exec.error}`);
-    const id = this.nextId++;
-    const s: Session = { client: from, reqId: m.reqId, argv, tty, exec, timer: null, timerAt: Infinity };
-    this.sessions.set(id, s);
-    upgraded(ctx, from, m.reqId);
-    this.stepSession(k, ctx, id, s, undefined);
+    this.open(k, ctx, { client: from, reqId: m.reqId, containerId, exec, argv, stdin: true, tty, timer: null, timerAt: Infinity });
     return null;
   }
 
@@ -205,74 +197,39 @@ export class KubeletServer {
       .filter((c) => c.name === name && c.state === 'running')
       .pop();
     if (!rc || !k.runtime.attach(rc.id, ctx.now)) return text(404, `container not found ("${name}")`);
-    const id = this.nextId++;
-    const a: Attachment = { client: from, reqId: m.reqId, containerId: rc.id, tty: queryValue(m.request.query, 'tty') === '1', stdin: queryValue(m.request.query, 'input') === '1', timer: null };
-    this.attachments.set(id, a);
-    upgraded(ctx, from, m.reqId);
-    this.stepAttachment(k, ctx, id, a, undefined);
+    const q = (key: string) => queryValue(m.request.query, key) === '1';
+    this.open(k, ctx, { client: from, reqId: m.reqId, containerId: rc.id, exec: null, argv: [], stdin: q('input'), tty: q('tty'), timer: null, timerAt: Infinity });
     return null;
   }
 
-  private stepAttachment(k: Kubelet, ctx: ActorContext, id: number, a: Attachment, input: string | null | undefined): void {
-    const r = k.runtime.attachStep(a.containerId, ctx.now, a.stdin ? input : undefined);
-    if (input !== undefined) this.changed(k, ctx, a.containerId);
-    sendOutput(ctx, a.client, a.reqId, a.tty, r.output);
-    if (a.timer !== null) ctx.cancelTimer(a.timer);
-    a.timer = null;
-    if (r.exited) {
-      // The process ended: its streams close, and so does the attach.
-      this.attachments.delete(id);
-      k.runtime.detach(a.containerId, ctx.now);
-      ctx.send(a.client, httpMsg.chunk(a.reqId, frame(ERROR, JSON.stringify(exitStatus(0, [])))));
-      ctx.send(a.client, httpMsg.end(a.reqId));
-      return;
-    }
-    const c = k.runtime.containers.get(a.containerId);
-    const next = c?.proc ? nextStepAt(c.proc) : Infinity;
-    a.timer = ctx.setTimer(Math.max(0, Math.min(next, ctx.now + SESSION_POLL_MS) - ctx.now), 'serve', { attachment: id });
+  private open(k: Kubelet, ctx: ActorContext, s: Stream): void {
+    const id = this.nextId++;
+    this.streams.set(id, s);
+    upgraded(ctx, s.client, s.reqId);
+    this.step(k, ctx, id, s, undefined);
   }
 
-  private closeAttachment(k: Kubelet, ctx: ActorContext, id: number, a: Attachment): void {
-    this.attachments.delete(id);
-    if (a.timer !== null) ctx.cancelTimer(a.timer);
-    k.runtime.detach(a.containerId, ctx.now);
-    // With stdinOnce the attacher's leaving ends the shell's input.
-    this.changed(k, ctx, a.containerId);
-  }
-
-  /** Input may have ended a container's process where the runtime had predicted nothing: its pod syncs at the next relist. */
-  private changed(k: Kubelet, ctx: ActorContext, containerId: string): void {
-    const c = k.runtime.containers.get(containerId);
-    if (c) runtimeChanged(k, ctx, c.podUid);
-  }
-
-  /** stdin from the client, on an open session. */
+  /** stdin from the client, on an open stream. */
   data(k: Kubelet, ctx: ActorContext, from: ActorId, m: HttpDataMsg): void {
-    for (const [id, a] of this.attachments) {
-      if (a.client !== from || a.reqId !== m.reqId) continue;
-      const { channel, data } = unframe(m.chunk);
-      if (m.chunk === CLOSE_STDIN) this.stepAttachment(k, ctx, id, a, null);
-      else if (channel === STDIN) this.stepAttachment(k, ctx, id, a, data);
-      return;
-    }
-    for (const [id, s] of this.sessions) {
+    for (const [id, s] of this.streams) {
       if (s.client !== from || s.reqId !== m.reqId) continue;
       const { channel, data } = unframe(m.chunk);
-      if (m.chunk === CLOSE_STDIN) this.stepSession(k, ctx, id, s, null);
-      else if (channel === STDIN) this.stepSession(k, ctx, id, s, data);
+      if (m.chunk === CLOSE_STDIN) this.step(k, ctx, id, s, null);
+      else if (channel === STDIN) this.step(k, ctx, id, s, data);
       return;
     }
   }
 
-  /** Runs the session to now (with `input`), sends what it wrote, and ends the stream when it has exited. */
-  private stepSession(k: Kubelet, ctx: ActorContext, id: number, s: Session, input: string | null | undefined): void {
-    const p = k.runtime.stepExec(s.exec, ctx.now, input);
-    // An exec'd shell can end the container's own process (kill 1).
-    if (input !== undefined) this.changed(k, ctx, s.exec.containerId);
+  /** Runs the process to now (with `input`), sends what it wrote, and ends the stream when it has exited. */
+  private step(k: Kubelet, ctx: ActorContext, id: number, s: Stream, input: string | null | undefined): void {
+    const p = s.exec ? k.runtime.stepExec(s.exec, ctx.now, input) : k.runtime.attachStep(s.containerId, ctx.now, s.stdin ? input : undefined);
+    // Input can end a container's process (an attached shell's exit, an exec'd kill 1).
+    if (input !== undefined) this.changed(k, ctx, s.containerId);
     sendOutput(ctx, s.client, s.reqId, s.tty, p.output);
     if (p.exitCode !== undefined) {
-      this.sessions.delete(id);
+      this.streams.delete(id);
       if (s.timer !== null) ctx.cancelTimer(s.timer);
+      if (!s.exec) k.runtime.detach(s.containerId, ctx.now);
       ctx.send(s.client, httpMsg.chunk(s.reqId, frame(ERROR, JSON.stringify(exitStatus(p.exitCode, s.argv)))));
       ctx.send(s.client, httpMsg.end(s.reqId));
       return;
@@ -281,24 +238,34 @@ export class KubeletServer {
     const at = Math.min(p.nextAt, ctx.now + SESSION_POLL_MS);
     if (s.timer !== null && s.timerAt === at) return;
     if (s.timer !== null) ctx.cancelTimer(s.timer);
-    s.timer = ctx.setTimer(Math.max(0, at - ctx.now), 'serve', { session: id });
+    s.timer = ctx.setTimer(Math.max(0, at - ctx.now), 'serve', { stream: id });
     s.timerAt = at;
   }
 
+  /** The client hung up: an exec'd process is killed, as a broken stream kills it; an attacher detaches. */
+  private close(k: Kubelet, ctx: ActorContext, id: number, s: Stream): void {
+    this.streams.delete(id);
+    if (s.timer !== null) ctx.cancelTimer(s.timer);
+    if (s.exec) return k.runtime.closeExec(s.exec, ctx.now);
+    k.runtime.detach(s.containerId, ctx.now);
+    // With stdinOnce the attacher's leaving ends the shell's input.
+    this.changed(k, ctx, s.containerId);
+  }
+
+  /** Input may have ended a container's process where the runtime had predicted nothing: its pod syncs at the next relist. */
+  private changed(k: Kubelet, ctx: ActorContext, containerId: string): void {
+    const c = k.runtime.containers.get(containerId);
+    if (c) runtimeChanged(k, ctx, c.podUid);
+  }
+
   timer(k: Kubelet, ctx: ActorContext, data: unknown): void {
-    const d = data as { follow?: number; exec?: number; session?: number; attachment?: number };
-    if (d.attachment !== undefined) {
-      const a = this.attachments.get(d.attachment);
-      if (!a) return;
-      a.timer = null;
-      return this.stepAttachment(k, ctx, d.attachment, a, undefined);
-    }
-    if (d.session !== undefined) {
-      const s = this.sessions.get(d.session);
-      if (!s) return;
-      s.timer = null;
-      s.timerAt = Infinity;
-      return this.stepSession(k, ctx, d.session, s, undefined);
+    const d = data as { follow?: number; exec?: number; stream?: number };
+    if (d.stream !== undefined) {
+      const st = this.streams.get(d.stream);
+      if (!st) return;
+      st.timer = null;
+      st.timerAt = Infinity;
+      return this.step(k, ctx, d.stream, st, undefined);
     }
     if (d.exec !== undefined) {
       const e = this.execs.get(d.exec);
@@ -326,20 +293,11 @@ export class KubeletServer {
 
   cancel(k: Kubelet, ctx: ActorContext, from: ActorId, reqId: number): void {
     for (const [id, f] of this.follows) if (f.client === from && f.reqId === reqId) this.follows.delete(id);
-    for (const [id, s] of this.sessions) if (s.client === from && s.reqId === reqId) this.closeSession(k, ctx, id, s);
-    for (const [id, a] of this.attachments) if (a.client === from && a.reqId === reqId) this.closeAttachment(k, ctx, id, a);
-  }
-
-  /** The client hung up: the process is killed, as a broken stream kills an exec'd process. */
-  private closeSession(k: Kubelet, ctx: ActorContext, id: number, s: Session): void {
-    this.sessions.delete(id);
-    if (s.timer !== null) ctx.cancelTimer(s.timer);
-    k.runtime.closeExec(s.exec, ctx.now);
+    for (const [id, s] of this.streams) if (s.client === from && s.reqId === reqId) this.close(k, ctx, id, s);
   }
 
   dropClient(k: Kubelet, ctx: ActorContext, peer: ActorId): void {
-    for (const [id, s] of this.sessions) if (s.client === peer) this.closeSession(k, ctx, id, s);
-    for (const [id, a] of this.attachments) if (a.client === peer) this.closeAttachment(k, ctx, id, a);
+    for (const [id, s] of this.streams) if (s.client === peer) this.close(k, ctx, id, s);
     for (const [id, f] of this.follows) if (f.client === peer) this.follows.delete(id);
     for (const [id, e] of this.execs) if (e.client === peer) this.execs.delete(id);
   }

@@ -876,6 +876,13 @@ function validatePodMetadataAndSpec(pod: Loose): Errs {
 /** The EphemeralContainerCommon fields an ephemeral container may not set (validateFieldAllowList's complement). */
 const EPHEMERAL_FORBIDDEN = ['ports', 'resources', 'resizePolicy', 'lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe', 'restartPolicy'] as const;
 
+/** Go's zero value, as validateFieldAllowList sees it: absent, empty, or an object of zero values (resources: {}). */
+function isZero(v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === false || v === 0) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isObj(v) && Object.values(v as Loose).every(isZero);
+}
+
 /** validateEphemeralContainers: a container's common checks, names unique in the pod, no ports, probes, lifecycle or resources, a target that exists. */
 function validateEphemeralContainers(containers: unknown, regular: unknown, init: unknown, volumes: Set<string>, p: FieldPath): Errs {
   const errs: Errs = [];
@@ -888,12 +895,7 @@ function validateEphemeralContainers(containers: unknown, regular: unknown, init
     const name = s(ctr.name);
     if (others.has(name) || names.has(name)) errs.push(fieldErr.duplicate(ip.child('name'), name));
     names.add(name);
-    for (const f of EPHEMERAL_FORBIDDEN) {
-      const v = ctr[f];
-      // A zero value (resources: {}) is no value.
-      const set = Array.isArray(v) ? v.length > 0 : isObj(v) ? Object.values(v as Loose).some((x) => x !== undefined && x !== null && !(isObj(x) && Object.keys(x as Loose).length === 0)) : v !== undefined && v !== null && v !== '';
-      if (set) errs.push(fieldErr.forbidden(ip.child(f), 'cannot be set for an Ephemeral Container'));
-    }
+    for (const f of EPHEMERAL_FORBIDDEN) if (!isZero(ctr[f])) errs.push(fieldErr.forbidden(ip.child(f), 'cannot be set for an Ephemeral Container'));
     a(ctr.volumeMounts).forEach((m, mi) => {
       if (s(o(m).subPath)) errs.push(fieldErr.forbidden(ip.child('volumeMounts').index(mi).child('subPath'), 'cannot be set for an Ephemeral Container'));
       if (s(o(m).subPathExpr)) errs.push(fieldErr.forbidden(ip.child('volumeMounts').index(mi).child('subPathExpr'), 'cannot be set for an Ephemeral Container'));
