@@ -284,6 +284,8 @@ describe('kubectl debug (ephemeral containers)', () => {
     const probed = call(c.e, 'PATCH', path, { spec: { ephemeralContainers: [{ name: 'p2', image: 'busybox:1.36', readinessProbe: { exec: { command: ['true'] } } }] } }, { headers: { 'content-type': 'application/strategic-merge-patch+json' } });
     expect(probed.status).toBe(422);
     expect(probed.body.message).toMatch(/spec\.ephemeralContainers\[\d\]\.readinessProbe: Forbidden: cannot be set for an Ephemeral Container/);
+    const spaced = call(c.e, 'PATCH', path, { spec: { ephemeralContainers: [{ name: 'p4', image: ' busybox:1.36' }] } }, { headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    expect(spaced.body.message).toMatch(/spec\.ephemeralContainers\[\d\]\.image: Invalid value: " busybox:1\.36": must not have leading or trailing whitespace/);
     // Only spec.ephemeralContainers changes through the subresource: a label in the same patch is dropped.
     const labelled = call(c.e, 'PATCH', path, { metadata: { labels: { x: 'y' } }, spec: { ephemeralContainers: [{ name: 'p3', image: 'busybox:1.36', command: ['sleep', '1'] }] } }, { headers: { 'content-type': 'application/strategic-merge-patch+json' } });
     expect(labelled.status).toBe(200);

@@ -870,6 +870,8 @@ function validatePodMetadataAndSpec(pod: Loose): Errs {
   }
   errs.push(...validateContainersOnlyForPod(sp.containers, spec.child('containers')));
   errs.push(...validateContainersOnlyForPod(sp.initContainers, spec.child('initContainers')));
+  // validateEphemeralContainers applies the pod-only container checks too (their image's whitespace).
+  errs.push(...validateContainersOnlyForPod(sp.ephemeralContainers, spec.child('ephemeralContainers')));
   return errs;
 }
 
