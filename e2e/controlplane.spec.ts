@@ -103,6 +103,30 @@ test('kubectl run -it --rm attaches to a new pod\'s shell, and deletes the pod w
   await expect.poll(() => terminalText(page), { message: 'the session ended and the pod went', intervals: FAST }).toMatch(/\/ # exit\s*\npod "debug" deleted\s*\n\$ $/);
 });
 
+test('a pod reaches another pod by its IP: wget in an attached shell gets nginx\'s page, and nginx logs the request', async ({ page }) => {
+  await page.goto('/?speed=10');
+  await openTerminal(page);
+  await run(page, 'kubectl run web --image=nginx:1.27');
+  await run(page, 'kubectl wait --for=condition=Ready pod/web --timeout=120s');
+  await expect.poll(() => outputOf(page, 'kubectl wait --for=condition=Ready pod/web --timeout=120s'), { timeout: 60_000, intervals: FAST }).toContain('pod/web condition met');
+  await run(page, 'kubectl get pod web -o jsonpath={.status.podIP}');
+  await expect.poll(() => outputOf(page, 'kubectl get pod web -o jsonpath={.status.podIP}'), { intervals: FAST }).toMatch(/^\s*10\.244\.\d+\.\d+/);
+  const ip = /10\.244\.\d+\.\d+/.exec(await outputOf(page, 'kubectl get pod web -o jsonpath={.status.podIP}'))![0];
+  await run(page, 'kubectl run -it --rm client --image=busybox:1.36 --restart=Never -- sh');
+  await expect.poll(() => terminalText(page), { message: 'kubectl attached', timeout: 60_000, intervals: FAST }).toMatch(/If you don't see a command prompt, try pressing enter\.\s*$/);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/\/ # $/);
+  await run(page, `wget -qO- ${ip} | grep h1`);
+  await expect.poll(() => terminalText(page), { message: 'nginx answered over the pod network', intervals: FAST }).toMatch(/^<h1>Welcome to nginx!<\/h1>\s*\n\/ # $/m);
+  await run(page, `wget ${ip}:8080`);
+  await expect.poll(() => terminalText(page), { message: 'nothing listens on 8080', intervals: FAST }).toMatch(new RegExp(`wget: can't connect to remote host \\(${ip.replace(/\./g, '\\.')}\\): Connection refused\\s*\\n/ # $`));
+  await shot(page, 'terminal-pod-network');
+  await run(page, 'exit 0');
+  await expect.poll(() => terminalText(page), { intervals: FAST }).toMatch(/pod "client" deleted\s*\n\$ $/);
+  await run(page, 'kubectl logs web --tail=1');
+  await expect.poll(() => outputOf(page, 'kubectl logs web --tail=1'), { message: 'nginx logged the wget', intervals: FAST }).toMatch(/^\s*10\.244\.\d+\.\d+ - - \[[^\]]+\] "GET \/ HTTP\/1\.1" 200 \d+ "-" "Wget" "-"/);
+});
+
 test('kubectl debug -it adds an ephemeral container to a running pod and attaches to its shell', async ({ page }) => {
   await page.goto('/?speed=10');
   await openTerminal(page);

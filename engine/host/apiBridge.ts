@@ -156,9 +156,13 @@ export class ApiBridge {
         this.engine.apiForget(id);
         p.reject(new Error(connectionError(c.error)));
       } else if (c.response) {
+        // A body that comes in chunks after its head (an exec that takes its time): the whole of it, once it has ended.
+        const chunked = c.streaming && c.response.status !== 101;
+        if (chunked && !c.ended) continue;
         this.pending.delete(id);
+        const rest = chunked ? this.engine.apiDrain(id).lines.join('') : '';
         this.engine.apiForget(id);
-        p.resolve(c.response);
+        p.resolve(chunked ? { ...c.response, body: c.response.body + rest } : c.response);
       }
     }
     for (const [id, s] of [...this.streams]) {

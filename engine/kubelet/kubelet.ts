@@ -42,6 +42,7 @@ import { KubeletServer } from './server/server';
 import { EvictionManager } from './eviction/manager';
 import { maybeDelete, flushStatus } from './status/statusManager';
 import { askToJoin, onJoinAnswer } from './join';
+import { flushPodNetwork, NET_TIMERS, onPodConnect, onPodConnectReply, podNetworkTimer, startPodNetwork, type PodConnectMsg, type PodConnectReplyMsg } from './network/podNetwork';
 
 /** Boot ids by seed (see Kubelet.bootId). */
 const bootIds = new Map<number, string>();
@@ -95,6 +96,11 @@ export class Kubelet implements Actor {
   readonly eviction: EvictionManager;
   /** When this kubelet process started (the prober spreads its first probes after a start). */
   startedAt: number;
+  /** The timer that wakes the kubelet for a container's next connection out, and its time. */
+  netWakeTimer: number | null = null;
+  netWakeAt = Infinity;
+  /** When that timer last fired. */
+  netWokeAt = -Infinity;
 
   constructor(
     readonly id: ActorId,
@@ -152,6 +158,8 @@ export class Kubelet implements Actor {
   // ---- plumbing ---------------------------------------------------------------------
 
   start(ctx: ActorContext): void {
+    // The machine is on the pod network from boot (its route, its containers' connections).
+    startPodNetwork(this, ctx);
     if (!this.durable.joined) return askToJoin(this, ctx);
     this.startKubelet(ctx);
   }
@@ -170,6 +178,13 @@ export class Kubelet implements Actor {
   }
 
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
+    this.handle(ctx, from, p);
+    flushPodNetwork(this, ctx);
+  }
+
+  private handle(ctx: ActorContext, from: ActorId, p: Payload): void {
+    if (p.type === 'PodConnect') return onPodConnect(this, ctx, from, p as unknown as PodConnectMsg);
+    if (p.type === 'PodConnectReply') return onPodConnectReply(this, ctx, p as unknown as PodConnectReplyMsg);
     if (p.type === 'HttpRequest') return this.server.serve(this, ctx, from, p as unknown as HttpRequestMsg);
     if (p.type === 'HttpCancel') return this.server.cancel(this, ctx, from, (p as unknown as HttpCancelMsg).reqId);
     if (p.type === 'HttpData') return this.server.data(this, ctx, from, p as unknown as HttpDataMsg);
@@ -244,6 +259,12 @@ export class Kubelet implements Actor {
   }
 
   timer(ctx: ActorContext, tag: string, data: unknown): void {
+    this.onTimer(ctx, tag, data);
+    flushPodNetwork(this, ctx);
+  }
+
+  private onTimer(ctx: ActorContext, tag: string, data: unknown): void {
+    if (NET_TIMERS.has(tag)) return podNetworkTimer(this, ctx, tag, data);
     if (TRANSPORT_TIMERS.has(tag)) {
       if (this.transport.timer(ctx, tag, data, this.requests.size > 0)) this.failInFlight(ctx);
       return;

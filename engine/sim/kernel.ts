@@ -665,6 +665,16 @@ export class ActorContext {
     return this.sim.timerFor(this.slot, delayMs, tag, data);
   }
 
+  /** This host carries the pod network `cidr`: packets for its addresses are routed here. */
+  addPodRoute(cidr: string): void {
+    this.sim.network.addPodRoute(cidr, this.slot.id);
+  }
+
+  /** The host the pod address `ip` is routed to, if any. */
+  podRouteOf(ip: string): ActorId | undefined {
+    return this.sim.network.podRouteOf(ip);
+  }
+
   /** Closes this actor's TCP connection to `peer`: stream data either way that the network still holds is lost. */
   closeConnection(peer: ActorId): void {
     this.sim.closeConnection(this.slot, peer);

@@ -4,6 +4,7 @@
 import { registerClass } from './serial';
 import type { ActorId } from './actor';
 import type { Rng } from './rng';
+import { ipv4ToInt, parseCidr } from './ipv4';
 
 export interface LinkConfig {
   /** One-way latency, uniformly distributed in [minMs, maxMs]. */
@@ -76,6 +77,32 @@ export class Network {
   private blockedCount = 0;
   /** The partition as the user described it, for views. */
   groups: ActorId[][] = [];
+  /**
+   * Routes to pod networks: which host each podCIDR lives on, as a cloud's
+   * route table holds them (the route controller, or a CNI agent, adds one
+   * per node). It is the network's own state, like the links.
+   */
+  private podRoutes: { cidr: string; base: number; bits: number; to: ActorId }[] = [];
+
+  /** Routes `cidr` to host `to` (replacing any route of the same CIDR). */
+  addPodRoute(cidr: string, to: ActorId): void {
+    const c = parseCidr(cidr);
+    if (!c) return;
+    this.podRoutes = this.podRoutes.filter((r) => r.cidr !== cidr);
+    this.podRoutes.push({ cidr, ...c, to });
+  }
+
+  /** The host a pod address is routed to (the longest matching prefix), if any. */
+  podRouteOf(ip: string): ActorId | undefined {
+    const n = ipv4ToInt(ip);
+    if (Number.isNaN(n)) return undefined;
+    let best: { bits: number; to: ActorId } | undefined;
+    for (const r of this.podRoutes) {
+      if (Math.floor(n / 2 ** (32 - r.bits)) !== Math.floor(r.base / 2 ** (32 - r.bits))) continue;
+      if (!best || r.bits > best.bits) best = r;
+    }
+    return best?.to;
+  }
 
   /** A stable number for an actor id (assigned on first use). */
   endpoint(id: ActorId): number {

@@ -132,7 +132,16 @@ export async function serveExecUpgrade(calls: ApiCalls, req: IncomingMessage, so
     });
     return httpAnswer(socket, 503, 'Service Unavailable', body);
   }
-  const res: ApiResponse = out.response;
+  let res: ApiResponse = out.response;
+  if (out.streaming && res.status !== 101) {
+    // An exec that takes its time: its answer is the body that follows the head.
+    const id = out.id;
+    const body = await new Promise<string>((resolve) => {
+      let b = '';
+      calls.follow(id, (chunk) => (b += chunk), () => resolve(b));
+    });
+    res = { ...res, body: res.body + body };
+  }
   if (res.status === 101 && out.streaming) {
     if (upgrade !== 'websocket' || !protocol) {
       calls.follow(out.id, () => {}, () => {})();

@@ -59,3 +59,6 @@ export function exitCodeOf(st: ExecStatus): number | null {
   const n = Number(st.details?.causes?.find((c) => c.reason === 'ExitCode')?.message);
   return Number.isInteger(n) ? n : null;
 }
+
+/** The body of an exec without stdin, as the kubelet answers it when the command has ended: {stdout, stderr, exitCode}. */
+export const EXEC_CONTENT_TYPE = 'application/vnd.kubeglass.exec+json';

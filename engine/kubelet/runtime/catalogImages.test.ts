@@ -156,7 +156,8 @@ describe('python and node', () => {
     rt.advance(2000);
     expect(rt.httpGet(sb.id, 8000, '/', 2000)).toBe(200);
     expect(rt.tcpOpen(sb.id, 8080, 2000)).toBe(false);
-    expect(logs(2000)).toBe('');
+    // Only the request log shows (stderr, unbuffered): the probe's GET, from the node's end of the bridge.
+    expect(logs(2000)).toBe('10.244.1.1 - - [01/Jan/2025 00:00:02] "GET / HTTP/1.1" 200 -\n');
     rt.stopContainer(c.id, 5000, 3000);
     rt.advance(7000);
     expect(c.state).toBe('running');
@@ -165,7 +166,7 @@ describe('python and node', () => {
     const unbuffered = start('python:3.12', { env: { PYTHONUNBUFFERED: '1' }, command: ['python', '-m', 'http.server'] });
     unbuffered.rt.advance(2000);
     expect(unbuffered.rt.httpGet(unbuffered.sb.id, 8000, '/', 2000)).toBe(200);
-    expect(unbuffered.logs(2000)).toBe('Serving HTTP on :: port 8000 (http://[::]:8000/) ...\n');
+    expect(unbuffered.logs(2000)).toBe('Serving HTTP on :: port 8000 (http://[::]:8000/) ...\n10.244.1.1 - - [01/Jan/2025 00:00:02] "GET / HTTP/1.1" 200 -\n');
   });
 
   it('a missing script fails as the interpreters do; versions follow the tag', () => {

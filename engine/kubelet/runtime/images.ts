@@ -50,6 +50,11 @@ const Mi = 1024 * 1024;
 const DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nVERSION="12 (bookworm)"\nID=debian\n';
 const ALPINE = 'NAME="Alpine Linux"\nID=alpine\nVERSION_ID=3.21.2\nPRETTY_NAME="Alpine Linux v3.21"\n';
 const PATH = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
+/** The pages nginx images ship in /usr/share/nginx/html (its default server's root). */
+const NGINX_HTML = {
+  '/usr/share/nginx/html/index.html': '<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome to nginx!</title>\n</head>\n<body>\n<h1>Welcome to nginx!</h1>\n</body>\n</html>\n',
+  '/usr/share/nginx/html/50x.html': '<!DOCTYPE html>\n<html>\n<head>\n<title>Error</title>\n</head>\n<body>\n<h1>An error occurred.</h1>\n</body>\n</html>\n',
+};
 const UBUNTU = 'PRETTY_NAME="Ubuntu 24.04.1 LTS"\nNAME="Ubuntu"\nVERSION_ID="24.04"\nVERSION="24.04.1 LTS (Noble Numbat)"\nID=ubuntu\n';
 
 /**
@@ -83,7 +88,7 @@ const CATALOG: readonly CatalogImage[] = [
     stopSignal: 'QUIT',
     idle: { cpuMilli: 0.5, memoryBytes: 4 * Mi },
     files: {
-      '/usr/share/nginx/html/index.html': '<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome to nginx!</title>\n</head>\n<body>\n<h1>Welcome to nginx!</h1>\n</body>\n</html>\n',
+      ...NGINX_HTML,
       '/etc/os-release': DEBIAN,
     },
     env: { ...PATH, NGINX_VERSION: '1.27.3' },
@@ -112,6 +117,7 @@ const CATALOG: readonly CatalogImage[] = [
     programs: ['nginx'],
     stopSignal: 'QUIT',
     idle: { cpuMilli: 0.5, memoryBytes: 3 * Mi },
+    files: NGINX_HTML,
     env: PATH,
   },
   {
@@ -479,7 +485,7 @@ const CATALOG: readonly CatalogImage[] = [
     files: {
       // The image runs as uid 101 and its default server listens on 8080 instead of 80.
       '/etc/nginx/conf.d/default.conf': 'server {\n    listen       8080;\n    listen  [::]:8080;\n    server_name  localhost;\n\n    location / {\n        root   /usr/share/nginx/html;\n        index  index.html index.htm;\n    }\n}\n',
-      '/usr/share/nginx/html/index.html': '<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome to nginx!</title>\n</head>\n<body>\n<h1>Welcome to nginx!</h1>\n</body>\n</html>\n',
+      ...NGINX_HTML,
       '/etc/os-release': DEBIAN,
     },
     env: { ...PATH, NGINX_VERSION: '1.27.3' },

@@ -16,12 +16,16 @@ import { ContainerLog } from './logs';
 import { UsageMeter } from './meter';
 import { BASE_DIRS, imageContent, imageDigest, imageHasCommand, lookupImage, parseImage, processArgv, resolveImage, type CatalogImage } from './images';
 import { FileSystem } from './shell/fs';
-import { closeInput, cpuDemand, feedInput, nextStepAt, run, signal, spawn, spawnWithInput, type Proc, type ShellContext, type Signal } from './shell/interp';
-import type { Route } from './shell/programs';
+import { closeInput, cpuDemand, feedInput, netReply, nextStepAt, pendingConn, run, signal, spawn, spawnWithInput, unblockNet, type Proc, type ShellContext, type Signal } from './shell/interp';
+import type { NetCall, NetOutcome } from './shell/net';
+import { inCidr } from '../../sim/ipv4';
+import { serveHttp, type HttpRequestFacts } from './shell/serve';
 import { cpuLoadMilli, idleOf, oomAt, type Demand } from './usage';
 
 /** A pod sandbox (pause container, CNI ADD) is ready this long after RunPodSandbox. */
 export const SANDBOX_MS = 500;
+/** The User-Agent of the kubelet's HTTP probes (pkg/probe/http: kube-probe/<major>.<minor>). */
+const KUBE_PROBE_AGENT = 'kube-probe/1.32';
 /** Resolving a name the registry does not know takes this long before it fails. */
 const RESOLVE_FAIL_MS = 800;
 /** A pull of an image already present (policy Always) only checks its manifest. */
@@ -105,6 +109,22 @@ export interface RtContainer extends ContainerConfig {
   tap: { fd: 1 | 2; text: string }[] | null;
   /** Attach sessions open now. */
   attached: number;
+  /** Its command line runs an HTTP client (wget, curl): the kubelet wakes when it next connects out. */
+  netUser?: boolean;
+  /** When the look-ahead saw it next open a connection to another node (Infinity: not within the horizon). */
+  predictedNet?: number;
+}
+
+/** A connection from a process here to a pod on another node, waiting for its answer. */
+export interface OutboundConn {
+  conn: number;
+  /** The pod's IP it comes from. */
+  srcIP: string;
+  call: NetCall;
+  openedAt: number;
+  /** The container it is in, and the process that waits. */
+  containerId: string;
+  proc: Proc;
 }
 
 export interface Pull {
@@ -192,6 +212,12 @@ export class FakeRuntime {
   /** The machine is off (node lost): nothing runs. */
   poweredOff = false;
   boots = 1;
+  /** Connections to other nodes' pods waiting for an answer, by id; the ones the kubelet has not sent yet. */
+  readonly conns = new Map<number, OutboundConn>();
+  outbound: OutboundConn[] = [];
+  nextConn = 1;
+  /** Some container may connect out by itself (see RtContainer.netUser); cleared when none runs. */
+  hasNetUsers = false;
 
   constructor(
     readonly config: RuntimeConfig,
@@ -237,9 +263,116 @@ export class FakeRuntime {
     this.at = now;
   }
 
-  private shellContext(c: RtContainer, img: CatalogImage, fs: FileSystem, out: ShellContext['out']): ShellContext {
+  /**
+   * What a process of container `c` runs against. `proc` is the process whose
+   * connections go out for real; without it (a look-ahead copy) connections to
+   * other nodes never answer and nothing is logged by the servers it reaches.
+   */
+  private shellContext(c: RtContainer, img: CatalogImage, fs: FileSystem, out: ShellContext['out'], proc?: Proc): ShellContext {
     const sb = this.sandboxes.get(c.sandboxId);
-    return { fs, hostname: c.podName, podIP: sb?.ip ?? '', flavour: img.userland === 'none' ? 'gnu' : img.userland, hasCommand: (n) => imageHasCommand(img, n), out };
+    return {
+      fs,
+      hostname: c.podName,
+      podIP: sb?.ip ?? '',
+      flavour: img.userland === 'none' ? 'gnu' : img.userland,
+      hasCommand: (n) => imageHasCommand(img, n),
+      out,
+      connect: (call, at) => this.connect(c, call, at, proc),
+    };
+  }
+
+  // ---- the pod network ------------------------------------------------------------
+
+  /**
+   * A process opens a TCP connection: to its own pod (loopback, its own IP)
+   * or a pod on this node (the node's bridge) the answer is there at once;
+   * to any other address it goes out through the kubelet (OutboundConn).
+   */
+  private connect(c: RtContainer, call: NetCall, at: number, proc: Proc | undefined): NetOutcome | number {
+    const sb = this.sandboxes.get(c.sandboxId);
+    const srcIP = sb?.ip ?? '';
+    const ip = call.http.ip;
+    if (ip.startsWith('127.') || ip === srcIP) return this.serve(c.sandboxId, call, ip.startsWith('127.') ? '127.0.0.1' : srcIP, at, !proc) ?? { k: 'timeout' };
+    if (inCidr(ip, this.config.podCIDR)) {
+      const dst = [...this.sandboxes.values()].find((s) => s.ip === ip && s.state === 'ready' && s.readyAt <= at);
+      // No pod has the address: nothing answers the SYNs.
+      return dst ? (this.serve(dst.id, call, srcIP, at, !proc) ?? { k: 'timeout' }) : { k: 'timeout' };
+    }
+    if (!proc) return -1;
+    // What the look-ahead foresaw up to here has come: it looks again once the answer is in.
+    if (proc === c.proc) this.invalidate(c);
+    const o: OutboundConn = { conn: this.nextConn++, srcIP, call, openedAt: at, containerId: c.id, proc };
+    this.conns.set(o.conn, o);
+    this.outbound.push(o);
+    return o.conn;
+  }
+
+  /**
+   * What the server listening on the call's port in sandbox `sandboxId`
+   * answers at `at` (a reset when none listens); null when the sandbox has no
+   * network. `quiet`: a look-ahead, which leaves no access-log line.
+   */
+  private serve(sandboxId: string, call: NetCall, clientIP: string, at: number, quiet: boolean): NetOutcome | null {
+    const sb = this.sandboxes.get(sandboxId);
+    if (!sb || sb.state !== 'ready') return null;
+    const found = this.listenerAt(sandboxId, call.http.port, at);
+    if (!found) return { k: 'refused' };
+    const { c, d } = found;
+    const req: HttpRequestFacts = { method: call.http.method, path: call.http.path, host: call.http.host, userAgent: call.http.userAgent, clientIP };
+    const a = serveHttp(d, req, at, c.fs, { hostname: c.podName, podIP: sb.ip });
+    if (a.log && !quiet) this.mainOut(c)(at, a.log.fd, a.log.text);
+    return { k: 'http', status: a.status, headers: a.headers, body: a.body };
+  }
+
+  /** The server listening on `port` in the sandbox at `at`, without running anything (callers may be mid-advance). */
+  private listenerAt(sandboxId: string, port: number, at: number): { c: RtContainer; d: NonNullable<Proc['daemon']> } | null {
+    for (const c of this.containers.values()) {
+      if (c.sandboxId !== sandboxId || c.state !== 'running') continue;
+      const d = c.proc?.daemon;
+      if (!d || d.stoppingAt !== undefined || !(d.ports ?? []).includes(port)) continue;
+      if (at < d.since + (d.listenAfterMs ?? 0)) continue;
+      return { c, d };
+    }
+    return null;
+  }
+
+  /** A connection from another node reaches pod IP `ip` at `now`: its answer, or null when no pod here has the address. */
+  accept(ip: string, call: NetCall, clientIP: string, now: number): NetOutcome | null {
+    this.advance(now);
+    const sb = [...this.sandboxes.values()].find((s) => s.ip === ip && s.state === 'ready' && s.readyAt <= now);
+    return sb ? this.serve(sb.id, call, clientIP, now, false) : null;
+  }
+
+  /** The connections processes opened to other nodes since the last call: the kubelet sends them. */
+  takeOutbound(): OutboundConn[] {
+    const out = this.outbound;
+    this.outbound = [];
+    return out;
+  }
+
+  /** Connection `conn`'s answer (or its timeout) at `now`: the process that waits on it goes on. Null when none waits any more. */
+  connDone(conn: number, outcome: NetOutcome, now: number): OutboundConn | null {
+    const o = this.conns.get(conn);
+    if (!o) return null;
+    this.conns.delete(conn);
+    this.advance(now);
+    const c = this.containers.get(o.containerId);
+    if (!c || c.state !== 'running' || !netReply(o.proc, conn, outcome, now)) return null;
+    this.invalidate(c);
+    return o;
+  }
+
+  /** The earliest instant a container's main process will next connect to another node (Infinity: none foreseen). */
+  nextConnectAt(): number {
+    let next = Infinity;
+    if (this.poweredOff) return next;
+    for (const c of this.containers.values()) {
+      // A process waiting on its connection opens no other.
+      if (c.state !== 'running' || !c.netUser || !c.proc || pendingConn(c.proc) !== null) continue;
+      this.predictExit(c);
+      next = Math.min(next, c.predictedNet ?? Infinity);
+    }
+    return next;
   }
 
   /** Where the main process's output goes: the container's log, and to whoever is attached. */
@@ -266,7 +399,7 @@ export class FakeRuntime {
    */
   private runContainer(c: RtContainer, until: number, emit: (t: number, kind: 'demand' | 'stop', d?: Demand) => void, fs = c.fs, quiet = false): void {
     const img = lookupImage(parseImage(c.imageRef))!;
-    const ctx = this.shellContext(c, img, fs, quiet ? () => {} : this.mainOut(c));
+    const ctx = this.shellContext(c, img, fs, quiet ? () => {} : this.mainOut(c), quiet ? undefined : c.proc!);
     const p = c.proc!;
     let guard = 0;
     while (c.state === 'running' && guard++ < 100_000) {
@@ -326,6 +459,9 @@ export class FakeRuntime {
     const copy: RtContainer = { ...c, proc: structuredClone(c.proc), fs: cloneFs(c.fs) };
     const horizon = this.at + PREDICT_HORIZON_MS;
     this.runContainer(copy, horizon, () => {}, copy.fs, true);
+    // The copy stops at a connection to another node (it gets no answer): the real one opens it then.
+    const p = copy.proc;
+    c.predictedNet = c.netUser && p && !p.exit && p.wait?.k === 'net' && pendingConn(p) === -1 ? Math.max(p.at, this.at) : Infinity;
     c.predictedExit = copy.state === 'exited' ? copy.finishedAt : Infinity;
     c.predictedUntil = copy.state === 'exited' ? Infinity : horizon;
     return c.predictedExit;
@@ -453,6 +589,8 @@ export class FakeRuntime {
     };
     this.containers.set(c.id, c);
     const argv = processArgv(img, cfg.command, cfg.args);
+    c.netUser = argv.some((a) => /\b(?:wget|curl)\b/.test(a));
+    if (c.netUser) this.hasNetUsers = true;
     const exe = argv[0];
     if (exe === undefined || !imageHasCommand(img, exe)) {
       // runc cannot exec the entrypoint: the container never runs.
@@ -561,8 +699,37 @@ export class FakeRuntime {
       else stderr += text;
     });
     const p = spawn(argv, env, now, img.userland === 'busybox' ? 'busybox' : 'gnu');
+    // A connection to another node never answers in time here (probes and hooks wait for nothing): it times out.
     run(p, now + timeoutMs, ctx);
     this.invalidate(c);
+    if (!p.exit) return { stdout, stderr, exitCode: -1, durationMs: timeoutMs, timedOut: true };
+    return { stdout, stderr, exitCode: p.exit.code, durationMs: p.exit.at - now, timedOut: false };
+  }
+
+  /**
+   * Exec for `kubectl exec` without stdin: ExecSync's answer when the command
+   * needs nothing from the network, else the session it becomes once it
+   * connects to another node (the kubelet steps it in virtual time, as it
+   * does a session with stdin, and answers when it ends), with what it has
+   * written so far.
+   */
+  startExec(id: string, argv: readonly string[], now: number, timeoutMs: number): ExecResult | { error: string } | { session: ExecSession; stdout: string; stderr: string } {
+    const found = this.execTarget(id, argv, now);
+    if ('error' in found) return found;
+    const { c, img, env } = found;
+    let stdout = '';
+    let stderr = '';
+    const out: ShellContext['out'] = (_at, fd, text) => {
+      if (fd === 1) stdout += text;
+      else stderr += text;
+    };
+    const p = spawn(argv, env, now, img.userland === 'busybox' ? 'busybox' : 'gnu');
+    // Up to now for real (a connection opened now goes out now), then ahead as ExecSync runs.
+    run(p, now, this.shellContext(c, img, c.fs, out, p));
+    if (!p.exit && pendingConn(p) === null) run(p, now + timeoutMs, this.shellContext(c, img, c.fs, out));
+    this.invalidate(c);
+    const session = { containerId: id, proc: p };
+    if (pendingConn(p) !== null && (pendingConn(p)! >= 0 || unblockNet(p))) return { session, stdout, stderr };
     if (!p.exit) return { stdout, stderr, exitCode: -1, durationMs: timeoutMs, timedOut: true };
     return { stdout, stderr, exitCode: p.exit.code, durationMs: p.exit.at - now, timedOut: false };
   }
@@ -588,11 +755,17 @@ export class FakeRuntime {
       return { output, exitCode: s.proc.exit.code, nextAt: Infinity };
     }
     const img = lookupImage(parseImage(c.imageRef))!;
-    const ctx = this.shellContext(c, img, c.fs, (_at, fd, text) => {
-      const last = output[output.length - 1];
-      if (last && last.fd === fd) last.text += text;
-      else output.push({ fd, text });
-    });
+    const ctx = this.shellContext(
+      c,
+      img,
+      c.fs,
+      (_at, fd, text) => {
+        const last = output[output.length - 1];
+        if (last && last.fd === fd) last.text += text;
+        else output.push({ fd, text });
+      },
+      s.proc,
+    );
     deliver(s.proc, input, now, ctx);
     run(s.proc, now, ctx);
     this.invalidate(c);
@@ -619,7 +792,7 @@ export class FakeRuntime {
     if (!c) return { output: [], exitCode: 0, nextAt: Infinity };
     if (input !== undefined && c.state === 'running' && c.proc && c.stdin) {
       const img = lookupImage(parseImage(c.imageRef))!;
-      deliver(c.proc, input, now, this.shellContext(c, img, c.fs, this.mainOut(c)));
+      deliver(c.proc, input, now, this.shellContext(c, img, c.fs, this.mainOut(c), c.proc));
       this.invalidate(c);
       // The input's effects happen now.
       this.advance(now);
@@ -653,19 +826,26 @@ export class FakeRuntime {
     return `failed to exec in container: failed to start exec "${this.newId('exec')}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${exe}": executable file not found in $PATH: unknown`;
   }
 
-  /** What an HTTP GET to the pod's IP answers: the status, or null when nothing listens on the port. */
+  /**
+   * What the kubelet's HTTP GET to the pod's IP (a probe, a hook) answers: the
+   * status, or null when nothing listens on the port. It comes from the node's
+   * end of the pod bridge, and servers log it like any request.
+   */
   httpGet(sandboxId: string, port: number, path: string, now: number): number | null {
-    const d = this.listener(sandboxId, port, now);
-    if (!d) return null;
-    const since = now - d.since;
-    const routes: Route[] = d.routes ?? [];
-    for (const r of routes) {
-      if (r.path !== undefined && r.path !== path.split('?')[0]) continue;
-      if (r.fromMs !== undefined && since < r.fromMs) continue;
-      if (r.untilMs !== undefined && since >= r.untilMs) continue;
-      return r.status;
-    }
-    return 404;
+    this.advance(now);
+    const sb = this.sandboxes.get(sandboxId);
+    if (!sb || sb.state !== 'ready') return null;
+    const f = this.listenerAt(sandboxId, port, now);
+    if (!f) return null;
+    const req: HttpRequestFacts = { method: 'GET', path, host: `${sb.ip}:${port}`, userAgent: KUBE_PROBE_AGENT, clientIP: this.bridgeIP() };
+    const a = serveHttp(f.d, req, now, f.c.fs, { hostname: f.c.podName, podIP: sb.ip });
+    if (a.log) this.mainOut(f.c)(now, a.log.fd, a.log.text);
+    return a.status;
+  }
+
+  /** The node's address on the pod bridge (cni0): the podCIDR's first address. */
+  private bridgeIP(): string {
+    return this.ipString(1);
   }
 
   /** Whether something in the pod accepts TCP connections on `port`. */
@@ -746,6 +926,9 @@ export class FakeRuntime {
       s.ipOffset = 0;
     }
     this.usedIPs.clear();
+    // The node's sockets die with it.
+    this.conns.clear();
+    this.outbound = [];
     this.pulls.length = 0;
     this.pullFreeAt = 0;
     this.poweredOff = true;

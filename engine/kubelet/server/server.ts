@@ -18,7 +18,7 @@ import type { ActorId } from '../../sim/actor';
 import { registerClass } from '../../sim/serial';
 import type { ApiRequest, ApiResponse } from '../../apiserver/types';
 import { httpMsg, queryValue, type HttpDataMsg, type HttpRequestMsg } from '../../apiserver/http/messages';
-import { CLOSE_STDIN, ERROR, EXEC_PROTOCOL, exitStatus, frame, STDERR, STDIN, STDOUT, unframe } from '../../apiserver/http/execStream';
+import { CLOSE_STDIN, ERROR, EXEC_CONTENT_TYPE, EXEC_PROTOCOL, exitStatus, frame, STDERR, STDIN, STDOUT, unframe } from '../../apiserver/http/execStream';
 import { parseRfc3339 } from '../../apiserver/http/time';
 import type { Pod } from '../../scheduler/framework/api';
 import type { Kubelet } from '../kubelet';
@@ -30,7 +30,7 @@ import { statusOf } from '../status/statusManager';
 import { PROMETHEUS_TEXT } from './prometheus';
 import { resourceMetricsText } from './resourceMetrics';
 
-export const EXEC_CONTENT_TYPE = 'application/vnd.kubeglass.exec+json';
+export { EXEC_CONTENT_TYPE };
 
 /** How often a followed log is checked for new lines. */
 const FOLLOW_POLL_MS = 1000;
@@ -68,6 +68,11 @@ interface Stream {
   /** The timer of the process's next step of its own, if any, and when it fires. */
   timer: number | null;
   timerAt: number;
+  /**
+   * An exec without stdin that waits on the network: no stream is upgraded;
+   * its output is kept and answered whole, as ExecSync's, when it ends.
+   */
+  collect?: { stdout: string; stderr: string };
 }
 
 /** A stream's container is checked this often for having gone away. */
@@ -170,11 +175,18 @@ export class KubeletServer {
       .pop();
     if (!rc) return text(404, `container not found ("${name}")`);
     if (queryValue(req.query, 'input') === '1') return this.openSession(k, ctx, from, m, rc.id, argv, queryValue(req.query, 'tty') === '1');
-    const r = k.runtime.exec(rc.id, argv, ctx.now, EXEC_TIMEOUT_MS);
+    const r = k.runtime.startExec(rc.id, argv, ctx.now, EXEC_TIMEOUT_MS);
+    if ('session' in r) {
+      // The head goes now (the connection is up); the answer follows as the body when the command ends.
+      ctx.send(from, httpMsg.response(m.reqId, text(200, '', EXEC_CONTENT_TYPE), true));
+      this.open(k, ctx, { client: from, reqId: m.reqId, containerId: rc.id, exec: r.session, argv, stdin: false, tty: false, timer: null, timerAt: Infinity, collect: { stdout: r.stdout, stderr: r.stderr } });
+      return null;
+    }
     const res = 'error' in r ? text(500, `error executing command in container: ${r.error}`) : text(200, JSON.stringify({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }), EXEC_CONTENT_TYPE);
     const ms = 'error' in r ? 0 : r.durationMs;
     if (ms <= 0) return res;
-    // The command takes its time: the answer comes when it has finished.
+    // The command takes its time: the head now, the answer as the body when it has finished.
+    if (res.status === 200) ctx.send(from, httpMsg.response(m.reqId, text(200, '', EXEC_CONTENT_TYPE), true));
     const id = this.nextId++;
     this.execs.set(id, { client: from, reqId: m.reqId, response: res });
     ctx.setTimer(ms, 'serve', { exec: id });
@@ -205,8 +217,15 @@ export class KubeletServer {
   private open(k: Kubelet, ctx: ActorContext, s: Stream): void {
     const id = this.nextId++;
     this.streams.set(id, s);
-    upgraded(ctx, s.client, s.reqId);
+    if (!s.collect) upgraded(ctx, s.client, s.reqId);
     this.step(k, ctx, id, s, undefined);
+  }
+
+  /** A process got the answer it waited for from the network: the stream that follows it goes on. */
+  resumed(k: Kubelet, ctx: ActorContext, proc: unknown, containerId: string): void {
+    for (const [id, s] of [...this.streams]) {
+      if (s.exec ? s.exec.proc === proc : s.containerId === containerId) this.step(k, ctx, id, s, undefined);
+    }
   }
 
   /** stdin from the client, on an open stream. */
@@ -225,10 +244,16 @@ export class KubeletServer {
     const p = s.exec ? k.runtime.stepExec(s.exec, ctx.now, input) : k.runtime.attachStep(s.containerId, ctx.now, s.stdin ? input : undefined);
     // Input can end a container's process (an attached shell's exit, an exec'd kill 1).
     if (input !== undefined) this.changed(k, ctx, s.containerId);
-    sendOutput(ctx, s.client, s.reqId, s.tty, p.output);
+    if (s.collect) for (const o of p.output) s.collect[o.fd === 1 ? 'stdout' : 'stderr'] += o.text;
+    else sendOutput(ctx, s.client, s.reqId, s.tty, p.output);
     if (p.exitCode !== undefined) {
       this.streams.delete(id);
       if (s.timer !== null) ctx.cancelTimer(s.timer);
+      if (s.collect) {
+        ctx.send(s.client, httpMsg.chunk(s.reqId, JSON.stringify({ ...s.collect, exitCode: p.exitCode })));
+        ctx.send(s.client, httpMsg.end(s.reqId));
+        return;
+      }
       if (!s.exec) k.runtime.detach(s.containerId, ctx.now);
       ctx.send(s.client, httpMsg.chunk(s.reqId, frame(ERROR, JSON.stringify(exitStatus(p.exitCode, s.argv)))));
       ctx.send(s.client, httpMsg.end(s.reqId));
@@ -271,7 +296,9 @@ export class KubeletServer {
       const e = this.execs.get(d.exec);
       if (!e) return;
       this.execs.delete(d.exec);
-      ctx.send(e.client, httpMsg.response(e.reqId, e.response));
+      if (e.response.status !== 200) return ctx.send(e.client, httpMsg.response(e.reqId, e.response));
+      ctx.send(e.client, httpMsg.chunk(e.reqId, e.response.body));
+      ctx.send(e.client, httpMsg.end(e.reqId));
       return;
     }
     const f = d.follow !== undefined ? this.follows.get(d.follow) : undefined;

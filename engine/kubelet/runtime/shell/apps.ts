@@ -46,6 +46,7 @@ function httpServer(args: string[], e: CommandEnv, unbuffered: boolean): Command
     ports: [port],
     listenAfterMs: 40,
     routes: [{ path: '/', status: 200 }, ...files],
+    http: { k: 'files', root: dir, index: ['index.html', 'index.htm'], server: 'python', version: e.env['PYTHON_VERSION'] ?? '3.13.1', listing: true },
     onSignal: { INT: { afterMs: 0, exitCode: 0, logs: [{ fd: 1, text: '\nKeyboard interrupt received, exiting.\n' }] } },
   });
 }
@@ -108,7 +109,7 @@ function node(args: string[], e: CommandEnv): CommandResult {
 /** gcr.io/google-samples/hello-app (kubernetes-engine-samples quickstarts/hello-app): $PORT, default 8080. */
 function helloApp(e: CommandEnv): CommandResult {
   const port = Number(e.env['PORT'] || '8080');
-  return daemon({ name: 'hello-app', logs: [{ afterMs: 0, fd: 2, text: goLog(e.at, `Server listening on port ${port}`) }], ports: [port], routes: [{ status: 200 }], onSignal: GO_TERM });
+  return daemon({ name: 'hello-app', logs: [{ afterMs: 0, fd: 2, text: goLog(e.at, `Server listening on port ${port}`) }], ports: [port], routes: [{ status: 200 }], http: { k: 'text', body: 'Hello, world!\nVersion: 1.0.0\nHostname: {{hostname}}\n', contentType: 'text/plain; charset=utf-8' }, onSignal: GO_TERM });
 }
 
 /** hashicorp/http-echo 1.0: -text (or $ECHO_TEXT), -listen (default :5678); it handles SIGINT only. */
@@ -122,6 +123,7 @@ function httpEcho(args: string[], e: CommandEnv): CommandResult {
     logs: [{ afterMs: 0, fd: 2, text: goLog(e.at, `[INFO] server is listening on ${listen}`) }],
     ports: [port],
     routes: [{ status: 200 }],
+    http: { k: 'text', body: `${text}\n`, contentType: 'text/plain; charset=utf-8', raw: true },
     // On SIGINT it shuts the server down and exits 2 on purpose ("it was an interrupt"); SIGTERM is Go's default.
     onSignal: { ...GO_TERM, INT: { afterMs: 0, exitCode: 2, logs: [{ fd: 2, text: goLog(null, '[INFO] received interrupt, shutting down...') }] } },
   });
@@ -130,8 +132,17 @@ function httpEcho(args: string[], e: CommandEnv): CommandResult {
 /** traefik/whoami: -port (or $WHOAMI_PORT_NUMBER, default 80); every path answers. */
 function whoami(args: string[], e: CommandEnv): CommandResult {
   const port = Number(goFlag(args, 'port') ?? (e.env['WHOAMI_PORT_NUMBER'] || '80')) || 80;
-  return daemon({ name: 'whoami', logs: [{ afterMs: 0, fd: 2, text: goLog(e.at, `Starting up on port ${port}`) }], ports: [port], routes: [{ status: 200 }], onSignal: GO_TERM });
+  return daemon({ name: 'whoami', logs: [{ afterMs: 0, fd: 2, text: goLog(e.at, `Starting up on port ${port}`) }], ports: [port], routes: [{ status: 200 }], http: { k: 'text', body: WHOAMI, contentType: 'text/plain; charset=utf-8' }, onSignal: GO_TERM });
 }
+
+/** whoami's answer: the host's name and addresses, then the request as it came. */
+const WHOAMI = 'Hostname: {{hostname}}\nIP: 127.0.0.1\nIP: ::1\nIP: {{podIP}}\nRemoteAddr: {{clientIP}}:40000\n{{method}} {{path}} HTTP/1.1\nHost: {{host}}\nUser-Agent: {{userAgent}}\nAccept: */*\n\n';
+
+/** echoserver's page: the pod, the server and the request it got. */
+const ECHOSERVER =
+  '\n\nHostname: {{hostname}}\n\nPod Information:\n\t-no pod information available-\n\nServer values:\n\tserver_version=nginx: 1.13.3 - lua: 10008\n\n' +
+  'Request Information:\n\tclient_address={{clientIP}}\n\tmethod={{method}}\n\treal path={{path}}\n\tquery=\n\trequest_version=1.1\n\trequest_scheme=http\n\trequest_uri=http://{{host}}:8080{{path}}\n\n' +
+  'Request Headers:\n\taccept=*/*\n\thost={{host}}\n\tuser-agent={{userAgent}}\n\nRequest Body:\n\t-no body in request-\n\n';
 
 /**
  * registry.k8s.io/echoserver's run.sh: a self-signed certificate, then nginx (openresty) on 8080 and 8443.
@@ -149,6 +160,7 @@ function echoserver(): CommandResult {
     ports: [8080, 8443],
     listenAfterMs: 230,
     routes: [{ status: 200 }],
+    http: { k: 'text', body: ECHOSERVER, contentType: 'text/plain' },
   });
 }
 

@@ -36,6 +36,8 @@ export interface CommandEnv {
   podIP: string;
   flavour: Flavour;
   stdin: string | null;
+  /** stdout is a terminal (`kubectl exec -t`): curl shows no progress meter then. */
+  stdoutIsTty?: boolean;
   hasCommand(name: string): boolean;
 }
 

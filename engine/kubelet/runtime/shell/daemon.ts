@@ -15,6 +15,18 @@ export interface Route {
   untilMs?: number;
 }
 
+/**
+ * How a server makes its answers' bodies: files under a document root (nginx,
+ * httpd, python's http.server: the status too comes from the file system), or
+ * a text per answer with the request's facts filled in ({{hostname}},
+ * {{podIP}}, {{clientIP}}, {{method}}, {{path}}, {{host}}, {{userAgent}},
+ * {{now}}).
+ */
+export type HttpServe =
+  | { k: 'files'; root: string; index: string[]; server: 'nginx' | 'apache' | 'python'; version: string; listing?: boolean }
+  /** `raw`: the body is the user's own text, served as it is. */
+  | { k: 'text'; body: string; contentType: string; byPath?: Record<string, string>; raw?: boolean };
+
 export interface Daemon {
   name: string;
   logs?: { afterMs: number; fd: 1 | 2; text: string }[];
@@ -23,6 +35,8 @@ export interface Daemon {
   listenAfterMs?: number;
   /** HTTP answers on its ports (first match wins); 404 otherwise. */
   routes?: Route[];
+  /** What its answers carry (serve.ts); without it they are empty. */
+  http?: HttpServe;
   cpuMilli?: number;
   /** Memory it allocates on top of the image's floor, and how fast. */
   memBytes?: number;

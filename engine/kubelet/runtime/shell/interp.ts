@@ -10,6 +10,7 @@ import type { FileSystem } from './fs';
 import { normalise } from './fs';
 import { runCommand, type CommandResult, type Daemon, type Flavour } from './commands';
 import { atSignal } from './daemon';
+import { parseNetCall, renderNet, type NetCall, type NetOutcome } from './net';
 
 /** Where a process is. */
 type Frame =
@@ -34,7 +35,9 @@ export type Wait =
   /** A program that runs until signalled (servers, `sleep infinity`, busy loops). */
   | { k: 'forever' }
   /** An interactive shell at its prompt: until a line (or the end) of its input arrives. */
-  | { k: 'input' };
+  | { k: 'input' }
+  /** A connection to another pod: until its answer (or its timeout) comes back (`netReply`). */
+  | { k: 'net' };
 
 /** A background job (`cmd &`). */
 interface Job {
@@ -78,6 +81,27 @@ export interface Proc {
   cwd: string;
   /** A shell reading commands from its stdin (`kubectl exec -i`), one line at a time. */
   interactive?: Interactive;
+  /** The connections of the command being run (see NetBlock). */
+  net?: NetState;
+}
+
+/**
+ * A command that connects to another pod cannot finish until the answer
+ * comes back over the network. It throws NetBlock; the shell waits, and once
+ * the answer is in it runs the same command again from its start, which now
+ * finds the answer (`replies`, taken in order) and goes on. Pipelines and
+ * command substitutions re-run with it, since their stages are captured.
+ */
+interface NetState {
+  replies: { outcome: NetOutcome; elapsedMs: number }[];
+  used: number;
+  /** The connection waited for, and when it was opened. */
+  pending: number | null;
+  openedAt: number;
+}
+
+class NetBlock {
+  constructor(readonly conn: number) {}
 }
 
 /** The stdin of an interactive shell and how it prompts. */
@@ -102,6 +126,14 @@ export interface ShellContext {
   hasCommand(name: string): boolean;
   /** The program's output (container logs, or an exec's buffers). */
   out(at: number, fd: 1 | 2, text: string): void;
+  /**
+   * Opens a connection at `at`: what it came to, when that is known at once
+   * (the pod itself, a pod on the same node), or the id of a connection whose
+   * answer `netReply` will bring; -1 when nothing will (a look-ahead copy).
+   */
+  connect?(call: NetCall, at: number): NetOutcome | number;
+  /** Set in captured subshells: the process whose connections they are. */
+  netRoot?: Proc;
 }
 
 const SPIN_LIMIT = 2000;
@@ -212,7 +244,7 @@ export function run(proc: Proc, until: number, ctx: ShellContext): void {
     }
     const w = proc.wait;
     if (w) {
-      if (w.k === 'forever') return;
+      if (w.k === 'forever' || w.k === 'net') return;
       if (w.k === 'input') {
         if (!readLine(proc, ctx)) return;
         continue;
@@ -264,7 +296,7 @@ export function nextStepAt(proc: Proc): number {
   if (proc.daemon?.exitAfterMs !== undefined) return proc.daemon.since + proc.daemon.exitAfterMs;
   const w = proc.wait;
   if (!w) return proc.at;
-  if (w.k === 'forever' || w.k === 'input') return Infinity;
+  if (w.k === 'forever' || w.k === 'input' || w.k === 'net') return Infinity;
   if (w.k === 'sleep') return w.until;
   return proc.jobs.length ? Math.max(...proc.jobs.map((j) => j.endAt)) : proc.at;
 }
@@ -354,6 +386,7 @@ function interruptForeground(proc: Proc, ctx: ShellContext): void {
   proc.frames = [];
   proc.wait = null;
   proc.daemon = null;
+  delete proc.net;
   proc.cpuMilli = 0;
   proc.memBytes = 0;
   proc.status = 130;
@@ -446,11 +479,19 @@ function step(proc: Proc, ctx: ShellContext): boolean {
         return true;
       }
       const item = items[f.i++]!;
-      if (item.op === '&') {
-        background(proc, item.cmd, ctx);
+      if (proc.net) proc.net.used = 0;
+      try {
+        if (item.op === '&') background(proc, item.cmd, ctx);
+        else exec(proc, item.cmd, ctx, fdsOf(proc));
+      } catch (e) {
+        if (!(e instanceof NetBlock) || ctx.netRoot) throw e;
+        // Blocked on a connection: this item runs again once its answer is in.
+        f.i--;
+        proc.wait = { k: 'net' };
         return true;
       }
-      exec(proc, item.cmd, ctx, fdsOf(proc));
+      // The item is done: the answers it used are spent.
+      delete proc.net;
       return true;
     }
     case 'while': {
@@ -610,6 +651,7 @@ function capture(proc: Proc, cmd: Cmd | List, ctx: ShellContext, stdin: string |
   if (stdin !== null) sub.vars['__stdin'] = stdin;
   const subCtx: ShellContext = {
     ...ctx,
+    netRoot: ctx.netRoot ?? proc,
     hasCommand: ctx.hasCommand,
     out: (_at, fd, text) => {
       if (fd === 1) stdout += text;
@@ -759,7 +801,7 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
   }
   const env: Record<string, string> = {};
   for (const k of proc.exported) if (proc.vars[k] !== undefined) env[k] = proc.vars[k]!;
-  return runCommand(argv, {
+  const cenv = {
     fs: ctx.fs,
     at: proc.at,
     cwd: proc.cwd,
@@ -768,8 +810,62 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
     podIP: ctx.podIP,
     flavour: ctx.flavour,
     stdin: stdin ?? proc.vars['__stdin'] ?? null,
+    stdoutIsTty: (ctx.netRoot ?? proc).interactive?.tty === true,
     hasCommand: ctx.hasCommand,
-  });
+  };
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  if ((base === 'wget' || base === 'curl') && ctx.hasCommand(name)) {
+    const call = parseNetCall(base, args, cenv);
+    if (call) return connect(proc, call, ctx, cenv);
+  }
+  return runCommand(argv, cenv);
+}
+
+/** A wget or curl to an IP address: its answer if it is in (or comes at once), else the shell blocks (NetBlock). */
+function connect(proc: Proc, call: NetCall, ctx: ShellContext, cenv: Parameters<typeof renderNet>[3]): CommandResult {
+  const root = ctx.netRoot ?? proc;
+  const st = root.net;
+  if (st && st.used < st.replies.length) {
+    const r = st.replies[st.used++]!;
+    return renderNet(call, r.outcome, r.elapsedMs, cenv);
+  }
+  const got = ctx.connect ? ctx.connect(call, proc.at) : -1;
+  if (typeof got !== 'number') return renderNet(call, got, 0, cenv);
+  root.net = { replies: st?.replies ?? [], used: st?.used ?? 0, pending: got, openedAt: proc.at };
+  throw new NetBlock(got);
+}
+
+/**
+ * The answer of connection `conn` reached the process at `at` (after it ran
+ * up to then): the command that waited on it runs again and finds it.
+ */
+export function netReply(proc: Proc, conn: number, outcome: NetOutcome, at: number): boolean {
+  const st = proc.net;
+  if (proc.exit || !st || st.pending !== conn || proc.wait?.k !== 'net') return false;
+  st.replies.push({ outcome, elapsedMs: Math.max(0, Math.round(at - st.openedAt)) });
+  st.pending = null;
+  st.used = 0;
+  proc.wait = null;
+  proc.at = Math.max(proc.at, at);
+  proc.sameInstant = 0;
+  return true;
+}
+
+/**
+ * A process that ran ahead of time (ExecSync's look-ahead) and stopped at a
+ * connection it could not open yet: it sleeps until then instead, and opens
+ * it for real when it gets there. False when it is not so stopped.
+ */
+export function unblockNet(proc: Proc): boolean {
+  if (proc.wait?.k !== 'net' || proc.net?.pending !== -1) return false;
+  proc.net.pending = null;
+  proc.wait = { k: 'sleep', until: proc.at };
+  return true;
+}
+
+/** The connection the process waits on, if any. */
+export function pendingConn(proc: Proc): number | null {
+  return proc.wait?.k === 'net' ? (proc.net?.pending ?? null) : null;
 }
 
 // ---- expansion ------------------------------------------------------------------

@@ -55,11 +55,8 @@ function nginx(args: string[], e: CommandEnv, viaEntrypoint: boolean): CommandRe
     ],
     ports: nginxPorts(e),
     listenAfterMs: 20,
-    routes: [
-      { path: '/', status: 200 },
-      { path: '/index.html', status: 200 },
-      { path: '/50x.html', status: 200 },
-    ],
+    // conf.d/default.conf: root /usr/share/nginx/html, index index.html index.htm (the status comes from the files).
+    http: { k: 'files', root: '/usr/share/nginx/html', index: ['index.html', 'index.htm'], server: 'nginx', version },
     onSignal: {
       QUIT: { afterMs: 50, exitCode: 0, logs: [{ fd: 2, text: `${when(null, '%Y/%m/%d %H:%M:%S')} [notice] 1#1: signal 3 (SIGQUIT) received, shutting down\n` }] },
       TERM: { afterMs: 10, exitCode: 0, logs: [{ fd: 2, text: `${when(null, '%Y/%m/%d %H:%M:%S')} [notice] 1#1: signal 15 (SIGTERM) received, exiting\n` }] },
@@ -94,6 +91,8 @@ function apache(e: CommandEnv, version: string, mpm: string, server: 'httpd' | '
     ports: [80],
     listenAfterMs: 10,
     routes: [{ status: 200 }],
+    // httpd serves htdocs; php-apache (hpa-example) runs its index.php, which prints OK!.
+    http: server === 'httpd' ? { k: 'files', root: '/usr/local/apache2/htdocs', index: ['index.html'], server: 'apache', version: '2.4.62' } : { k: 'text', body: 'OK!', contentType: 'text/html; charset=UTF-8' },
     onSignal: { WINCH: graceful, TERM: { afterMs: 10, exitCode: 0 } },
   });
 }
@@ -206,6 +205,8 @@ function agnhost(args: string[], e: CommandEnv): CommandResult {
         ],
         ports: [http, udp],
         routes: [{ status: 200 }],
+        // netexec's handlers: / the time, /hostname, /clientip (host:port of the caller), /echo?msg=.
+        http: { k: 'text', body: 'NOW: {{now}}', contentType: 'text/plain; charset=utf-8', byPath: { '/hostname': '{{hostname}}', '/clientip': '{{clientIP}}:40000', '/healthz': '' } },
         onSignal: { TERM: { afterMs: 0, exitCode: 0 } },
       });
     }
@@ -221,7 +222,7 @@ function agnhost(args: string[], e: CommandEnv): CommandResult {
         onSignal: GO_TERM,
       });
     case 'serve-hostname':
-      return daemon({ name: 'agnhost', ports: [port('port', 9376)], routes: [{ status: 200 }], onSignal: GO_TERM });
+      return daemon({ name: 'agnhost', ports: [port('port', 9376)], routes: [{ status: 200 }], http: { k: 'text', body: '{{hostname}}', contentType: 'text/plain; charset=utf-8' }, onSignal: GO_TERM });
     case 'pause':
       return daemon({
         name: 'agnhost',

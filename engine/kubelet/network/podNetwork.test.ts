@@ -1,0 +1,113 @@
+// Pods reach each other by IP across nodes: a container's wget or curl opens
+// a connection that leaves its node as a packet, the server in the other pod
+// answers (and logs it), and what came back reads as busybox wget and curl
+// print it. Resets, silence and cut links end as the clients end them.
+import { describe, expect, it } from 'vitest';
+import { call, controlPlane } from '../../apiserver/testing/harness';
+import { ApiBridge } from '../../host/apiBridge';
+import { KubectlHost } from '../../host/kubectlHost';
+import { kubectlRunner } from '../../host/testing';
+import { runUntil } from '../../scheduler/testing/cluster';
+import type { Engine } from '../../facade/engine';
+
+const FRAMES = { stepMs: 50, maxFrames: 100_000 };
+
+function cluster(seed: number) {
+  const e = controlPlane(seed, { nodes: 2, etcdMembers: 1 });
+  runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'nodes Ready', 60_000, 500);
+  const bridge = new ApiBridge(e);
+  const host = new KubectlHost(bridge, () => e.sim.now);
+  return { e, kubectl: kubectlRunner(e, bridge, host, FRAMES) };
+}
+
+/** A pod on `node`, Running; its IP. */
+function pod(e: Engine, name: string, node: string, image: string, command?: string[]): string {
+  const spec = { nodeName: node, containers: [{ name: 'app', image, ...(command ? { command } : {}) }] };
+  const r = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec });
+  if (r.status !== 201) throw new Error(r.text);
+  runUntil(e, () => call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status?.phase === 'Running', `${name} Running`, 120_000, 200);
+  return call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status.podIP;
+}
+
+describe('the pod network', () => {
+  it('serves nginx to a busybox wget on another node, and nginx logs the request', { timeout: 120_000 }, async () => {
+    const c = cluster(71);
+    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('<title>Welcome to nginx!</title>');
+    const logs = await c.kubectl('logs', 'web');
+    expect(logs.stdout).toMatch(new RegExp(`^10\\.244\\.2\\.\\d+ - - \\[\\d\\d/[A-Z][a-z]{2}/\\d{4}:\\d\\d:\\d\\d:\\d\\d \\+0000\\] "GET / HTTP/1.1" 200 \\d+ "-" "Wget" "-"$`, 'm'));
+  });
+
+  it('answers curl with the body, and with curl 8.x wording a port nothing listens on (exit 7) and a 404 with --fail (22)', { timeout: 120_000 }, async () => {
+    const c = cluster(72);
+    const ip = pod(c.e, 'hello', 'node-1', 'gcr.io/google-samples/hello-app:1.0');
+    pod(c.e, 'client', 'node-2', 'curlimages/curl:8.11.1', ['sleep', '3600']);
+    const ok = await c.kubectl('exec', 'client', '--', 'curl', '-s', `http://${ip}:8080/`);
+    expect(ok.stdout).toBe('Hello, world!\nVersion: 1.0.0\nHostname: hello\n');
+    expect(ok.exitCode).toBe(0);
+    const refused = await c.kubectl('exec', 'client', '--', 'curl', '-sS', `${ip}:81`);
+    expect(refused.stderr).toMatch(new RegExp(`^curl: \\(7\\) Failed to connect to ${ip.replace(/\./g, '\\.')} port 81 after \\d+ ms: Couldn't connect to server\n`));
+    expect(refused.stderr).toContain('command terminated with exit code 7');
+    const web = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    const missing = await c.kubectl('exec', 'client', '--', 'curl', '-sSf', `${web}/nope`);
+    expect(missing.stderr).toBe('curl: (22) The requested URL returned error: 404\ncommand terminated with exit code 22\n');
+    const head = await c.kubectl('exec', 'client', '--', 'curl', '-sI', web);
+    expect(head.stdout).toMatch(/^HTTP\/1\.1 200 OK\r\nServer: nginx\/1\.27\.3\r\n.*Content-Length: 121\r\n/s);
+  });
+
+  it("ends in busybox wget's own words: a 404, a saved file that exists already, a pipeline", { timeout: 120_000 }, async () => {
+    const c = cluster(73);
+    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    const missing = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', `${ip}/nope`);
+    expect(missing.stderr).toContain('wget: server returned error: HTTP/1.1 404 Not Found\n');
+    const saved = await c.kubectl('exec', 'client', '--', 'wget', ip);
+    expect(saved.stderr).toBe(`Connecting to ${ip} (${ip}:80)\nsaving to 'index.html'\nindex.html           100% |********************************|   121  0:00:00 ETA\n'index.html' saved\n`);
+    const again = await c.kubectl('exec', 'client', '--', 'wget', ip);
+    expect(again.stderr).toContain("wget: can't open 'index.html': File exists\n");
+    const cat = await c.kubectl('exec', 'client', '--', 'cat', 'index.html');
+    expect(cat.stdout).toContain('<h1>Welcome to nginx!</h1>');
+    const piped = await c.kubectl('exec', 'client', '--', 'sh', '-c', `wget -qO- ${ip} | grep title; echo done`);
+    expect(piped.stdout).toBe('<title>Welcome to nginx!</title>\ndone\n');
+  });
+
+  it('times out on an address no pod has (the kernel gives up after 127 s) and on a cut link (-T 5)', { timeout: 120_000 }, async () => {
+    const c = cluster(74);
+    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    const t0 = c.e.sim.now;
+    const none = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', '10.244.1.250');
+    expect(none.stderr).toContain("wget: can't connect to remote host (10.244.1.250): Connection timed out\n");
+    expect(c.e.sim.now - t0).toBeGreaterThanOrEqual(127_000);
+    c.e.sim.network.partition([['node-1'], ['node-2']]);
+    const cut = await c.kubectl('exec', 'client', '--', 'wget', '-T', '5', '-qO-', ip);
+    expect(cut.stderr).toContain('wget: download timed out\n');
+  });
+
+  it("opens a looping container's connections on time: the server logs one request every 5 s", { timeout: 120_000 }, async () => {
+    const c = cluster(75);
+    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    pod(c.e, 'poller', 'node-2', 'busybox:1.36', ['sh', '-c', `while true; do wget -q -O /dev/null http://${ip}/; sleep 5; done`]);
+    c.e.advance(30_000);
+    const logs = await c.kubectl('logs', 'web', '--timestamps');
+    const times = [...logs.stdout.matchAll(/^(\S+) 10\.244\.2\.\d+ .*"Wget"/gm)].map((m) => Date.parse(m[1]!));
+    expect(times.length).toBeGreaterThanOrEqual(6);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    // 5 s of sleep plus a round trip of a few ms.
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(5000), expect(g).toBeLessThan(5100);
+    const poller = await c.kubectl('logs', 'poller');
+    expect(poller.stdout).toBe('');
+  });
+
+  it("logs the kubelet's HTTP probes as nginx logs them: from the node's bridge address, as kube-probe/1.32", { timeout: 120_000 }, async () => {
+    const c = cluster(76);
+    const spec = { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx:1.27.3', readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 5 } }] };
+    expect(call(c.e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec }).status).toBe(201);
+    runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/web').body.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'Ready' && x.status === 'True'), 'web Ready', 120_000, 200);
+    const logs = await c.kubectl('logs', 'web');
+    expect(logs.stdout).toMatch(/^10\.244\.1\.1 - - \[.*\] "GET \/ HTTP\/1\.1" 200 \d+ "-" "kube-probe\/1\.32" "-"$/m);
+  });
+});

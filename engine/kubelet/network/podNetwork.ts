@@ -1,0 +1,100 @@
+// The node's end of the pod network: a connection from a container here to a
+// pod on another node leaves as a PodConnect packet for the host its podCIDR
+// is routed to, and that host's pod answers (PodConnectReply: the HTTP answer,
+// or a reset when nothing listens on the port). No answer at all — the pod is
+// gone, its node is down or cut off, the address is nobody's — and the client
+// gives up when its timeout (or the kernel's, 127 s) runs out.
+//
+// The node's actor stands for the whole machine here: the packets reach the
+// kubelet's actor, as they reach the node's kernel. Connections within the
+// node (the pod itself, pods on the same bridge) never leave the runtime.
+import type { ActorId } from '../../sim/actor';
+import type { ActorContext } from '../../sim/kernel';
+import type { NetCall, NetOutcome } from '../runtime/shell/net';
+import type { Kubelet } from '../kubelet';
+import { runtimeChanged } from '../pod/podWorkers';
+
+export interface PodConnectMsg {
+  type: 'PodConnect';
+  conn: number;
+  srcIP: string;
+  call: NetCall;
+}
+
+export interface PodConnectReplyMsg {
+  type: 'PodConnectReply';
+  conn: number;
+  outcome: NetOutcome;
+}
+
+export const NET_TIMERS = new Set(['netTimeout', 'netWake']);
+
+/** The kubelet starts: its podCIDR is routed to this host, and connections its containers still wait on get their timeouts back. */
+export function startPodNetwork(k: Kubelet, ctx: ActorContext): void {
+  ctx.addPodRoute(k.config.podCIDR);
+  for (const o of k.runtime.conns.values()) ctx.setTimer(Math.max(0, o.openedAt + o.call.timeoutMs - ctx.now), 'netTimeout', o.conn);
+  k.netWakeAt = Infinity;
+  k.netWakeTimer = null;
+}
+
+/**
+ * After each event: connections containers opened go out, and the kubelet
+ * wakes when a container's main process next connects out (it runs lazily
+ * otherwise, and would open it late).
+ */
+export function flushPodNetwork(k: Kubelet, ctx: ActorContext): void {
+  const rt = k.runtime;
+  if (rt.outbound.length) {
+    for (const o of rt.takeOutbound()) {
+      const to = ctx.podRouteOf(o.call.http.ip);
+      // Sent at its time, or now when the process got there before anyone looked.
+      if (to !== undefined) {
+        const m: PodConnectMsg = { type: 'PodConnect', conn: o.conn, srcIP: o.srcIP, call: o.call };
+        ctx.send(to, m);
+      }
+      ctx.setTimer(Math.max(0, o.openedAt + o.call.timeoutMs - ctx.now), 'netTimeout', o.conn);
+    }
+  }
+  if (!rt.hasNetUsers) return;
+  let at = rt.nextConnectAt();
+  // A wake that opened nothing is not repeated at the same instant (the look-ahead is looked at again later).
+  if (at <= ctx.now && k.netWokeAt === ctx.now) at = Infinity;
+  if (at === Infinity) rt.hasNetUsers = [...rt.containers.values()].some((c) => c.state === 'running' && c.netUser);
+  if (at === k.netWakeAt) return;
+  if (k.netWakeTimer !== null) ctx.cancelTimer(k.netWakeTimer);
+  k.netWakeTimer = at === Infinity ? null : ctx.setTimer(Math.max(0, at - ctx.now), 'netWake');
+  k.netWakeAt = at;
+}
+
+export function podNetworkTimer(k: Kubelet, ctx: ActorContext, tag: string, data: unknown): void {
+  if (tag === 'netWake') {
+    k.netWakeTimer = null;
+    k.netWakeAt = Infinity;
+    k.netWokeAt = ctx.now;
+    // Running the processes to now opens their connections (flushPodNetwork sends them).
+    k.runtime.advance(ctx.now);
+    return;
+  }
+  answered(k, ctx, data as number, { k: 'timeout' });
+}
+
+/** A packet for a pod here: the pod answers; nothing does when no pod has the address. */
+export function onPodConnect(k: Kubelet, ctx: ActorContext, from: ActorId, m: PodConnectMsg): void {
+  const outcome = k.runtime.accept(m.call.http.ip, m.call, m.srcIP, ctx.now);
+  if (!outcome) return;
+  const reply: PodConnectReplyMsg = { type: 'PodConnectReply', conn: m.conn, outcome };
+  ctx.send(from, reply);
+}
+
+export function onPodConnectReply(k: Kubelet, ctx: ActorContext, m: PodConnectReplyMsg): void {
+  answered(k, ctx, m.conn, m.outcome);
+}
+
+/** A connection came to an end: its process goes on, and whoever follows that process hears of it. */
+function answered(k: Kubelet, ctx: ActorContext, conn: number, outcome: NetOutcome): void {
+  const o = k.runtime.connDone(conn, outcome, ctx.now);
+  if (!o) return;
+  const c = k.runtime.containers.get(o.containerId);
+  if (c && c.proc === o.proc) runtimeChanged(k, ctx, c.podUid);
+  k.server.resumed(k, ctx, o.proc, o.containerId);
+}

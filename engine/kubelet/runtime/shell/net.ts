@@ -1,0 +1,262 @@
+// HTTP clients in containers (busybox wget, curl) reaching a pod by its IP:
+// how their command lines become a connection (NetCall), and how what came
+// back (NetOutcome: an answer, a reset, no answer) reads on their stdout,
+// stderr and exit status. The connection itself is the runtime's and the
+// kubelet's (runtime.connect, kubelet/network/podNetwork.ts); names still fail
+// to resolve here, since the playground runs no cluster DNS.
+import type { CommandEnv, CommandResult } from './commands';
+import { normalise } from './fs';
+
+/** The request line and headers a client sends. */
+export interface HttpCall {
+  method: 'GET' | 'HEAD';
+  /** As the URL wrote it (the Host header). */
+  host: string;
+  ip: string;
+  port: number;
+  /** Path and query. */
+  path: string;
+  userAgent: string;
+}
+
+export interface NetCall {
+  tool: 'wget' | 'curl';
+  http: HttpCall;
+  /** When the client gives up connecting: its own timeout, or the kernel's SYN retries. */
+  timeoutMs: number;
+  /** The timeout is the client's own (-T, --connect-timeout, -m), not the kernel's. */
+  ownTimeout: boolean;
+  /** wget: -q; curl: -s. */
+  quiet: boolean;
+  /** curl -S: errors even when silent. */
+  showError: boolean;
+  /** Where the body goes: '-' stdout, a path, or null (wget: a file named from the URL; curl: stdout). */
+  output: string | null;
+  /** curl -f: HTTP errors fail (22); curl -i / -I: headers too / only; wget --spider. */
+  failOnError: boolean;
+  includeHeaders: boolean;
+  spider: boolean;
+}
+
+/** What the connection came to. */
+export type NetOutcome =
+  | { k: 'http'; status: number; headers: Record<string, string>; body: string }
+  /** A reset: nothing listens on the port. */
+  | { k: 'refused' }
+  /** No answer before `timeoutMs`. */
+  | { k: 'timeout' };
+
+/**
+ * Linux gives up a connect() after tcp_syn_retries = 6 retransmissions
+ * (1 + 2 + 4 + … + 64 s): ETIMEDOUT at 127 s.
+ */
+export const SYN_TIMEOUT_MS = 127_000;
+
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  301: 'Moved Permanently',
+  302: 'Found',
+  304: 'Not Modified',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export const reasonPhrase = (status: number): string => REASONS[status] ?? '';
+
+/** A dotted IPv4 address. */
+export function isIPv4(host: string): boolean {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return !!m && m.slice(1).every((o) => Number(o) <= 255);
+}
+
+interface Url {
+  host: string;
+  port: number;
+  path: string;
+}
+
+/** http://host[:port][/path]; a URL without a scheme is http. Null for other schemes (https has no TLS here). */
+function parseUrl(target: string): Url | { error: 'scheme'; scheme: string } | null {
+  const s = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(target);
+  if (s && s[1]!.toLowerCase() !== 'http') return { error: 'scheme', scheme: s[1]!.toLowerCase() };
+  const rest = s ? target.slice(s[0].length) : target;
+  const m = /^([^/:?#]*)(?::(\d+))?([/?][^#]*)?/.exec(rest);
+  if (!m || !m[1]) return null;
+  const path = m[3] ?? '/';
+  return { host: m[1], port: m[2] ? Number(m[2]) : 80, path: path.startsWith('?') ? `/${path}` : path };
+}
+
+/**
+ * The connection a wget or curl command line asks for, when it names an IP
+ * address (or localhost); null when it names a host only DNS could find, or
+ * is not a plain fetch (commands.ts answers those).
+ */
+export function parseNetCall(tool: 'wget' | 'curl', argv: readonly string[], e: CommandEnv): NetCall | null {
+  let args = argv;
+  let target = '';
+  let quiet = false;
+  let showError = false;
+  let output: string | null = null;
+  let timeoutMs = SYN_TIMEOUT_MS;
+  let ownTimeout = false;
+  let failOnError = false;
+  let includeHeaders = false;
+  let head = false;
+  let spider = false;
+  const clientTimeout = (v: string | undefined) => {
+    const s = Number(v);
+    if (Number.isFinite(s) && s > 0 && s * 1000 < timeoutMs) {
+      timeoutMs = Math.round(s * 1000);
+      ownTimeout = true;
+    }
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (tool === 'wget') {
+      if (a === '-q' || a === '--quiet') quiet = true;
+      else if (a === '-O') output = args[++i] ?? '-';
+      else if (a.startsWith('-O') && a.length > 2) output = a.slice(2);
+      else if (a === '-T') clientTimeout(args[++i]);
+      else if (a.startsWith('--timeout=')) clientTimeout(a.slice(10));
+      else if (a === '--spider') spider = true;
+      else if (a === '-qO-' || a === '-qO') {
+        quiet = true;
+        output = a === '-qO-' ? '-' : (args[++i] ?? '-');
+      } else if (a === '-U') i++;
+      else if (!a.startsWith('-')) target = a;
+      continue;
+    }
+    if (/^-[a-zA-Z]{2,}$/.test(a)) {
+      // Short options bundled (-sSfL): each letter is its own; one that takes a value takes the next word.
+      args = [...args.slice(0, i), ...[...a.slice(1)].map((l) => `-${l}`), ...args.slice(i + 1)];
+      i--;
+      continue;
+    }
+    if (a === '-s' || a === '--silent') quiet = true;
+    else if (a === '-S' || a === '--show-error') showError = true;
+    else if (a === '-f' || a === '--fail') failOnError = true;
+    else if (a === '-i' || a === '--include') includeHeaders = true;
+    else if (a === '-I' || a === '--head') head = true;
+    else if (a === '-o' || a === '--output') output = args[++i] ?? '-';
+    else if (a === '--connect-timeout' || a === '-m' || a === '--max-time') clientTimeout(args[++i]);
+    else if (a === '-L' || a === '--location' || a === '-v' || a === '-k' || a === '--insecure') continue;
+    else if (a === '-H' || a === '-A' || a === '-X' || a === '-d' || a === '--data' || a === '-w') i++;
+    else if (!a.startsWith('-')) target = a;
+  }
+  const url = target ? parseUrl(target) : null;
+  if (!url || 'error' in url) return null;
+  const host = url.host === 'localhost' ? '127.0.0.1' : url.host;
+  if (!isIPv4(host)) return null;
+  const curlVersion = curlVersionOf(e);
+  return {
+    tool,
+    http: { method: head ? 'HEAD' : 'GET', host: url.host + (url.port === 80 ? '' : `:${url.port}`), ip: host, port: url.port, path: url.path, userAgent: tool === 'wget' ? 'Wget' : `curl/${curlVersion}` },
+    timeoutMs,
+    ownTimeout,
+    quiet,
+    showError,
+    output,
+    failOnError,
+    includeHeaders: includeHeaders || head,
+    spider,
+  };
+}
+
+/**
+ * curl's version: curlimages/curl and Alpine ship 8.x; Debian bookworm's
+ * images (nginx, httpd…) have curl 7.88.1, whose connect errors name the
+ * socket error where 8.x names the curl error.
+ */
+function curlVersionOf(e: CommandEnv): string {
+  return e.flavour === 'busybox' ? '8.11.1' : '7.88.1';
+}
+
+/** busybox's progress line once a transfer is done (progress.c: the name in 20 columns, a 32-star bar, the size). */
+function wgetProgress(name: string, bytes: number): string {
+  const [n, unit] = bytes < 100_000 ? [bytes, ' '] : bytes < 100_000 * 1024 ? [Math.floor(bytes / 1024), 'k'] : [Math.floor(bytes / 1024 / 1024), 'M'];
+  // "%-20.20s%4u%% " then the bar, the size ("%6u%c") and the time left.
+  return `${name.padEnd(20).slice(0, 20)} 100% |${'*'.repeat(32)}| ${String(n).padStart(5)}${unit} 0:00:00 ETA\n`;
+}
+
+/** The name wget saves to: the URL path's last segment, or index.html. */
+function wgetFileName(path: string): string {
+  const base = path.split('?')[0]!.replace(/\/+$/, '').split('/').pop() ?? '';
+  return path.split('?')[0]!.endsWith('/') || !base ? 'index.html' : base;
+}
+
+const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+
+/**
+ * What the client prints and exits with for `outcome`, `elapsedMs` after it
+ * started; files it writes (wget's download, -O, curl -o) go to `e.fs`.
+ */
+export function renderNet(call: NetCall, outcome: NetOutcome, elapsedMs: number, e: CommandEnv): CommandResult {
+  return call.tool === 'wget' ? renderWget(call, outcome, e) : renderCurl(call, outcome, elapsedMs, e);
+}
+
+function renderWget(call: NetCall, o: NetOutcome, e: CommandEnv): CommandResult {
+  const h = call.http;
+  let err = call.quiet ? '' : `Connecting to ${h.host} (${h.ip}:${h.port})\n`;
+  if (o.k === 'refused') return { status: 1, stderr: `${err}wget: can't connect to remote host (${h.ip}): Connection refused\n` };
+  if (o.k === 'timeout') return { status: 1, stderr: `${err}${call.ownTimeout ? 'wget: download timed out' : `wget: can't connect to remote host (${h.ip}): Connection timed out`}\n` };
+  if (o.status >= 400) return { status: 1, stderr: `${err}wget: server returned error: HTTP/1.1 ${o.status} ${reasonPhrase(o.status)}\n` };
+  if (call.spider) return { status: 0, stderr: call.quiet ? '' : `${err}remote file exists\n` };
+  const bytes = utf8Length(o.body);
+  if (call.output === '-') {
+    if (!call.quiet) err += `writing to stdout\n${wgetProgress('-', bytes)}written to stdout\n`;
+    return { status: 0, stdout: o.body, stderr: err };
+  }
+  const name = call.output ?? wgetFileName(h.path);
+  const path = normalise(name, e.cwd);
+  // Without -O busybox refuses to overwrite (it opens the file O_EXCL).
+  if (call.output === null && e.fs.exists(path, e.at)) return { status: 1, stderr: `${err}wget: can't open '${name}': File exists\n` };
+  e.fs.write(path, e.at, o.body);
+  if (!call.quiet) err += `saving to '${name}'\n${wgetProgress(name, bytes)}'${name}' saved\n`;
+  return { status: 0, stderr: err };
+}
+
+/** curl's progress meter, as it reads once the transfer is done (without a terminal on stdout it is on). */
+function curlMeter(bytes: number, elapsedMs: number): string {
+  const speed = elapsedMs > 0 ? Math.round((bytes * 1000) / elapsedMs) : bytes;
+  const human = (n: number) => (n < 100_000 ? String(n) : n < 10_240_000 ? `${Math.round(n / 1024)}k` : `${Math.round(n / 1024 / 1024)}M`);
+  const row = (pct: number, n: number, sp: number) =>
+    `${String(pct).padStart(3)} ${human(n).padStart(5)} ${String(pct).padStart(4)} ${human(n).padStart(5)}    0     0 ${human(sp).padStart(6)}      0 --:--:-- --:--:-- --:--:-- ${human(sp).padStart(6)}`;
+  return (
+    '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n' +
+    '                                 Dload  Upload   Total   Spent    Left  Speed\n' +
+    `\r${row(0, 0, 0)}\r${row(100, bytes, speed)}\n`
+  );
+}
+
+function renderCurl(call: NetCall, o: NetOutcome, elapsedMs: number, e: CommandEnv): CommandResult {
+  const h = call.http;
+  const v8 = curlVersionOf(e).startsWith('8');
+  const meterHidden = call.quiet || e.stdoutIsTty === true;
+  const fail = (code: number, msg: string): CommandResult => ({ status: code, stderr: `${meterHidden || call.quiet ? '' : curlMeter(0, elapsedMs)}${!call.quiet || call.showError ? `curl: (${code}) ${msg}\n` : ''}` });
+  // lib/connect.c: "Failed to connect to H port P after N ms: …" — 8.x names the curl error, 7.x the socket's.
+  if (o.k === 'refused') return fail(7, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'Connection refused'}`);
+  if (o.k === 'timeout') {
+    if (call.ownTimeout) return fail(28, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: Timeout was reached`);
+    return fail(28, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'Connection timed out'}`);
+  }
+  if (call.failOnError && o.status >= 400) return fail(22, `The requested URL returned error: ${o.status}`);
+  const head = `HTTP/1.1 ${o.status} ${reasonPhrase(o.status)}\r\n${Object.entries(o.headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
+  const body = h.method === 'HEAD' ? '' : o.body;
+  const out = (call.includeHeaders ? head : '') + body;
+  const meter = meterHidden ? '' : curlMeter(utf8Length(body), elapsedMs);
+  if (call.output && call.output !== '-') {
+    e.fs.write(normalise(call.output, e.cwd), e.at, out);
+    return { status: 0, stderr: call.quiet ? '' : curlMeter(utf8Length(body), elapsedMs) };
+  }
+  return { status: 0, stdout: out, stderr: meter };
+}
