@@ -129,6 +129,10 @@ describe.skipIf(!have)('real kubectl logs and exec against npm run serve', () =>
     );
   }, 60_000);
 
+  it("exec of a command that runs longer than the proxy's dial timeout (30 s) answers once it has run", async () => {
+    expect(await kubectl(['exec', 'counter', '--', 'sh', '-c', 'sleep 40; echo late'])).toEqual({ stdout: 'late\n', stderr: '', code: 0 });
+  });
+
   it('exec -i reads the commands piped to it; its end of input ends the shell with the last status', async () => {
     expect(await kubectl(['exec', '-i', 'counter', '--', 'sh'], undefined, 'echo hello from $HOSTNAME\nls /nope\n')).toEqual({
       stdout: 'hello from counter\n',
