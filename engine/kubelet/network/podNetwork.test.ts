@@ -74,13 +74,21 @@ describe('the pod network', () => {
     expect(piped.stdout).toBe('<title>Welcome to nginx!</title>\ndone\n');
   });
 
-  it('times out on an address no pod has (the kernel gives up after 127 s) and on a cut link (-T 5)', { timeout: 120_000 }, async () => {
+  it('an address no pod has is unreachable after the ARP gives up (3 s); one nothing routes times out when the kernel does (127 s), a cut link at -T', { timeout: 120_000 }, async () => {
     const c = cluster(74);
     const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
     pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    for (const nobody of ['10.244.1.250', '10.244.2.250']) {
+      const t0 = c.e.sim.now;
+      const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', nobody);
+      expect(r.stderr).toBe(`wget: can't connect to remote host (${nobody}): No route to host\ncommand terminated with exit code 1\n`);
+      expect(c.e.sim.now - t0).toBeGreaterThanOrEqual(3000);
+      expect(c.e.sim.now - t0).toBeLessThan(10_000);
+    }
+    // No kube-proxy: a Service's virtual IP goes to no host.
     const t0 = c.e.sim.now;
-    const none = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', '10.244.1.250');
-    expect(none.stderr).toContain("wget: can't connect to remote host (10.244.1.250): Connection timed out\n");
+    const none = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', '10.96.0.1');
+    expect(none.stderr).toContain("wget: can't connect to remote host (10.96.0.1): Connection timed out\n");
     expect(c.e.sim.now - t0).toBeGreaterThanOrEqual(127_000);
     c.e.sim.network.partition([['node-1'], ['node-2']]);
     const cut = await c.kubectl('exec', 'client', '--', 'wget', '-T', '5', '-qO-', ip);

@@ -1,16 +1,17 @@
 // The node's end of the pod network: a connection from a container here to a
 // pod on another node leaves as a PodConnect packet for the host its podCIDR
 // is routed to, and that host's pod answers (PodConnectReply: the HTTP answer,
-// or a reset when nothing listens on the port). No answer at all — the pod is
-// gone, its node is down or cut off, the address is nobody's — and the client
-// gives up when its timeout (or the kernel's, 127 s) runs out.
+// or a reset when nothing listens on the port; ICMP host unreachable once the
+// bridge's ARP gives up on an address no pod has). No answer at all — its node
+// is down or cut off, nothing routes the address — and the client gives up
+// when its timeout (or the kernel's, 127 s) runs out.
 //
 // The node's actor stands for the whole machine here: the packets reach the
 // kubelet's actor, as they reach the node's kernel. Connections within the
 // node (the pod itself, pods on the same bridge) never leave the runtime.
 import type { ActorId } from '../../sim/actor';
 import type { ActorContext } from '../../sim/kernel';
-import type { NetCall, NetOutcome } from '../runtime/shell/net';
+import { ARP_FAIL_MS, type NetCall, type NetOutcome } from '../runtime/shell/net';
 import type { Kubelet } from '../kubelet';
 import { runtimeChanged } from '../pod/podWorkers';
 
@@ -27,7 +28,7 @@ export interface PodConnectReplyMsg {
   outcome: NetOutcome;
 }
 
-export const NET_TIMERS = new Set(['netTimeout', 'netWake']);
+export const NET_TIMERS = new Set(['netTimeout', 'netWake', 'netUnreachable']);
 
 /** The kubelet starts: its podCIDR is routed to this host, and connections its containers still wait on get their timeouts back. */
 export function startPodNetwork(k: Kubelet, ctx: ActorContext): void {
@@ -67,6 +68,11 @@ export function flushPodNetwork(k: Kubelet, ctx: ActorContext): void {
 }
 
 export function podNetworkTimer(k: Kubelet, ctx: ActorContext, tag: string, data: unknown): void {
+  if (tag === 'netUnreachable') {
+    const d = data as { to: ActorId; conn: number };
+    const reply: PodConnectReplyMsg = { type: 'PodConnectReply', conn: d.conn, outcome: { k: 'unreachable' } };
+    return ctx.send(d.to, reply);
+  }
   if (tag === 'netWake') {
     k.netWakeTimer = null;
     k.netWakeAt = Infinity;
@@ -78,10 +84,18 @@ export function podNetworkTimer(k: Kubelet, ctx: ActorContext, tag: string, data
   answered(k, ctx, data as number, { k: 'timeout' });
 }
 
-/** A packet for a pod here: the pod answers; nothing does when no pod has the address. */
+/**
+ * A packet for a pod here: the pod answers. When no pod has the address the
+ * bridge's ARP goes unanswered and the host sends ICMP host unreachable once
+ * it gives up.
+ */
 export function onPodConnect(k: Kubelet, ctx: ActorContext, from: ActorId, m: PodConnectMsg): void {
   const outcome = k.runtime.accept(m.call.http.ip, m.call, m.srcIP, ctx.now);
   if (!outcome) return;
+  if (outcome.k === 'unreachable') {
+    ctx.setTimer(ARP_FAIL_MS, 'netUnreachable', { to: from, conn: m.conn });
+    return;
+  }
   const reply: PodConnectReplyMsg = { type: 'PodConnectReply', conn: m.conn, outcome };
   ctx.send(from, reply);
 }

@@ -295,8 +295,8 @@ export class FakeRuntime {
     if (ip.startsWith('127.') || ip === srcIP) return this.serve(c.sandboxId, call, ip.startsWith('127.') ? '127.0.0.1' : srcIP, at, !proc) ?? { k: 'timeout' };
     if (inCidr(ip, this.config.podCIDR)) {
       const dst = [...this.sandboxes.values()].find((s) => s.ip === ip && s.state === 'ready' && s.readyAt <= at);
-      // No pod has the address: nothing answers the SYNs.
-      return dst ? (this.serve(dst.id, call, srcIP, at, !proc) ?? { k: 'timeout' }) : { k: 'timeout' };
+      if (dst) return this.serve(dst.id, call, srcIP, at, !proc) ?? { k: 'timeout' };
+      // No pod here has the address: the bridge's ARP goes unanswered, which takes its time (the kubelet's, as for another node's).
     }
     if (!proc) return -1;
     // What the look-ahead foresaw up to here has come: it looks again once the answer is in.
@@ -336,11 +336,15 @@ export class FakeRuntime {
     return null;
   }
 
-  /** A connection from another node reaches pod IP `ip` at `now`: its answer, or null when no pod here has the address. */
+  /**
+   * A connection from another node (or this one, for an address no pod here
+   * has) reaches pod IP `ip` at `now`: its answer, 'unreachable' when no pod
+   * has the address, or null when this pod has no network any more.
+   */
   accept(ip: string, call: NetCall, clientIP: string, now: number): NetOutcome | null {
     this.advance(now);
     const sb = [...this.sandboxes.values()].find((s) => s.ip === ip && s.state === 'ready' && s.readyAt <= now);
-    return sb ? this.serve(sb.id, call, clientIP, now, false) : null;
+    return sb ? this.serve(sb.id, call, clientIP, now, false) : { k: 'unreachable' };
   }
 
   /** The connections processes opened to other nodes since the last call: the kubelet sends them. */

@@ -43,6 +43,8 @@ export type NetOutcome =
   | { k: 'http'; status: number; headers: Record<string, string>; body: string }
   /** A reset: nothing listens on the port. */
   | { k: 'refused' }
+  /** ICMP host unreachable: the address is on a pod network but no pod has it (its bridge's ARP went unanswered). */
+  | { k: 'unreachable' }
   /** No answer before `timeoutMs`. */
   | { k: 'timeout' };
 
@@ -51,6 +53,9 @@ export type NetOutcome =
  * (1 + 2 + 4 + … + 64 s): ETIMEDOUT at 127 s.
  */
 export const SYN_TIMEOUT_MS = 127_000;
+
+/** Linux's neighbour resolution gives up after mcast_solicit = 3 probes a second apart: EHOSTUNREACH. */
+export const ARP_FAIL_MS = 3_000;
 
 const REASONS: Record<number, string> = {
   200: 'OK',
@@ -206,6 +211,7 @@ function renderWget(call: NetCall, o: NetOutcome, e: CommandEnv): CommandResult 
   const h = call.http;
   let err = call.quiet ? '' : `Connecting to ${h.host} (${h.ip}:${h.port})\n`;
   if (o.k === 'refused') return { status: 1, stderr: `${err}wget: can't connect to remote host (${h.ip}): Connection refused\n` };
+  if (o.k === 'unreachable') return { status: 1, stderr: `${err}wget: can't connect to remote host (${h.ip}): No route to host\n` };
   if (o.k === 'timeout') return { status: 1, stderr: `${err}${call.ownTimeout ? 'wget: download timed out' : `wget: can't connect to remote host (${h.ip}): Connection timed out`}\n` };
   if (o.status >= 400) return { status: 1, stderr: `${err}wget: server returned error: HTTP/1.1 ${o.status} ${reasonPhrase(o.status)}\n` };
   if (call.spider) return { status: 0, stderr: call.quiet ? '' : `${err}remote file exists\n` };
@@ -243,6 +249,7 @@ function renderCurl(call: NetCall, o: NetOutcome, elapsedMs: number, e: CommandE
   const fail = (code: number, msg: string): CommandResult => ({ status: code, stderr: `${meterHidden || call.quiet ? '' : curlMeter(0, elapsedMs)}${!call.quiet || call.showError ? `curl: (${code}) ${msg}\n` : ''}` });
   // lib/connect.c: "Failed to connect to H port P after N ms: …" — 8.x names the curl error, 7.x the socket's.
   if (o.k === 'refused') return fail(7, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'Connection refused'}`);
+  if (o.k === 'unreachable') return fail(7, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'No route to host'}`);
   if (o.k === 'timeout') {
     if (call.ownTimeout) return fail(28, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: Timeout was reached`);
     return fail(28, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'Connection timed out'}`);
