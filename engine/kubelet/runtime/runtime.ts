@@ -854,21 +854,9 @@ export class FakeRuntime {
 
   /** Whether something in the pod accepts TCP connections on `port`. */
   tcpOpen(sandboxId: string, port: number, now: number): boolean {
-    return this.listener(sandboxId, port, now) !== null;
-  }
-
-  private listener(sandboxId: string, port: number, now: number): (NonNullable<Proc['daemon']> & { since: number }) | null {
     this.advance(now);
     const sb = this.sandboxes.get(sandboxId);
-    if (!sb || sb.state !== 'ready') return null;
-    for (const c of this.containers.values()) {
-      if (c.sandboxId !== sandboxId || c.state !== 'running') continue;
-      const d = c.proc?.daemon;
-      if (!d || d.stoppingAt !== undefined || !(d.ports ?? []).includes(port)) continue;
-      if (now < d.since + (d.listenAfterMs ?? 0)) continue;
-      return d;
-    }
-    return null;
+    return !!sb && sb.state === 'ready' && this.listenerAt(sandboxId, port, now) !== null;
   }
 
   // ---- images ----------------------------------------------------------------------
