@@ -184,11 +184,20 @@ function curlVersionOf(e: CommandEnv): string {
   return e.flavour === 'busybox' ? '8.11.1' : '7.88.1';
 }
 
-/** busybox's progress line once a transfer is done (progress.c: the name in 20 columns, a 32-star bar, the size). */
+/**
+ * busybox's progress line once a transfer is done (libbb/progress.c): the
+ * name in 20 columns, the percentage, a bar of the terminal's width less 48
+ * (80 columns without a terminal: 32), the size in 5 columns (smart_ulltoa5:
+ * digits, or a number and a unit), the time left.
+ */
 function wgetProgress(name: string, bytes: number): string {
-  const [n, unit] = bytes < 100_000 ? [bytes, ' '] : bytes < 100_000 * 1024 ? [Math.floor(bytes / 1024), 'k'] : [Math.floor(bytes / 1024 / 1024), 'M'];
-  // "%-20.20s%4u%% " then the bar, the size ("%6u%c") and the time left.
-  return `${name.padEnd(20).slice(0, 20)} 100% |${'*'.repeat(32)}| ${String(n).padStart(5)}${unit} 0:00:00 ETA\n`;
+  let size = String(bytes);
+  for (const unit of ['k', 'M', 'G']) {
+    if (size.length <= 5) break;
+    bytes = Math.floor(bytes / 1024);
+    size = `${bytes}${unit}`;
+  }
+  return `${name.padEnd(20).slice(0, 20)} 100% |${'*'.repeat(32)}| ${size.padStart(5)}  0:00:00 ETA\n`;
 }
 
 /** The name wget saves to: the URL path's last segment, or index.html. */
