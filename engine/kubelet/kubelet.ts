@@ -42,7 +42,7 @@ import { KubeletServer } from './server/server';
 import { EvictionManager } from './eviction/manager';
 import { maybeDelete, flushStatus } from './status/statusManager';
 import { askToJoin, onJoinAnswer } from './join';
-import { flushPodNetwork, NET_TIMERS, onPodConnect, onPodConnectReply, podNetworkTimer, startPodNetwork, type PodConnectMsg, type PodConnectReplyMsg } from './network/podNetwork';
+import { flushPodNetwork, hostReceive, NET_TIMERS, onPodConnect, onPodConnectReply, podNetworkTimer, startPodNetwork, type PodConnectMsg, type PodConnectReplyMsg } from './network/podNetwork';
 
 /** Boot ids by seed (see Kubelet.bootId). */
 const bootIds = new Map<number, string>();
@@ -183,7 +183,7 @@ export class Kubelet implements Actor {
   }
 
   private handle(ctx: ActorContext, from: ActorId, p: Payload): void {
-    if (p.type === 'PodConnect') return onPodConnect(this, ctx, from, p as unknown as PodConnectMsg);
+    if (p.type === 'PodConnect') return onPodConnect(this.runtime, (to, r) => ctx.send(to, r), ctx.now, from, p as unknown as PodConnectMsg);
     if (p.type === 'PodConnectReply') return onPodConnectReply(this, ctx, p as unknown as PodConnectReplyMsg);
     if (p.type === 'HttpRequest') return this.server.serve(this, ctx, from, p as unknown as HttpRequestMsg);
     if (p.type === 'HttpCancel') return this.server.cancel(this, ctx, from, (p as unknown as HttpCancelMsg).reqId);
@@ -459,4 +459,5 @@ registerActorKind<KubeletConfig, KubeletDurable>({
     const seed = durable.runtime ? durable.runtime.seed : env.rng.nextU32();
     return new Kubelet(id, config, env.rng, env.now, durable, seed);
   },
+  host: { types: new Set(['PodConnect', 'PodConnectReply']), receive: (host, durable, from, p) => hostReceive(host, durable.runtime, from, p) },
 });

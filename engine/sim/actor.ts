@@ -45,4 +45,16 @@ export interface ActorKind<Config, Durable> {
   readonly kind: string;
   initDurable(config: Config): Durable;
   create(id: ActorId, config: Config, durable: Durable, env: ActorEnv): Actor;
+  /**
+   * What the machine itself does with some payloads while the actor's
+   * process is down but its host is up (a crashed kubelet's node still routes
+   * its pods' packets): `types` it takes, handled with the durable state.
+   */
+  readonly host?: { types: ReadonlySet<string>; receive(host: HostContext, durable: Durable, from: ActorId, payload: Payload): void };
+}
+
+/** What a host can do without its process: the time, and sending from its address. */
+export interface HostContext {
+  readonly now: number;
+  send(to: ActorId, payload: Payload): void;
 }

@@ -348,7 +348,17 @@ export class Simulation {
             return this.flushHeld(ls);
           }
         }
-        if (!reason && !slot!.actor) reason = 'target-down';
+        if (!reason && !slot!.actor) {
+          const host = kindOf(slot!.kind).host;
+          if (host?.types.has(ev.payload.type)) {
+            // The process is down but its machine is up: the host handles it.
+            this.trace.recordIds(TraceCode.deliver, this.now, ev.traceFrom, slot!.traceId, ev.traceType, ev.msgId, 0);
+            const s = slot!;
+            host.receive({ now: this.now, send: (to, p) => this.sendFrom(s, to, p) }, s.durable, ev.from, ev.payload);
+            return;
+          }
+          reason = 'target-down';
+        }
         if (reason) {
           this.trace.recordEvent('drop', this.now, ev.from, ev.to, ev.payload.type, ev.msgId, reason);
           if (reason === 'target-down') this.refuse(ev.to, ev.from, ev.msgId, ev.payload);

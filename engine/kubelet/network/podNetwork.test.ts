@@ -118,4 +118,17 @@ describe('the pod network', () => {
     const logs = await c.kubectl('logs', 'web');
     expect(logs.stdout).toMatch(/^10\.244\.1\.1 - - \[.*\] "GET \/ HTTP\/1\.1" 200 \d+ "-" "kube-probe\/1\.32" "-"$/m);
   });
+
+  it('a crashed kubelet stops reporting, not serving: its node still answers for its pods', { timeout: 120_000 }, async () => {
+    const c = cluster(77);
+    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    c.e.sim.crash('node-1');
+    const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('<h1>Welcome to nginx!</h1>');
+    c.e.sim.restart('node-1');
+    const logs = await c.kubectl('logs', 'web');
+    expect(logs.stdout).toMatch(/"GET \/ HTTP\/1\.1" 200 \d+ "-" "Wget" "-"$/m);
+  });
 });

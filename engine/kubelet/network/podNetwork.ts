@@ -7,9 +7,12 @@
 // when its timeout (or the kernel's, 127 s) runs out.
 //
 // The node's actor stands for the whole machine here: the packets reach the
-// kubelet's actor, as they reach the node's kernel. Connections within the
-// node (the pod itself, pods on the same bridge) never leave the runtime.
-import type { ActorId } from '../../sim/actor';
+// kubelet's actor, as they reach the node's kernel, and while the kubelet
+// process is down the machine still answers for its pods (hostReceive, the
+// actor kind's host handler). Connections within the node (the pod itself,
+// pods on the same bridge) never leave the runtime.
+import type { ActorId, HostContext, Payload } from '../../sim/actor';
+import type { FakeRuntime } from '../runtime/runtime';
 import type { ActorContext } from '../../sim/kernel';
 import { ARP_FAIL_MS, type NetCall, type NetOutcome } from '../runtime/shell/net';
 import type { Kubelet } from '../kubelet';
@@ -68,11 +71,7 @@ export function flushPodNetwork(k: Kubelet, ctx: ActorContext): void {
 }
 
 export function podNetworkTimer(k: Kubelet, ctx: ActorContext, tag: string, data: unknown): void {
-  if (tag === 'netUnreachable') {
-    const d = data as { to: ActorId; conn: number };
-    const reply: PodConnectReplyMsg = { type: 'PodConnectReply', conn: d.conn, outcome: { k: 'unreachable' } };
-    return ctx.send(d.to, reply);
-  }
+  if (tag === 'netUnreachable') return answered(k, ctx, data as number, { k: 'unreachable' });
   if (tag === 'netWake') {
     k.netWakeTimer = null;
     k.netWakeAt = Infinity;
@@ -85,23 +84,33 @@ export function podNetworkTimer(k: Kubelet, ctx: ActorContext, tag: string, data
 }
 
 /**
- * A packet for a pod here: the pod answers. When no pod has the address the
- * bridge's ARP goes unanswered and the host sends ICMP host unreachable once
- * it gives up.
+ * A packet for a pod here: the pod answers, or ICMP host unreachable when no
+ * pod has the address. The node's kernel does this, so it goes on while the
+ * kubelet process is down (hostReceive).
  */
-export function onPodConnect(k: Kubelet, ctx: ActorContext, from: ActorId, m: PodConnectMsg): void {
-  const outcome = k.runtime.accept(m.call.http.ip, m.call, m.srcIP, ctx.now);
-  if (!outcome) return;
-  if (outcome.k === 'unreachable') {
-    ctx.setTimer(ARP_FAIL_MS, 'netUnreachable', { to: from, conn: m.conn });
-    return;
-  }
-  const reply: PodConnectReplyMsg = { type: 'PodConnectReply', conn: m.conn, outcome };
-  ctx.send(from, reply);
+export function onPodConnect(runtime: FakeRuntime | null, send: (to: ActorId, p: PodConnectReplyMsg) => void, now: number, from: ActorId, m: PodConnectMsg): void {
+  const outcome = runtime?.accept(m.call.http.ip, m.call, m.srcIP, now);
+  if (outcome) send(from, { type: 'PodConnectReply', conn: m.conn, outcome });
 }
 
+/**
+ * An answer for a connection from here. Host unreachable comes once the
+ * far bridge's ARP has given up, ARP_FAIL_MS after the connection opened.
+ */
 export function onPodConnectReply(k: Kubelet, ctx: ActorContext, m: PodConnectReplyMsg): void {
+  const o = k.runtime.conns.get(m.conn);
+  if (m.outcome.k === 'unreachable' && o && ctx.now < o.openedAt + ARP_FAIL_MS) {
+    ctx.setTimer(o.openedAt + ARP_FAIL_MS - ctx.now, 'netUnreachable', m.conn);
+    return;
+  }
   answered(k, ctx, m.conn, m.outcome);
+}
+
+/** The node's kernel while the kubelet process is down: pods go on answering, and answers reach the processes that wait. */
+export function hostReceive(host: HostContext, runtime: FakeRuntime | null, from: ActorId, p: Payload): void {
+  if (p.type === 'PodConnect') return onPodConnect(runtime, (to, r) => host.send(to, r), host.now, from, p as unknown as PodConnectMsg);
+  const m = p as unknown as PodConnectReplyMsg;
+  runtime?.connDone(m.conn, m.outcome, host.now);
 }
 
 /** A connection came to an end: its process goes on, and whoever follows that process hears of it. */
