@@ -37,6 +37,9 @@ describe('the pod network', () => {
     const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('<title>Welcome to nginx!</title>');
+    // nginx serves its document root as it is now.
+    await c.kubectl('exec', 'web', '--', 'sh', '-c', 'echo hi from the docroot > /usr/share/nginx/html/index.html');
+    expect((await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip)).stdout).toBe('hi from the docroot\n');
     const logs = await c.kubectl('logs', 'web');
     expect(logs.stdout).toMatch(new RegExp(`^10\\.244\\.2\\.\\d+ - - \\[\\d\\d/[A-Z][a-z]{2}/\\d{4}:\\d\\d:\\d\\d:\\d\\d \\+0000\\] "GET / HTTP/1.1" 200 \\d+ "-" "Wget" "-"$`, 'm'));
   });
@@ -130,5 +133,23 @@ describe('the pod network', () => {
     c.e.sim.restart('node-1');
     const logs = await c.kubectl('logs', 'web');
     expect(logs.stdout).toMatch(/"GET \/ HTTP\/1\.1" 200 \d+ "-" "Wget" "-"$/m);
+  });
+
+  it("names in /etc/hosts resolve: hostAliases (written as the kubelet writes them) and the pod's own name", { timeout: 120_000 }, async () => {
+    const c = cluster(78);
+    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    const spec = { nodeName: 'node-2', hostAliases: [{ ip, hostnames: ['web.local', 'www.web.local'] }], containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] };
+    expect(call(c.e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'client' }, spec }).status).toBe(201);
+    runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/client').body.status?.phase === 'Running', 'client Running', 120_000, 200);
+    const own = call(c.e, 'GET', '/api/v1/namespaces/default/pods/client').body.status.podIP as string;
+    const hosts = await c.kubectl('exec', 'client', '--', 'cat', '/etc/hosts');
+    expect(hosts.stdout.endsWith(`${own}\tclient\n\n# Entries added by HostAliases.\n${ip}\tweb.local\twww.web.local\n`)).toBe(true);
+    const r = await c.kubectl('exec', 'client', '--', 'wget', '-O-', 'http://www.web.local/');
+    expect(r.stdout).toContain('<h1>Welcome to nginx!</h1>');
+    expect(r.stderr).toMatch(new RegExp(`^Connecting to www\\.web\\.local \\(${ip.replace(/\./g, '\\.')}:80\\)\nwriting to stdout\n`));
+    const self = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', 'client:8080');
+    expect(self.stderr).toContain(`wget: can't connect to remote host (${own}): Connection refused\n`);
+    const dns = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', 'web');
+    expect(dns.stderr).toContain("wget: bad address 'web'\n");
   });
 });

@@ -245,10 +245,15 @@ export function podVolumes(
 /** The files a container sees: its volume mounts, and the kubelet-managed /etc files. */
 export function containerMounts(pod: Pod, c: ContainerEnvSpec, volumes: Record<string, Record<string, string>>, podIP: string): Record<string, string> {
   const ns = pod.metadata.namespace ?? 'default';
-  const hostname = (pod.spec as { hostname?: string }).hostname ?? pod.metadata.name!;
+  const spec = pod.spec as { hostname?: string; subdomain?: string; hostAliases?: { ip?: string; hostnames?: string[] }[] };
+  const hostname = spec.hostname ?? pod.metadata.name!;
+  // managedHostsFileContent (kubelet_pods.go): the pod's own line names its FQDN first when it has a subdomain,
+  // then hostsEntriesFromHostAliases adds one line per alias.
+  const own = !podIP ? '' : spec.subdomain ? `${podIP}\t${hostname}.${spec.subdomain}.${ns}.svc.cluster.local\t${hostname}\n` : `${podIP}\t${hostname}\n`;
+  const aliases = spec.hostAliases?.length ? `\n# Entries added by HostAliases.\n${spec.hostAliases.map((a) => `${a.ip ?? ''}\t${(a.hostnames ?? []).join('\t')}\n`).join('')}` : '';
   const out: Record<string, string> = {
     '/etc/hostname': `${hostname}\n`,
-    '/etc/hosts': `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n${podIP ? `${podIP}\t${hostname}\n` : ''}`,
+    '/etc/hosts': `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n${own}${aliases}`,
     '/etc/resolv.conf': `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`,
   };
   for (const m of c.volumeMounts ?? []) {

@@ -1,4 +1,5 @@
-// HTTP clients in containers (busybox wget, curl) reaching a pod by its IP:
+// HTTP clients in containers (busybox wget, curl) reaching a pod by its IP
+// (or a name /etc/hosts gives):
 // how their command lines become a connection (NetCall), and how what came
 // back (NetOutcome: an answer, a reset, no answer) reads on their stdout,
 // stderr and exit status. The connection itself is the runtime's and the
@@ -101,7 +102,7 @@ function parseUrl(target: string): Url | { error: 'scheme'; scheme: string } | n
 
 /**
  * The connection a wget or curl command line asks for, when it names an IP
- * address (or localhost); null when it names a host only DNS could find, or
+ * address (or a name in /etc/hosts); null when it names a host only DNS could find, or
  * is not a plain fetch (commands.ts answers those).
  */
 export function parseNetCall(tool: 'wget' | 'curl', argv: readonly string[], e: CommandEnv): NetCall | null {
@@ -158,8 +159,8 @@ export function parseNetCall(tool: 'wget' | 'curl', argv: readonly string[], e: 
   }
   const url = target ? parseUrl(target) : null;
   if (!url || 'error' in url) return null;
-  const host = url.host === 'localhost' ? '127.0.0.1' : url.host;
-  if (!isIPv4(host)) return null;
+  const host = isIPv4(url.host) ? url.host : hostsEntry(url.host, e);
+  if (host === null) return null;
   const curlVersion = curlVersionOf(e);
   return {
     tool,
@@ -173,6 +174,16 @@ export function parseNetCall(tool: 'wget' | 'curl', argv: readonly string[], e: 
     includeHeaders: includeHeaders || head,
     spider,
   };
+}
+
+/** A name's IPv4 address in the container's /etc/hosts (the kubelet's: localhost, the pod's own name, hostAliases), or null. */
+function hostsEntry(name: string, e: CommandEnv): string | null {
+  const hosts = e.fs.read('/etc/hosts', e.at) ?? '127.0.0.1\tlocalhost\n';
+  for (const line of hosts.split('\n')) {
+    const [ip, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (ip && isIPv4(ip) && names.some((n) => n.toLowerCase() === name.toLowerCase())) return ip;
+  }
+  return null;
 }
 
 /**
