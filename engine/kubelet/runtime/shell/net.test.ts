@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { FileSystem } from './fs';
 import { feedInput, netReply, nextStepAt, pendingConn, run, spawn, spawnWithInput, type ShellContext } from './interp';
-import type { NetCall, NetOutcome } from './net';
+import { parseNetCall, renderNet, type NetCall, type NetOutcome } from './net';
 
 function harness() {
   const lines: { at: number; fd: number; text: string }[] = [];
@@ -68,5 +68,23 @@ describe('a shell on the pod network', () => {
     expect(out()).toBe('/ # \n/ # ');
     expect(netReply(p, 1, page('late'), 600)).toBe(false);
     expect(p.net).toBeUndefined();
+  });
+});
+
+describe("the clients' words", () => {
+  const env = () => ({ fs: new FileSystem({}, ['/tmp']), at: 0, cwd: '/', env: {}, hostname: 'client', podIP: '10.244.2.5', flavour: 'busybox' as const, stdin: null, hasCommand: () => true });
+  it("curl without -s shows its meter on stderr, as lib/progress.c lays it out", () => {
+    const e = env();
+    const call = parseNetCall('curl', ['http://10.244.1.7/'], e)!;
+    const r = renderNet(call, { k: 'http', status: 200, headers: {}, body: 'x'.repeat(175) }, 311, e);
+    expect(r.stdout).toBe('x'.repeat(175));
+    expect(r.stderr!.split('\r').pop()).toBe('100   175  100   175    0     0    562      0 --:--:-- --:--:-- --:--:--   562\n');
+  });
+  it('busybox wget -O - shows its progress line and saves nothing', () => {
+    const e = env();
+    const call = parseNetCall('wget', ['-O', '-', '10.244.1.7:8080/x'], e)!;
+    const r = renderNet(call, { k: 'http', status: 200, headers: {}, body: 'y'.repeat(615) }, 3, e);
+    expect(r.stderr).toBe('Connecting to 10.244.1.7:8080 (10.244.1.7:8080)\nwriting to stdout\n-                    100% |********************************|   615  0:00:00 ETA\nwritten to stdout\n');
+    expect(e.fs.exists('/x', 0)).toBe(false);
   });
 });

@@ -249,12 +249,17 @@ function renderWget(call: NetCall, o: NetOutcome, e: CommandEnv): CommandResult 
   return { status: 0, stderr: err };
 }
 
-/** curl's progress meter, as it reads once the transfer is done (without a terminal on stdout it is on). */
+/**
+ * curl's progress meter once the transfer is done (lib/progress.c; on
+ * without a terminal on stdout): its two header lines, then the line at the
+ * start and the last one — percentages in 3 columns, sizes and speeds in 5
+ * (max5data: bytes, then k and M), the times unknown for a transfer this quick.
+ */
 function curlMeter(bytes: number, elapsedMs: number): string {
-  const speed = elapsedMs > 0 ? Math.round((bytes * 1000) / elapsedMs) : bytes;
-  const human = (n: number) => (n < 100_000 ? String(n) : n < 10_240_000 ? `${Math.round(n / 1024)}k` : `${Math.round(n / 1024 / 1024)}M`);
-  const row = (pct: number, n: number, sp: number) =>
-    `${String(pct).padStart(3)} ${human(n).padStart(5)} ${String(pct).padStart(4)} ${human(n).padStart(5)}    0     0 ${human(sp).padStart(6)}      0 --:--:-- --:--:-- --:--:-- ${human(sp).padStart(6)}`;
+  const speed = elapsedMs > 0 ? Math.floor((bytes * 1000) / elapsedMs) : bytes;
+  const max5 = (n: number) => (n < 100_000 ? String(n) : n < 10_000 * 1024 ? `${Math.floor(n / 1024)}k` : `${Math.floor(n / 1024 / 1024)}M`).padStart(5);
+  const pct = (n: number) => String(n).padStart(3);
+  const row = (p: number, n: number, sp: number) => `${pct(p)} ${max5(n)}  ${pct(p)} ${max5(n)}  ${pct(0)} ${max5(0)}  ${max5(sp)}  ${max5(0)} --:--:-- --:--:-- --:--:-- ${max5(sp)}`;
   return (
     '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n' +
     '                                 Dload  Upload   Total   Spent    Left  Speed\n' +
