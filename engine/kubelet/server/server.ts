@@ -5,8 +5,9 @@
 // chunks until the container stops or the client hangs up) and
 // /exec/{namespace}/{pod}/{container}?command=… and /attach/… . Exec upstream
 // is a SPDY or WebSocket stream; here an exec without stdin is one request
-// whose answer (after the command has run its virtual time) is JSON {stdout,
-// stderr, exitCode} — or, for a command that cannot start, an error — and one
+// whose answer is JSON {stdout, stderr, exitCode} — at once, or for a command
+// that takes its virtual time (or waits on the network) a head at once and the
+// JSON as the body when it ends; for a command that cannot start, an error — and one
 // with stdin (input=1) is a stream both ways, framed by channel
 // (http/execStream): stdin in as HttpData, stdout and stderr out as chunks
 // while the process runs, then the error channel's Status with its exit code.
@@ -24,7 +25,7 @@ import type { Pod } from '../../scheduler/framework/api';
 import type { Kubelet } from '../kubelet';
 import { ContainerLog, type LogOptions } from '../runtime/logs';
 import type { ExecSession, RtContainer } from '../runtime/runtime';
-import { nextStepAt } from '../runtime/shell/interp';
+import { nextStepAt, type Proc } from '../runtime/shell/interp';
 import { runtimeChanged } from '../pod/podWorkers';
 import { statusOf } from '../status/statusManager';
 import { PROMETHEUS_TEXT } from './prometheus';
@@ -70,7 +71,8 @@ interface Stream {
   timerAt: number;
   /**
    * An exec without stdin that waits on the network: no stream is upgraded;
-   * its output is kept and answered whole, as ExecSync's, when it ends.
+   * the head went at once, and its output is kept and sent whole as the body
+   * (ExecSync's JSON) when it ends.
    */
   collect?: { stdout: string; stderr: string };
 }
@@ -222,7 +224,7 @@ export class KubeletServer {
   }
 
   /** A process got the answer it waited for from the network: the stream that follows it goes on. */
-  resumed(k: Kubelet, ctx: ActorContext, proc: unknown, containerId: string): void {
+  resumed(k: Kubelet, ctx: ActorContext, proc: Proc, containerId: string): void {
     for (const [id, s] of [...this.streams]) {
       if (s.exec ? s.exec.proc === proc : s.containerId === containerId) this.step(k, ctx, id, s, undefined);
     }
