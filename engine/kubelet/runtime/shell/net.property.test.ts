@@ -9,7 +9,7 @@ import { isIPv4, parseNetCall, renderNet, type NetOutcome } from './net';
 
 const word = fc.oneof(
   fc.constantFrom('-q', '-O', '-O-', '-qO-', '-T', '5', '-s', '-S', '-sSf', '-fsSL', '-I', '-i', '-o', 'out', '--connect-timeout', '-m', '--spider', '-H', 'x: y', '-'),
-  fc.constantFrom('10.244.1.7', 'http://10.244.1.7:8080/a?b=1', 'localhost:80', 'web', 'https://10.0.0.1/', 'http://', '300.1.1.1', ':80', '10.244.1.7:99999'),
+  fc.constantFrom('10.244.1.7', 'http://10.244.1.7:8080/a?b=1', 'localhost:80', 'web', 'https://10.0.0.1/', 'http://', '300.1.1.1', ':80', '10.244.1.7:99999', '10.244.1.7:0'),
   fc.string({ maxLength: 12 }),
 );
 const outcome: fc.Arbitrary<NetOutcome> = fc.oneof(

@@ -95,7 +95,7 @@ function parseUrl(target: string): Url | { error: 'scheme'; scheme: string } | n
   if (s && s[1]!.toLowerCase() !== 'http') return { error: 'scheme', scheme: s[1]!.toLowerCase() };
   const rest = s ? target.slice(s[0].length) : target;
   const m = /^([^/:?#]*)(?::(\d+))?([/?][^#]*)?/.exec(rest);
-  if (!m || !m[1] || (m[2] && Number(m[2]) > 65535)) return null;
+  if (!m || !m[1] || (m[2] && !(Number(m[2]) >= 1 && Number(m[2]) <= 65535))) return null;
   const path = m[3] ?? '/';
   return { host: m[1], port: m[2] ? Number(m[2]) : 80, path: path.startsWith('?') ? `/${path}` : path };
 }
