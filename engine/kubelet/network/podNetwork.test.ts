@@ -75,6 +75,13 @@ describe('the pod network', () => {
     expect(cat.stdout).toContain('<h1>Welcome to nginx!</h1>');
     const piped = await c.kubectl('exec', 'client', '--', 'sh', '-c', `wget -qO- ${ip} | grep title; echo done`);
     expect(piped.stdout).toBe('<title>Welcome to nginx!</title>\ndone\n');
+    // A connection the command opens later (after a sleep) is opened then, not when the exec starts.
+    const t0 = c.e.sim.now;
+    const later = await c.kubectl('exec', 'client', '--', 'sh', '-c', `echo first; sleep 2; wget -qO- ${ip} | grep h1`);
+    expect(later.stdout).toBe('first\n<h1>Welcome to nginx!</h1>\n');
+    expect(c.e.sim.now - t0).toBeGreaterThanOrEqual(2000);
+    const served = await c.kubectl('logs', 'web', '--timestamps', '--tail=1');
+    expect(Date.parse(served.stdout.split(' ')[0]!) - c.e.sim.epochMs).toBeGreaterThanOrEqual(t0 + 2000);
   });
 
   it('an address no pod has is unreachable after the ARP gives up (3 s); one nothing routes times out when the kernel does (127 s), a cut link at -T', { timeout: 120_000 }, async () => {
