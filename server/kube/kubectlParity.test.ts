@@ -343,8 +343,18 @@ describe.skipIf(!have)('in-page kubectl prints what real kubectl prints', () => 
       const job = await real(['get', 'job', 'once', '-o', 'jsonpath={.status.succeeded}']);
       return phases.length === 8 && phases.every((p) => p === 'Running' || p === 'Succeeded') && job.startsWith('1\n');
     });
-    // The kubelet's last events for them (Started) and metrics come a moment after the phase.
+    // The kubelet's last events for them (Started) and metrics come a moment after the phase. Wait until no event
+    // has come for a while (on a loaded machine 2 s were not always enough): an event between our kubectl's and
+    // the real one's list changes how sort.Sort orders the ties of `kubectl events`.
     await new Promise((r) => setTimeout(r, 2000));
+    let last = '';
+    await until('the events settled', async () => {
+      const now = await real(['get', 'events', '-o', 'jsonpath={.items[*].metadata.resourceVersion}']);
+      const same = now === last;
+      last = now;
+      if (!same) await new Promise((r) => setTimeout(r, 1500));
+      return same;
+    });
   }, 90_000);
   afterAll(async () => {
     await server?.close();
