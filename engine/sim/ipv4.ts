@@ -22,9 +22,14 @@ export function parseCidr(cidr: string): { base: number; bits: number } | null {
   return { base: base - (base % 2 ** (32 - bits)), bits };
 }
 
+/** Whether address `n` lies in the prefix `base`/`bits`. */
+export function inPrefix(n: number, base: number, bits: number): boolean {
+  return Math.floor(n / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits));
+}
+
 /** Whether `ip` lies in `cidr`. */
 export function inCidr(ip: string, cidr: string): boolean {
   const c = parseCidr(cidr);
   const n = ipv4ToInt(ip);
-  return !!c && !Number.isNaN(n) && Math.floor(n / 2 ** (32 - c.bits)) === Math.floor(c.base / 2 ** (32 - c.bits));
+  return !!c && !Number.isNaN(n) && inPrefix(n, c.base, c.bits);
 }

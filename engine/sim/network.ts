@@ -4,7 +4,7 @@
 import { registerClass } from './serial';
 import type { ActorId } from './actor';
 import type { Rng } from './rng';
-import { ipv4ToInt, parseCidr } from './ipv4';
+import { inPrefix, ipv4ToInt, parseCidr } from './ipv4';
 
 export interface LinkConfig {
   /** One-way latency, uniformly distributed in [minMs, maxMs]. */
@@ -98,7 +98,7 @@ export class Network {
     if (Number.isNaN(n)) return undefined;
     let best: { bits: number; to: ActorId } | undefined;
     for (const r of this.podRoutes) {
-      if (Math.floor(n / 2 ** (32 - r.bits)) !== Math.floor(r.base / 2 ** (32 - r.bits))) continue;
+      if (!inPrefix(n, r.base, r.bits)) continue;
       if (!best || r.bits > best.bits) best = r;
     }
     return best?.to;

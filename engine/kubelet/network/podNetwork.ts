@@ -12,7 +12,7 @@
 // actor kind's host handler). Connections within the node (the pod itself,
 // pods on the same bridge) never leave the runtime.
 import type { ActorId, HostContext, Payload } from '../../sim/actor';
-import type { FakeRuntime } from '../runtime/runtime';
+import type { FakeRuntime, OutboundConn } from '../runtime/runtime';
 import type { ActorContext } from '../../sim/kernel';
 import { ARP_FAIL_MS, type NetCall, type NetOutcome } from '../runtime/shell/net';
 import type { Kubelet } from '../kubelet';
@@ -36,7 +36,7 @@ export const NET_TIMERS = new Set(['netTimeout', 'netWake', 'netUnreachable']);
 /** The kubelet starts: its podCIDR is routed to this host, and connections its containers still wait on get their timeouts back. */
 export function startPodNetwork(k: Kubelet, ctx: ActorContext): void {
   ctx.addPodRoute(k.config.podCIDR);
-  for (const o of k.runtime.conns.values()) ctx.setTimer(Math.max(0, o.openedAt + o.call.timeoutMs - ctx.now), 'netTimeout', o.conn);
+  for (const o of k.runtime.conns.values()) armTimeout(ctx, o);
   k.netWakeAt = Infinity;
   k.netWakeTimer = null;
 }
@@ -56,7 +56,7 @@ export function flushPodNetwork(k: Kubelet, ctx: ActorContext): void {
         const m: PodConnectMsg = { type: 'PodConnect', conn: o.conn, srcIP: o.srcIP, call: o.call };
         ctx.send(to, m);
       }
-      ctx.setTimer(Math.max(0, o.openedAt + o.call.timeoutMs - ctx.now), 'netTimeout', o.conn);
+      armTimeout(ctx, o);
     }
   }
   if (!rt.hasNetUsers) return;
@@ -68,6 +68,11 @@ export function flushPodNetwork(k: Kubelet, ctx: ActorContext): void {
   if (k.netWakeTimer !== null) ctx.cancelTimer(k.netWakeTimer);
   k.netWakeTimer = at === Infinity ? null : ctx.setTimer(Math.max(0, at - ctx.now), 'netWake');
   k.netWakeAt = at;
+}
+
+/** The client gives up on `o` when its timeout runs out. */
+function armTimeout(ctx: ActorContext, o: OutboundConn): void {
+  ctx.setTimer(Math.max(0, o.openedAt + o.call.timeoutMs - ctx.now), 'netTimeout', o.conn);
 }
 
 export function podNetworkTimer(k: Kubelet, ctx: ActorContext, tag: string, data: unknown): void {

@@ -294,7 +294,7 @@ export class FakeRuntime {
     const ip = call.http.ip;
     if (ip.startsWith('127.') || ip === srcIP) return this.serve(c.sandboxId, call, ip.startsWith('127.') ? '127.0.0.1' : srcIP, at, !proc) ?? { k: 'timeout' };
     if (inCidr(ip, this.config.podCIDR)) {
-      const dst = [...this.sandboxes.values()].find((s) => s.ip === ip && s.state === 'ready' && s.readyAt <= at);
+      const dst = this.sandboxWithIP(ip, at);
       if (dst) return this.serve(dst.id, call, srcIP, at, !proc) ?? { k: 'timeout' };
       // No pod here has the address: the bridge's ARP goes unanswered, which takes its time (the kubelet's, as for another node's).
     }
@@ -343,8 +343,14 @@ export class FakeRuntime {
    */
   accept(ip: string, call: NetCall, clientIP: string, now: number): NetOutcome | null {
     this.advance(now);
-    const sb = [...this.sandboxes.values()].find((s) => s.ip === ip && s.state === 'ready' && s.readyAt <= now);
+    const sb = this.sandboxWithIP(ip, now);
     return sb ? this.serve(sb.id, call, clientIP, now, false) : { k: 'unreachable' };
+  }
+
+  /** The sandbox whose network has address `ip` at `at`, if any. */
+  private sandboxWithIP(ip: string, at: number): Sandbox | undefined {
+    for (const s of this.sandboxes.values()) if (s.ip === ip && s.state === 'ready' && s.readyAt <= at) return s;
+    return undefined;
   }
 
   /** The connections processes opened to other nodes since the last call: the kubelet sends them. */

@@ -180,7 +180,7 @@ export class KubeletServer {
     const r = k.runtime.startExec(rc.id, argv, ctx.now, EXEC_TIMEOUT_MS);
     if ('session' in r) {
       // The head goes now (the connection is up); the answer follows as the body when the command ends.
-      ctx.send(from, httpMsg.response(m.reqId, text(200, '', EXEC_CONTENT_TYPE), true));
+      execHead(ctx, from, m.reqId);
       this.open(k, ctx, { client: from, reqId: m.reqId, containerId: rc.id, exec: r.session, argv, stdin: false, tty: false, timer: null, timerAt: Infinity, collect: { stdout: r.stdout, stderr: r.stderr } });
       return null;
     }
@@ -188,7 +188,7 @@ export class KubeletServer {
     const ms = 'error' in r ? 0 : r.durationMs;
     if (ms <= 0) return res;
     // The command takes its time: the head now, the answer as the body when it has finished.
-    if (res.status === 200) ctx.send(from, httpMsg.response(m.reqId, text(200, '', EXEC_CONTENT_TYPE), true));
+    if (res.status === 200) execHead(ctx, from, m.reqId);
     const id = this.nextId++;
     this.execs.set(id, { client: from, reqId: m.reqId, response: res });
     ctx.setTimer(ms, 'serve', { exec: id });
@@ -330,6 +330,11 @@ export class KubeletServer {
     for (const [id, f] of this.follows) if (f.client === peer) this.follows.delete(id);
     for (const [id, e] of this.execs) if (e.client === peer) this.execs.delete(id);
   }
+}
+
+/** The head of an exec's answer that comes later: its JSON follows as the body. */
+function execHead(ctx: ActorContext, client: ActorId, reqId: number): void {
+  ctx.send(client, httpMsg.response(reqId, text(200, '', EXEC_CONTENT_TYPE), true));
 }
 
 /** The 101 that opens a stream (the WebSocket upgrade kube-apiserver passes on). */

@@ -8,7 +8,7 @@
 import { parseScript, ShellSyntaxError, type Cmd, type List, type Redirect, type Word } from './parse';
 import type { FileSystem } from './fs';
 import { normalise } from './fs';
-import { runCommand, type CommandResult, type Daemon, type Flavour } from './commands';
+import { runCommand, type CommandEnv, type CommandResult, type Daemon, type Flavour } from './commands';
 import { atSignal } from './daemon';
 import { parseNetCall, renderNet, type NetCall, type NetOutcome } from './net';
 
@@ -801,7 +801,7 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
   }
   const env: Record<string, string> = {};
   for (const k of proc.exported) if (proc.vars[k] !== undefined) env[k] = proc.vars[k]!;
-  const cenv = {
+  const cenv: CommandEnv = {
     fs: ctx.fs,
     at: proc.at,
     cwd: proc.cwd,
@@ -822,7 +822,7 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
 }
 
 /** A wget or curl to an IP address: its answer if it is in (or comes at once), else the shell blocks (NetBlock). */
-function connect(proc: Proc, call: NetCall, ctx: ShellContext, cenv: Parameters<typeof renderNet>[3]): CommandResult {
+function connect(proc: Proc, call: NetCall, ctx: ShellContext, cenv: CommandEnv): CommandResult {
   const root = ctx.netRoot ?? proc;
   const st = root.net;
   if (st && st.used < st.replies.length) {

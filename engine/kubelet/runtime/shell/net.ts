@@ -7,6 +7,8 @@
 // to resolve here, since the playground runs no cluster DNS.
 import type { CommandEnv, CommandResult } from './commands';
 import { normalise } from './fs';
+import { isIPv4 } from '../../../apimachinery/validation/names';
+import { utf8Length } from '../../../sim/utf8';
 
 /** The request line and headers a client sends. */
 export interface HttpCall {
@@ -77,11 +79,7 @@ const REASONS: Record<number, string> = {
 
 export const reasonPhrase = (status: number): string => REASONS[status] ?? '';
 
-/** A dotted IPv4 address. */
-export function isIPv4(host: string): boolean {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  return !!m && m.slice(1).every((o) => Number(o) <= 255);
-}
+export { isIPv4 };
 
 interface Url {
   host: string;
@@ -217,7 +215,6 @@ function wgetFileName(path: string): string {
   return path.split('?')[0]!.endsWith('/') || !base ? 'index.html' : base;
 }
 
-const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
 
 /**
  * What the client prints and exits with for `outcome`, `elapsedMs` after it

@@ -8,6 +8,7 @@ import type { Daemon, HttpServe, Route } from './daemon';
 import type { FileSystem } from './fs';
 import { normalise } from './fs';
 import { reasonPhrase } from './net';
+import { utf8Length as byteLength } from '../../../sim/utf8';
 
 export interface HttpRequestFacts {
   method: string;
@@ -52,7 +53,6 @@ function contentType(path: string, fallback: string): string {
   return (ext && CONTENT_TYPES[ext]) ?? fallback;
 }
 
-const byteLength = (s: string): number => new TextEncoder().encode(s).length;
 
 /** nginx's built-in error page (ngx_http_special_response.c's layout). */
 function nginxError(status: number, version: string): string {
