@@ -82,3 +82,36 @@ test('inspect a pod from the map, follow owners up and dependents down, see even
   await expect(inspector.getByRole('region', { name: 'Events' })).toContainText(/NodeReady|Starting|RegisteredNode/);
   await shot(page, 'inspector-node-1280');
 });
+
+test("a node's inspector shows its kube-proxy and the iptables rules it wrote for a Service, with the client's packets counted", async ({ page }) => {
+  await page.goto('/?speed=10');
+  await page.getByRole('tab', { name: 'Cluster' }).click();
+  expect((await kubectl(page, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2'])).stderr).toBe('');
+  expect((await kubectl(page, ['expose', 'deployment', 'web', '--port=80'])).stderr).toBe('');
+  expect((await kubectl(page, ['run', 'client', '--image=busybox:1.36', '--', 'sleep', '3600'])).stderr).toBe('');
+  await expect.poll(async () => (await kubectl(page, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[0].endpoints[*].conditions.ready}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('true true');
+  await expect.poll(async () => (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.status.phase}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('Running');
+  const ip = (await kubectl(page, ['get', 'service', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout;
+  const node = (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.spec.nodeName}'])).stdout;
+  // The rules reach the client's node within kube-proxy's sync (at most a second after a burst).
+  await expect.poll(async () => { const r = await kubectl(page, ['exec', 'client', '--', 'wget', '-qO-', ip]); return r.stdout + r.stderr; }, { timeout: 30_000, intervals: FAST }).toContain('<title>Welcome to nginx!</title>');
+
+  expect(await page.evaluate((n) => window.__kubeglassClusterMap!.focus('node', n), node)).toBe(true);
+  await expect.poll(() => page.evaluate((n) => window.__kubeglassClusterMap!.locate('node', n), node)).not.toBeNull();
+  const at = (await page.evaluate((n) => window.__kubeglassClusterMap!.locate('node', n), node))!;
+  await page.mouse.click(at.x, at.y);
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await expect(inspector.locator('.obj-title')).toContainText(`Node ${node}`);
+  const section = inspector.getByRole('region', { name: 'kube-proxy and iptables' });
+  await expect(section.getByTestId('kube-proxy-state')).toContainText(/^up, synced · last sync \S+: \d+ service ports, \d+ endpoints/);
+  await section.getByLabel('Filter iptables rules').fill('default/web');
+  const rules = section.getByLabel(`iptables-save -c -t nat on ${node}`);
+  await expect(rules).toContainText(new RegExp(`\\[[1-9]\\d*:\\d+\\] -A KUBE-SERVICES -d ${ip.replace(/\./g, '\\.')}/32 -p tcp -m comment --comment "default/web cluster IP" -m tcp --dport 80 -j KUBE-SVC-`));
+  await expect(rules).toContainText('-m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-');
+  await expect(rules).not.toContainText('default/kubernetes');
+  await inspector.getByRole('region', { name: 'kube-proxy and iptables' }).scrollIntoViewIfNeeded();
+  await shot(page, 'inspector-node-iptables');
+  await section.getByLabel('iptables table').selectOption('filter');
+  await section.getByLabel('Filter iptables rules').fill('');
+  await expect(section.getByLabel(`iptables-save -c -t filter on ${node}`)).toContainText('-A KUBE-FORWARD -m comment --comment "kubernetes forwarding rules" -m mark --mark 0x4000/0x4000 -j ACCEPT');
+});

@@ -1,13 +1,14 @@
 // An API object in the inspector: its live YAML (as `kubectl get -o yaml`
 // prints it), the objects it names as owners and the objects that name it,
 // each a link, its events as `kubectl describe` lists them, and for a node
-// its faults.
+// its faults and its machine's kube-proxy rules.
 import { useEffect } from 'react';
 import type { InspectView, ObjectLink, ObjectRef } from '../../engine/host/protocol';
 import { FaultButtons } from '../faults/FaultMenu';
 import { useClockPolling } from '../lib/useClockPolling';
 import { select, selectObject, setCentreTab } from '../store/uiStore';
 import { inspectPoller } from './inspectClient';
+import { NodeMachine } from './NodeMachine';
 import { refKey, useInspect } from './inspectStore';
 
 /** Wall ms between reads while virtual time moves. */
@@ -66,6 +67,7 @@ function ObjectBody({ view }: { view: InspectView }) {
     <>
       <Links title="Owners" empty="No owner references." links={view.owners} />
       <Links title="Owned" empty="Nothing names it as its owner." links={view.owned} more={view.ownedTotal - view.owned.length} />
+      {view.machine && <NodeMachine node={view.ref.name} machine={view.machine} />}
       <section aria-label="Events">
         <h3>Events ({view.events.length})</h3>
         {view.events.length === 0 ? (

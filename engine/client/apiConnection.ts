@@ -46,11 +46,16 @@ export class ApiConnection {
     readonly server: ActorId,
     identity: Record<string, string>,
     readonly userAgent: string,
-    informers: Record<string, string> = {},
+    /** Informer name → collection path, or path and list options (labelSelector, fieldSelector). */
+    informers: Record<string, string | { path: string; selectors: Record<string, string> }> = {},
   ) {
     this.identity = identity;
     this.transport = new Transport(server);
-    for (const [name, path] of Object.entries(informers)) this.reflectors.set(name, new Reflector(path));
+    for (const [name, spec] of Object.entries(informers)) {
+      const r = new Reflector(typeof spec === 'string' ? spec : spec.path);
+      if (typeof spec !== 'string') r.selectors = spec.selectors;
+      this.reflectors.set(name, r);
+    }
   }
 
   /** Switches to another identity (a ServiceAccount token once the actor has one). */

@@ -50,6 +50,8 @@ export class Reflector {
   private partial = '';
   /** `limit` of list requests; 0 asks for everything at once. */
   pageSize = DEFAULT_PAGE_SIZE;
+  /** labelSelector / fieldSelector of every list and watch (an informer factory's tweakListOptions). */
+  selectors: Record<string, string> = {};
   /** The request the list still needs (next page or fallback), null when none. */
   private pending: PendingList | null = null;
   /** Items of the pages received so far, while a paged list is in progress. */
@@ -102,7 +104,7 @@ export class Reflector {
     this.remainingItemCount = undefined;
     const rv = this.relistResourceVersion();
     this.listRv = rv;
-    const query: Record<string, string> = { resourceVersion: rv };
+    const query: Record<string, string> = { ...this.selectors, resourceVersion: rv };
     // The pager's size: kept for "0" (the watch cache ignores it) and "" (etcd pages); dropped for a
     // version, so the watch cache may serve it, unless lists came back paged before (watch cache off).
     if (this.pageSize > 0 && (rv === '' || rv === '0' || this.paginatedResult)) query.limit = String(this.pageSize);
@@ -128,9 +130,9 @@ export class Reflector {
     switch (this.pending.type) {
       case 'continue':
         // Later pages carry no resourceVersion: the token pins it (pager.go clears it too).
-        return { path: this.path, query: { limit: String(this.pageSize), continue: this.pending.token } };
+        return { path: this.path, query: { ...this.selectors, limit: String(this.pageSize), continue: this.pending.token } };
       case 'fullList':
-        return { path: this.path, query: { resourceVersion: '' } };
+        return { path: this.path, query: { ...this.selectors, resourceVersion: '' } };
       default:
         return assertNever(this.pending);
     }
@@ -144,7 +146,7 @@ export class Reflector {
   watchRequest(): { path: string; query: Record<string, string> } {
     this.phase = 'watching';
     this.partial = '';
-    return { path: this.path, query: { watch: 'true', resourceVersion: this.rv, allowWatchBookmarks: 'true', timeoutSeconds: String(this.watchTimeoutSeconds()) } };
+    return { path: this.path, query: { ...this.selectors, watch: 'true', resourceVersion: this.rv, allowWatchBookmarks: 'true', timeoutSeconds: String(this.watchTimeoutSeconds()) } };
   }
 
   /**

@@ -43,7 +43,9 @@ import type { DecisionJson } from '../scheduler/records/types';
 import type { ClusterView, ControllersView, SchedulerView } from './types';
 import { quantityNumber } from '../scheduler/framework/resources';
 import type { ControllerManager } from '../controllers/manager';
-import { KUBELET_KIND, type KubeletConfig } from '../kubelet/kubelet';
+import { KUBELET_KIND, type KubeletConfig, type KubeletDurable } from '../kubelet/kubelet';
+import { save as iptablesSave } from '../netfilter';
+import { KUBE_PROXY_KIND, kubeProxyOf, type KubeProxy, type KubeProxyConfig, type SyncRecord } from '../kubeproxy/proxier';
 import { KWOK_KIND, type KwokConfig } from '../kwok/kwok';
 import { CSI_HOSTPATH_KIND, type CsiHostpathConfig } from '../csi/hostpath/driver';
 import { METRICS_SERVER_KIND, type MetricsServerConfig } from '../metricsserver/server';
@@ -79,6 +81,13 @@ export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
 export function podCidrOf(i: number): string {
   const k = Math.floor(i / 256);
   return `10.${k <= 11 ? 244 + k : 116 + k}.${i % 256}.0/24`;
+}
+
+/** A node's machine: its kernel's iptables and its kube-proxy (Engine.nodeMachine). */
+export interface NodeMachineView {
+  /** iptables-save -c */
+  iptables: string;
+  kubeProxy: { name: string; up: boolean; synced: boolean; syncs: SyncRecord[] };
 }
 
 export type ExecResult = { ok: true; result?: unknown } | { ok: false; error: string };
@@ -163,14 +172,18 @@ export class Engine {
       if (this.options.metricsServer) this.sim.spawn(METRICS_SERVER, METRICS_SERVER_KIND, { server: APISERVER } satisfies MetricsServerConfig);
       for (let i = 1; i <= this.options.nodes; i++) {
         // Each node's kubelet talks to one API server (spread over them), registers itself and runs its pods.
+        const server = `kube-apiserver-${(i - 1) % this.options.apiServers}`;
+        const internalIP = `10.0.${1 + Math.floor(i / 250)}.${(i % 250) + 1}`;
         this.sim.spawn(`node-${i}`, KUBELET_KIND, {
-          server: `kube-apiserver-${(i - 1) % this.options.apiServers}`,
+          server,
           nodeName: `node-${i}`,
           capacity: { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' },
           podCIDR: podCidrOf(i),
-          internalIP: `10.0.${1 + Math.floor(i / 250)}.${(i % 250) + 1}`,
+          internalIP,
           imageBandwidthBytesPerSec: 50 * 1024 * 1024,
         } satisfies KubeletConfig);
+        // And its kube-proxy, which programs the machine's iptables for Services.
+        this.sim.spawn(kubeProxyOf(`node-${i}`), KUBE_PROXY_KIND, { server, nodeName: `node-${i}`, node: `node-${i}`, nodeIP: internalIP } satisfies KubeProxyConfig);
       }
       for (let i = 0; i < this.options.schedulers; i++) {
         // Replicas spread over the API servers, as each control-plane node's scheduler talks to its local one.
@@ -571,6 +584,22 @@ export class Engine {
   clusterReady(): boolean {
     const s = this.sim.actor<ApiServer>(APISERVER);
     return !!s && s.ready && s.bootstrapped && !!s.cluster.get('', 'serviceaccounts', 'default', 'default');
+  }
+
+  /**
+   * Node `name`'s machine as its kernel and kube-proxy have it (null for a
+   * node without a machine here, a KWOK one): `iptables-save -c`, and
+   * kube-proxy's state and last syncs.
+   */
+  nodeMachine(name: string): NodeMachineView | null {
+    if (this.sim.kindOf(name) !== KUBELET_KIND) return null;
+    const runtime = this.sim.durable<KubeletDurable>(name).runtime;
+    const proxyId = kubeProxyOf(name);
+    const proxy = this.sim.has(proxyId) ? this.sim.actor<KubeProxy>(proxyId) : undefined;
+    return {
+      iptables: runtime ? iptablesSave(runtime.netfilter, { counters: true }) : '',
+      kubeProxy: { name: proxyId, up: !!proxy, synced: !!proxy?.synced, syncs: proxy ? proxy.syncs.map((x) => ({ ...x, rules: { ...x.rules } })) : [] },
+    };
   }
 
   /** Is the API server up, its caches filled and its bootstrap objects written? */

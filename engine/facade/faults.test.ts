@@ -61,10 +61,14 @@ describe('node faults', () => {
     ok(e, { action: 'node-loss', target: 'node-1' });
     expect(e.sim.isUp('node-1')).toBe(false);
     expect(blocked(e)).toEqual(expect.arrayContaining(['node-1>kube-apiserver-0', 'kube-apiserver-0>node-1', 'node-1>etcd-0']));
-    expect(blocked(e).some((l) => l.includes('node-2'))).toBe(false);
+    // Kubelets have no links between them (the lost machine is cut off from node-2's kube-proxy, not from node-2).
+    expect(blocked(e).some((l) => l.startsWith('node-2>') || l.endsWith('>node-2'))).toBe(false);
     const [af] = e.activeFaults();
     expect(af).toMatchObject({ fault: { action: 'node-loss', target: 'node-1' }, targets: ['node-1'], since: e.sim.now });
-    expect(af!.summary).toBe('node-1 lost: the machine is gone (kubelet and containers stopped, unreachable)');
+    expect(af!.summary).toBe('node-1 lost: the machine is gone (kubelet, kube-proxy and containers stopped, unreachable)');
+    // Its kube-proxy went with it, cut off as well.
+    expect(e.sim.isUp('kube-proxy-node-1')).toBe(false);
+    expect(blocked(e)).toEqual(expect.arrayContaining(['kube-proxy-node-1>kube-apiserver-0', 'kube-apiserver-0>kube-proxy-node-1']));
     e.advance(100);
     // The machine is gone: its peers get no connection reset from it.
     expect(resets()).toBe(resetsBefore);
@@ -76,6 +80,7 @@ describe('node faults', () => {
     expect(blocked(e)).toContain('node-1>kube-apiserver-0');
     ok(e, { action: 'heal', id: af!.id });
     expect(e.sim.isUp('node-1')).toBe(true);
+    expect(e.sim.isUp('kube-proxy-node-1')).toBe(true);
     expect(blocked(e)).toEqual([]);
     runUntil(e, () => readyOf(e, 'node-1') === 'True', 'node-1 Ready again', 60_000, 500);
   });
@@ -83,7 +88,8 @@ describe('node faults', () => {
   it('partition-node: the kubelet keeps running but cannot reach the API; heal reopens the links', { timeout: 60_000 }, () => {
     const e = withNodes(12, 1);
     ok(e, { action: 'partition-node', target: 'node-1' });
-    expect(blocked(e).sort()).toEqual(['kube-apiserver-0>node-1', 'node-1>kube-apiserver-0']);
+    // The machine's kube-proxy is cut off with its kubelet.
+    expect(blocked(e).sort()).toEqual(['kube-apiserver-0>kube-proxy-node-1', 'kube-apiserver-0>node-1', 'kube-proxy-node-1>kube-apiserver-0', 'node-1>kube-apiserver-0']);
     runUntil(e, () => readyOf(e, 'node-1') === 'Unknown', 'node-1 Ready=Unknown', 120_000, 1000);
     expect(e.sim.isUp('node-1')).toBe(true);
     expect(fault(e, { action: 'partition-node', target: 'node-1' })).toEqual({ ok: false, error: `node-1 is already cut off from the API servers (fault #${e.activeFaults()[0]!.id})` });

@@ -11,6 +11,7 @@ import type { LinkConfig } from '../sim/network';
 import { jsonRoundTrip } from '../sim/jsonClone';
 import { registerClass } from '../sim/serial';
 import type { ActiveFault, Fault } from './types';
+import { kubeProxyOf } from '../kubeproxy/proxier';
 
 /** The kind of the node actors (a kubelet with its fake runtime; id = node name). */
 const NODE_KIND = 'kubelet';
@@ -167,16 +168,20 @@ export class FaultBook {
       case 'node-loss': {
         // The machine is gone: no process answers, not even a kernel refusing connections, so its
         // links are cut before the kubelet stops (a crash alone would reset peers' connections).
-        const blocks = both(f.target, sim.actorIds().filter((id) => sim.kindOf(id) !== NODE_KIND));
-        this.add(sim, f, `${f.target} lost: the machine is gone (kubelet and containers stopped, unreachable)`, [f.target], { blocks });
+        // Its kube-proxy goes with it.
+        const proxy = machineProcesses(sim, f.target);
+        const others = sim.actorIds().filter((id) => sim.kindOf(id) !== NODE_KIND);
+        const blocks = [f.target, ...proxy].flatMap((m) => both(m, others));
+        this.add(sim, f, `${f.target} lost: the machine is gone (kubelet, kube-proxy and containers stopped, unreachable)`, [f.target], { blocks });
         for (const [a, b] of blocks) net.block(a, b);
         sim.note('fault', 'node-loss', undefined, f.target);
         sim.crash(f.target);
+        for (const p of proxy) if (sim.isUp(p)) sim.crash(p);
         powerOff(sim.durable(f.target), sim.now);
         return;
       }
       case 'partition-node': {
-        const blocks = both(f.target, apiServers(sim));
+        const blocks = [f.target, ...machineProcesses(sim, f.target)].flatMap((m) => both(m, apiServers(sim)));
         this.add(sim, f, `${f.target} cut off from the API servers (its kubelet keeps running its pods)`, [f.target], { blocks });
         for (const [a, b] of blocks) net.block(a, b);
         sim.note('fault', 'partition-node', undefined, f.target);
@@ -236,7 +241,7 @@ export class FaultBook {
       if (f.action === 'link') this.undo(sim, e);
       this.reapplyNetwork(sim);
     } else this.undo(sim, e);
-    if (f.action === 'node-loss') sim.restart(f.target);
+    if (f.action === 'node-loss') bootMachine(sim, f.target);
   }
 
   private healEverything(sim: Simulation): void {
@@ -244,7 +249,7 @@ export class FaultBook {
     this.entries = [];
     sim.network.heal();
     for (const e of [...all].reverse()) this.undo(sim, e);
-    for (const e of all) if (e.fault.action === 'node-loss') sim.restart(e.fault.target);
+    for (const e of all) if (e.fault.action === 'node-loss') bootMachine(sim, e.fault.target);
   }
 
   /** Ends a fault's non-network part (link settings are restored; blocks are the caller's). */
@@ -290,6 +295,18 @@ export class FaultBook {
 function powerOff(durable: unknown, now: number): void {
   const runtime = (durable as { runtime?: { powerOff?: (now: number) => void } | null } | null)?.runtime;
   runtime?.powerOff?.(now);
+}
+
+/** The node's other processes than its kubelet: its kube-proxy. */
+function machineProcesses(sim: Simulation, node: ActorId): ActorId[] {
+  const proxy = kubeProxyOf(node);
+  return sim.has(proxy) ? [proxy] : [];
+}
+
+/** The machine boots: its kubelet, then its kube-proxy. */
+function bootMachine(sim: Simulation, node: ActorId): void {
+  sim.restart(node);
+  for (const p of machineProcesses(sim, node)) if (!sim.isUp(p)) sim.restart(p);
 }
 
 /** Both directions between one actor and each of the others. */

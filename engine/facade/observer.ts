@@ -31,7 +31,12 @@ export class Observer {
   /** One object's YAML, owners, dependents and events; an error text for an unknown resource type. */
   inspect(ref: ObjectRef): InspectView | { error: string } {
     const v = inspectObject(readyApiServer(this.engine), ref, this.events(), this.engine.sim.now);
-    return typeof v === 'string' ? { error: v } : v;
+    if (typeof v === 'string') return { error: v };
+    if (v.found && ref.group === '' && ref.resource === 'nodes') {
+      const m = this.engine.nodeMachine(ref.name);
+      if (m) v.machine = m;
+    }
+    return v;
   }
 
   /** The newest events matching the query (null before an API server is ready). */

@@ -36,7 +36,8 @@ describe('a node joining with the control plane', () => {
       runUntil(e, () => nodeEvents(e, node).some((ev) => ev.reason === 'RegisteredNode'), 'RegisteredNode', 30_000, 500);
       expect(nodeEvents(e, node).map((ev) => ev.reason).sort()).toEqual(
         // No NodeReady: ReadyCondition records one only when an existing Ready condition changes, and this node came up Ready.
-        ['NodeAllocatableEnforced', 'NodeHasNoDiskPressure', 'NodeHasSufficientMemory', 'NodeHasSufficientPID', 'RegisteredNode', 'Starting'].sort(),
+        // Two Starting: the kubelet's and its kube-proxy's.
+        ['NodeAllocatableEnforced', 'NodeHasNoDiskPressure', 'NodeHasSufficientMemory', 'NodeHasSufficientPID', 'RegisteredNode', 'Starting', 'Starting'].sort(),
       );
       // nodeutil.RecordNodeEvent wraps the node controller's text: "Node %s event: %s".
       expect(nodeEvents(e, node).find((ev) => ev.reason === 'RegisteredNode')).toMatchObject({ message: `Node ${node} event: Registered Node ${node} in Controller`, source: { component: 'node-controller' } });

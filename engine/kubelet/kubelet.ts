@@ -26,6 +26,8 @@ import type { Node, Pod } from '../scheduler/framework/api';
 import { Backoff } from './backoff';
 import { apiRequest, KUBELET_RATE_LIMITS, type Purpose } from './client';
 import { Transport, TRANSPORT_TIMERS } from '../client/transport';
+import { applyIptablesSync, kubeletIptables } from './network/iptables';
+import type { IptablesSyncMsg } from '../kubeproxy/messages';
 import { KUBELET_KIND, LEASE_JITTER, LEASE_RENEW_MS, NODE_STATUS_UPDATE_MS, RETRY_MS, type KubeletConfig } from './config';
 import { flushEvents, onEventAnswer, sendEventWrite, type EventWrite, type KubeletEvent } from './events';
 import { newEventCorrelator, type EventCorrelatorState } from '../client/eventCorrelator';
@@ -115,7 +117,7 @@ export class Kubelet implements Actor {
     // containerd is its own process: it is there before the kubelet and outlives it. It lives in the
     // node's durable slot rather than being written through persist(): nothing of it goes through the kubelet's disk.
     durable.runtime ??= new FakeRuntime(
-      { cpuMilli: quantityNumber(config.capacity.cpu, true), podCIDR: config.podCIDR, bandwidthBytesPerSec: config.imageBandwidthBytesPerSec, images: config.images ?? [] },
+      { cpuMilli: quantityNumber(config.capacity.cpu, true), podCIDR: config.podCIDR, nodeIP: config.internalIP, bandwidthBytesPerSec: config.imageBandwidthBytesPerSec, images: config.images ?? [] },
       seed,
       now,
     );
@@ -172,6 +174,7 @@ export class Kubelet implements Actor {
   }
 
   private startKubelet(ctx: ActorContext): void {
+    kubeletIptables(this.runtime.netfilter);
     register(this, ctx);
     // NewMainKubelet starts the service informer at once, before registration completes.
     listServices(this, ctx);
@@ -185,6 +188,7 @@ export class Kubelet implements Actor {
   private handle(ctx: ActorContext, from: ActorId, p: Payload): void {
     if (p.type === 'PodConnect') return onPodConnect(this.runtime, (to, r) => ctx.send(to, r), ctx.now, from, p as unknown as PodConnectMsg);
     if (p.type === 'PodConnectReply') return onPodConnectReply(this, ctx, p as unknown as PodConnectReplyMsg);
+    if (p.type === 'IptablesSync') return ctx.send(from, applyIptablesSync(this.runtime.netfilter, p as unknown as IptablesSyncMsg));
     if (p.type === 'HttpRequest') return this.server.serve(this, ctx, from, p as unknown as HttpRequestMsg);
     if (p.type === 'HttpCancel') return this.server.cancel(this, ctx, from, (p as unknown as HttpCancelMsg).reqId);
     if (p.type === 'HttpData') return this.server.data(this, ctx, from, p as unknown as HttpDataMsg);
@@ -459,5 +463,5 @@ registerActorKind<KubeletConfig, KubeletDurable>({
     const seed = durable.runtime ? durable.runtime.seed : env.rng.nextU32();
     return new Kubelet(id, config, env.rng, env.now, durable, seed);
   },
-  host: { types: new Set(['PodConnect', 'PodConnectReply']), receive: (host, durable, from, p) => hostReceive(host, durable.runtime, from, p) },
+  host: { types: new Set(['PodConnect', 'PodConnectReply', 'IptablesSync']), receive: (host, durable, from, p) => hostReceive(host, durable.runtime, from, p) },
 });

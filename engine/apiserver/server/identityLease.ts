@@ -10,6 +10,7 @@
 import type { ActorContext } from '../../sim/kernel';
 import { registerClass } from '../../sim/serial';
 import { sha256, utf8 } from '../auth/sha256';
+import { base32 } from '../../sim/base32';
 import { parseRfc3339, rfc3339Micro } from '../http/time';
 import type { ApiResponse } from '../types';
 import { loopbackRequest, type LoopbackHost } from './loopback';
@@ -24,26 +25,6 @@ export const IDENTITY_LEASE_GC_MS = 3600_000;
 export const IDENTITY_LABEL = 'apiserver.kubernetes.io/identity';
 const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases';
-
-const B32 = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** Lower-case base32 without padding (base32.StdEncoding.WithPadding(NoPadding), lowered). */
-function base32(bytes: Uint8Array): string {
-  let out = '';
-  let bits = 0;
-  let acc = 0;
-  for (const b of bytes) {
-    acc = (acc << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      out += B32[(acc >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    acc &= (1 << bits) - 1;
-  }
-  if (bits > 0) out += B32[(acc << (5 - bits)) & 31];
-  return out;
-}
 
 /**
  * The server's identity: apiserver- and the lowered base32 of the first 16 bytes
@@ -60,7 +41,7 @@ export function apiServerId(hostname: string): string {
     data.set(p, at);
     at += p.length;
   }
-  return `apiserver-${base32(sha256(data).subarray(0, 16))}`;
+  return `apiserver-${base32(sha256(data).subarray(0, 16), false).toLowerCase()}`;
 }
 
 type Json = Record<string, unknown>;

@@ -9,6 +9,7 @@ import { RESOURCES, resourceFor, resourceForKind } from '../../apiserver/registr
 import type { ApiServer } from '../../apiserver/server/apiserver';
 import { GenericPrinter } from '../../kubectl/printers/output';
 import type { DescribeEventRow, EventsIndex } from './events';
+import type { NodeMachineView } from '../engine';
 
 /** An API object by resource: `{group: 'apps', resource: 'deployments', namespace: 'default', name: 'web'}`. */
 export interface ObjectRef {
@@ -42,6 +43,8 @@ export interface InspectView {
   /** Dependents found (owned holds at most OWNED_LIMIT of them). */
   ownedTotal: number;
   events: DescribeEventRow[];
+  /** A Node's machine, when the simulation runs one (its iptables, its kube-proxy). */
+  machine?: NodeMachineView;
 }
 
 export const OWNED_LIMIT = 200;

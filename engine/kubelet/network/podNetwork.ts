@@ -17,6 +17,8 @@ import type { ActorContext } from '../../sim/kernel';
 import { ARP_FAIL_MS, type NetCall, type NetOutcome } from '../runtime/shell/net';
 import type { Kubelet } from '../kubelet';
 import { runtimeChanged } from '../pod/podWorkers';
+import { applyIptablesSync } from './iptables';
+import type { IptablesSyncMsg } from '../../kubeproxy/messages';
 
 export interface PodConnectMsg {
   type: 'PodConnect';
@@ -50,7 +52,7 @@ export function flushPodNetwork(k: Kubelet, ctx: ActorContext): void {
   const rt = k.runtime;
   if (rt.outbound.length) {
     for (const o of rt.takeOutbound()) {
-      const to = ctx.podRouteOf(o.call.http.ip);
+      const to = o.dropped ? undefined : ctx.podRouteOf(o.call.http.ip);
       // Sent at its time, or now when the process got there before anyone looked.
       if (to !== undefined) {
         const m: PodConnectMsg = { type: 'PodConnect', conn: o.conn, srcIP: o.srcIP, call: o.call };
@@ -114,6 +116,7 @@ export function onPodConnectReply(k: Kubelet, ctx: ActorContext, m: PodConnectRe
 /** The node's kernel while the kubelet process is down: pods go on answering, and answers reach the processes that wait. */
 export function hostReceive(host: HostContext, runtime: FakeRuntime | null, from: ActorId, p: Payload): void {
   if (p.type === 'PodConnect') return onPodConnect(runtime, (to, r) => host.send(to, r), host.now, from, p as unknown as PodConnectMsg);
+  if (p.type === 'IptablesSync') return host.send(from, applyIptablesSync(runtime?.netfilter ?? null, p as unknown as IptablesSyncMsg));
   const m = p as unknown as PodConnectReplyMsg;
   runtime?.connDone(m.conn, m.outcome, host.now);
 }

@@ -49,6 +49,6 @@ export const IMAGES_HELP: readonly string[] = [
   '  Files are per container instance.',
   'Probes (exec, httpGet, tcpSocket, grpc), preStop hooks and kubectl exec run against the same programs.',
   'Pods reach pods by IP: wget -qO- http://POD_IP[:PORT]/ or curl from a shell image, on any node;',
-  '  names in /etc/hosts (the pod itself, hostAliases) resolve; other names and Service IPs do not',
-  '  (no cluster DNS or kube-proxy yet).',
+  '  Services by their cluster IP (kube-proxy\'s iptables rules pick an endpoint at random);',
+  '  names in /etc/hosts (the pod itself, hostAliases) resolve; other names do not (no cluster DNS yet).',
 ];

@@ -19,6 +19,8 @@ import { FileSystem } from './shell/fs';
 import { closeInput, cpuDemand, feedInput, netReply, nextStepAt, pendingConn, run, signal, spawn, spawnWithInput, unblockNet, type Proc, type ShellContext, type Signal } from './shell/interp';
 import type { NetCall, NetOutcome } from './shell/net';
 import { inCidr } from '../../sim/ipv4';
+import { Rng } from '../../sim/rng';
+import { newNetfilter, traverse, type Netfilter } from '../../netfilter';
 import { serveHttp, type HttpRequestFacts } from './shell/serve';
 import { cpuLoadMilli, idleOf, oomAt, type Demand } from './usage';
 
@@ -122,6 +124,8 @@ export interface OutboundConn {
   srcIP: string;
   call: NetCall;
   openedAt: number;
+  /** An iptables DROP took it: it never leaves the node, and the client times out. */
+  dropped?: boolean;
   /** The container it is in, and the process that waits. */
   containerId: string;
   proc: Proc;
@@ -184,6 +188,8 @@ export interface ExecProgress {
 export interface RuntimeConfig {
   cpuMilli: number;
   podCIDR: string;
+  /** The machine's own address (InternalIP): iptables' LOCAL addresses, and the source of masqueraded traffic. */
+  nodeIP?: string;
   bandwidthBytesPerSec: number;
   images: string[];
 }
@@ -218,6 +224,10 @@ export class FakeRuntime {
   nextConn = 1;
   /** Some container may connect out by itself (see RtContainer.netUser); cleared when none runs. */
   hasNetUsers = false;
+  /** The kernel's iptables (kube-proxy's Service rules, the kubelet's KUBE-FIREWALL): gone at power-off. */
+  netfilter: Netfilter = newNetfilter();
+  /** The kernel's prandom, for -m statistic (a stream of its own, so it draws nothing from the rest). */
+  private readonly kernelRng: Rng;
 
   constructor(
     readonly config: RuntimeConfig,
@@ -225,6 +235,7 @@ export class FakeRuntime {
     now: number,
   ) {
     this.at = now;
+    this.kernelRng = new Rng((seed ^ 0x6e66696c) >>> 0);
     this.meter = new UsageMeter(config.cpuMilli, SYSTEM_USAGE, now);
     for (const i of config.images) {
       const ref = parseImage(i);
@@ -290,10 +301,26 @@ export class FakeRuntime {
    */
   private connect(c: RtContainer, call: NetCall, at: number, proc: Proc | undefined): NetOutcome | number {
     const sb = this.sandboxes.get(c.sandboxId);
-    const srcIP = sb?.ip ?? '';
-    const ip = call.http.ip;
+    let srcIP = sb?.ip ?? '';
+    let ip = call.http.ip;
     if (ip.startsWith('127.') || ip === srcIP) return this.serve(c.sandboxId, call, ip.startsWith('127.') ? '127.0.0.1' : srcIP, at, !proc) ?? { k: 'timeout' };
-    if (inCidr(ip, this.config.podCIDR)) {
+    let dropped = false;
+    // Out of the pod's network namespace onto the bridge: the host's iptables see it (PREROUTING, FORWARD,
+    // POSTROUTING). The look-ahead leaves them alone (counters, prandom): it only foresees same-node pods.
+    if (proc) {
+      const v = traverse(this.netfilter, 'forward', { src: srcIP, dst: ip, proto: 'tcp', sport: 0, dport: call.http.port, bytes: 60, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
+      // REJECT --reject-with icmp-port-unreachable: connect() fails with ECONNREFUSED at once.
+      if (v.verdict === 'REJECT') return { k: 'refused' };
+      dropped = v.verdict === 'DROP';
+      if (v.dnat) {
+        ip = v.dst;
+        call = { ...call, http: { ...call.http, ip, port: v.dport } };
+        // Masqueraded: to a pod on this bridge it comes from the bridge's address, elsewhere from the node's.
+        if (v.masquerade) srcIP = inCidr(ip, this.config.podCIDR) ? this.bridgeIP() : (this.config.nodeIP ?? this.bridgeIP());
+        if (ip === sb?.ip) return this.serve(c.sandboxId, call, srcIP, at, false) ?? { k: 'timeout' };
+      }
+    }
+    if (!dropped && inCidr(ip, this.config.podCIDR)) {
       const dst = this.sandboxWithIP(ip, at);
       if (dst) return this.serve(dst.id, call, srcIP, at, !proc) ?? { k: 'timeout' };
       // No pod here has the address: the bridge's ARP goes unanswered, which takes its time (the kubelet's, as for another node's).
@@ -301,7 +328,7 @@ export class FakeRuntime {
     if (!proc) return -1;
     // What the look-ahead foresaw up to here has come: it looks again once the answer is in.
     if (proc === c.proc) this.invalidate(c);
-    const o: OutboundConn = { conn: this.nextConn++, srcIP, call, openedAt: at, containerId: c.id, proc };
+    const o: OutboundConn = { conn: this.nextConn++, srcIP, call, openedAt: at, containerId: c.id, proc, ...(dropped ? { dropped } : {}) };
     this.conns.set(o.conn, o);
     this.outbound.push(o);
     return o.conn;
@@ -853,6 +880,11 @@ export class FakeRuntime {
     return a.status;
   }
 
+  /** The machine's own addresses (addrtype LOCAL): its InternalIP, the bridge's, loopback. */
+  private isLocalAddress(ip: string): boolean {
+    return ip.startsWith('127.') || ip === this.config.nodeIP || ip === this.bridgeIP();
+  }
+
   /** The node's address on the pod bridge (cni0): the podCIDR's first address. */
   private bridgeIP(): string {
     return this.ipString(1);
@@ -924,6 +956,8 @@ export class FakeRuntime {
       s.ipOffset = 0;
     }
     this.usedIPs.clear();
+    // The kernel's tables are memory: the next boot starts with none, until the kubelet and kube-proxy write them again.
+    this.netfilter = newNetfilter();
     // The node's sockets die with it.
     this.conns.clear();
     this.outbound = [];

@@ -1,0 +1,115 @@
+// Services reached by their cluster IP, as a pod reaches them in a real
+// cluster: each node's kube-proxy writes the Service's chains into its
+// machine's iptables, and a connection to the cluster IP is DNATed there, by
+// those rules, to one of the endpoints (picked at random, as -m statistic
+// does). A Service without endpoints is REJECTed: "Connection refused".
+import { describe, expect, it } from 'vitest';
+import { call, controlPlane } from '../apiserver/testing/harness';
+import { ApiBridge } from '../host/apiBridge';
+import { KubectlHost } from '../host/kubectlHost';
+import { kubectlRunner } from '../host/testing';
+import { runUntil } from '../scheduler/testing/cluster';
+import type { Engine } from '../facade/engine';
+import { kubeProxyOf, type KubeProxy } from './proxier';
+
+const FRAMES = { stepMs: 50, maxFrames: 100_000 };
+
+function cluster(seed: number) {
+  const e = controlPlane(seed, { nodes: 2, etcdMembers: 1 });
+  runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'nodes Ready', 60_000, 500);
+  const bridge = new ApiBridge(e);
+  const host = new KubectlHost(bridge, () => e.sim.now);
+  return { e, kubectl: kubectlRunner(e, bridge, host, FRAMES) };
+}
+
+function pod(e: Engine, name: string, node: string, image: string, labels: Record<string, string>, command?: string[]): string {
+  const spec = { nodeName: node, containers: [{ name: 'app', image, ...(command ? { command } : {}) }] };
+  const r = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec });
+  if (r.status !== 201) throw new Error(r.text);
+  runUntil(e, () => call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status?.phase === 'Running', `${name} Running`, 120_000, 200);
+  return call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status.podIP;
+}
+
+function service(e: Engine, name: string, selector: Record<string, string>, port: number, targetPort: number): string {
+  const r = call(e, 'POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector, ports: [{ port, targetPort }] } });
+  if (r.status !== 201) throw new Error(r.text);
+  return r.body.spec.clusterIP;
+}
+
+const iptables = (e: Engine, node: string) => e.nodeMachine(node)!.iptables;
+
+describe('Services through kube-proxy and iptables', () => {
+  it('spreads connections to a cluster IP over the endpoints, on any node, and stops sending to a deleted one', { timeout: 180_000 }, async () => {
+    const c = cluster(81);
+    pod(c.e, 'hello-1', 'node-1', 'gcr.io/google-samples/hello-app:1.0', { app: 'hello' });
+    pod(c.e, 'hello-2', 'node-2', 'gcr.io/google-samples/hello-app:1.0', { app: 'hello' });
+    pod(c.e, 'client', 'node-2', 'busybox:1.36', {}, ['sleep', '3600']);
+    const ip = service(c.e, 'hello', { app: 'hello' }, 80, 8080);
+    // The endpoints reach both kube-proxies (EndpointSlice controller, then their informers, then a sync).
+    runUntil(c.e, () => ['node-1', 'node-2'].every((n) => iptables(c.e, n).includes('"default/hello -> 10.244.2.')), 'rules on both nodes', 30_000, 100);
+    const seen = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip);
+      expect(r.stderr).toBe('');
+      seen.add(/Hostname: (\S+)/.exec(r.stdout)?.[1] ?? r.stdout);
+    }
+    expect([...seen].sort()).toEqual(['hello-1', 'hello-2']);
+    // The rules, as iptables-save prints them on node-1.
+    const save = iptables(c.e, 'node-1');
+    expect(save).toMatch(new RegExp(`^\\[\\d+:\\d+\\] -A KUBE-SERVICES -d ${ip.replace(/\./g, '\\.')}/32 -p tcp -m comment --comment "default/hello cluster IP" -m tcp --dport 80 -j KUBE-SVC-[A-Z2-7]{16}$`, 'm'));
+    expect(save).toMatch(/-m statistic --mode random --probability 0\.50000000000 -j KUBE-SEP-/);
+    // xtables_save_string quotes any comment with characters other than letters, digits, _ and -.
+    expect(save).toMatch(/-A KUBE-SEP-[A-Z2-7]{16} -p tcp -m comment --comment "default\/hello" -m tcp -j DNAT --to-destination 10\.244\.\d+\.\d+:8080/);
+    // The client's node counted the twelve connections (their first packets) on the Service's rule.
+    expect(iptables(c.e, 'node-2')).toMatch(/^\[12:720\] -A KUBE-SERVICES -d .* --comment "default\/hello cluster IP"/m);
+    // hello-1 goes: its endpoint leaves the slice and both nodes' chains.
+    call(c.e, 'DELETE', '/api/v1/namespaces/default/pods/hello-1', { gracePeriodSeconds: 0 });
+    runUntil(c.e, () => ['node-1', 'node-2'].every((n) => (iptables(c.e, n).match(/-j DNAT --to-destination 10\.244\.\d+\.\d+:8080/g) ?? []).length === 1), 'one endpoint left', 60_000, 100);
+    for (let i = 0; i < 4; i++) expect((await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip)).stdout).toContain('Hostname: hello-2');
+    // kube-proxy worked as itself: its lists and watches were allowed (system:node-proxier).
+    expect(c.e.sim.actor<KubeProxy>(kubeProxyOf('node-1'))?.syncs.every((s) => s.ok)).toBe(true);
+  });
+
+  it('rejects a connection to a Service without endpoints (busybox: Connection refused), and a port it does not have times out', { timeout: 120_000 }, async () => {
+    const c = cluster(82);
+    pod(c.e, 'client', 'node-1', 'busybox:1.36', {}, ['sleep', '3600']);
+    const ip = service(c.e, 'nothing', { app: 'none' }, 80, 8080);
+    runUntil(c.e, () => iptables(c.e, 'node-1').includes('default/nothing has no endpoints'), 'REJECT rule', 30_000, 100);
+    expect(iptables(c.e, 'node-1')).toMatch(new RegExp(`-A KUBE-SERVICES -d ${ip.replace(/\./g, '\\.')}/32 -p tcp -m comment --comment "default/nothing has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable`));
+    const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip);
+    expect(r.stderr).toBe(`wget: can't connect to remote host (${ip}): Connection refused\ncommand terminated with exit code 1\n`);
+    // Nothing matches port 81 of the cluster IP: no route answers, and wget's own timeout ends it.
+    const t0 = c.e.sim.now;
+    const silent = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', '-T', '3', `${ip}:81`);
+    expect(silent.stderr).toContain('wget: download timed out');
+    expect(c.e.sim.now - t0).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('leaves the rules in the kernel while kube-proxy is down, and a lost machine boots with none until they are written again', { timeout: 180_000 }, async () => {
+    const c = cluster(83);
+    pod(c.e, 'hello-1', 'node-1', 'gcr.io/google-samples/hello-app:1.0', { app: 'hello' });
+    const ip = service(c.e, 'hello', { app: 'hello' }, 80, 8080);
+    runUntil(c.e, () => iptables(c.e, 'node-2').includes('"default/hello cluster IP"'), 'rules on node-2', 30_000, 100);
+    c.e.exec({ type: 'fault', fault: { action: 'crash', target: kubeProxyOf('node-2') } });
+    c.e.advance(2000);
+    expect(iptables(c.e, 'node-2')).toContain(`-d ${ip}/32`);
+    c.e.exec({ type: 'fault', fault: { action: 'heal-all' } });
+    c.e.exec({ type: 'fault', fault: { action: 'node-loss', target: 'node-2' } });
+    c.e.advance(1000);
+    expect(iptables(c.e, 'node-2')).not.toContain('KUBE-SERVICES');
+    c.e.exec({ type: 'fault', fault: { action: 'heal-all' } });
+    runUntil(c.e, () => iptables(c.e, 'node-2').includes('"default/hello cluster IP"'), 'rules written again', 60_000, 100);
+    expect(c.e.sim.isUp(kubeProxyOf('node-2'))).toBe(true);
+  });
+});
+
+describe('kube-proxy at start', () => {
+  it('records a Starting event on its node (events.k8s.io/v1, StartKubeProxy), which kubectl describe node lists', { timeout: 60_000 }, async () => {
+    const c = cluster(84);
+    const r = await c.kubectl('describe', 'node', 'node-1');
+    expect(r.stdout).toMatch(/^ {2}Normal {2}Starting +\S+ +kube-proxy *$/m);
+    const ev = call(c.e, 'GET', '/apis/events.k8s.io/v1/namespaces/default/events').body.items.find((x: { reportingController?: string; regarding?: { name?: string } }) => x.reportingController === 'kube-proxy' && x.regarding?.name === 'node-1');
+    expect(ev).toMatchObject({ action: 'StartKubeProxy', reason: 'Starting', reportingInstance: 'kube-proxy-node-1', regarding: { kind: 'Node', name: 'node-1', uid: 'node-1' }, type: 'Normal' });
+    expect(ev.metadata.name).toMatch(/^node-1\.[0-9a-f]+$/);
+  });
+});

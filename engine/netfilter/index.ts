@@ -1,0 +1,8 @@
+// A node's Linux netfilter (iptables) state: iptables-restore and -save in the
+// form kube-proxy writes and reads, and the first packet of a connection
+// through the nat and filter hooks.
+export type { Chain, Netfilter, Rule, Table } from './types';
+export { newNetfilter, chainNames } from './state';
+export { restore } from './restore';
+export { save } from './save';
+export { traverse, type Packet, type Verdict } from './traverse';
