@@ -186,7 +186,7 @@ export class Kubelet implements Actor {
   }
 
   private handle(ctx: ActorContext, from: ActorId, p: Payload): void {
-    if (p.type === 'PodConnect') return onPodConnect(this.runtime, (to, r) => ctx.send(to, r), ctx.now, from, p as unknown as PodConnectMsg);
+    if (p.type === 'PodConnect') return onPodConnect(this.runtime, { now: ctx.now, send: (to, r) => ctx.send(to, r), podRouteOf: (ip) => ctx.podRouteOf(ip) }, from, p as unknown as PodConnectMsg);
     if (p.type === 'PodConnectReply') return onPodConnectReply(this, ctx, p as unknown as PodConnectReplyMsg);
     if (p.type === 'IptablesSync') return ctx.send(from, applyIptablesSync(this.runtime.netfilter, p as unknown as IptablesSyncMsg));
     if (p.type === 'HttpRequest') return this.server.serve(this, ctx, from, p as unknown as HttpRequestMsg);

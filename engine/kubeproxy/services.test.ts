@@ -113,3 +113,36 @@ describe('kube-proxy at start', () => {
     expect(ev.metadata.name).toMatch(/^node-1\.[0-9a-f]+$/);
   });
 });
+
+describe('NodePort Services', () => {
+  it('answer on every node’s address: DNATed there, forwarded to the endpoint’s node from that node’s address; Local policy drops traffic from outside where no endpoint runs, never a pod’s', { timeout: 180_000 }, async () => {
+    const e = controlPlane(85, { nodes: 3, etcdMembers: 1 });
+    runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 3, 'nodes Ready', 60_000, 500);
+    const bridge = new ApiBridge(e);
+    const kubectl = kubectlRunner(e, bridge, new KubectlHost(bridge, () => e.sim.now), FRAMES);
+    const nodeIP = (n: string) => call(e, 'GET', `/api/v1/nodes/${n}`).body.status.addresses.find((a: { type: string }) => a.type === 'InternalIP').address as string;
+    pod(e, 'web', 'node-1', 'nginx:1.27.3', { app: 'web' });
+    pod(e, 'client', 'node-2', 'busybox:1.36', {}, ['sleep', '3600']);
+    const r = call(e, 'POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80, nodePort: 30080 }] } });
+    expect(r.status).toBe(201);
+    runUntil(e, () => ['node-1', 'node-2', 'node-3'].every((n) => iptables(e, n).includes('--dport 30080 -j KUBE-EXT-')), 'NodePort rules', 30_000, 100);
+    // Through node-3, which has no endpoint: it forwards to node-1, masqueraded as itself.
+    const via3 = await kubectl('exec', 'client', '--', 'wget', '-qO-', `${nodeIP('node-3')}:30080`);
+    expect(via3.stdout).toContain('<title>Welcome to nginx!</title>');
+    // The client's own node, and the endpoint's.
+    expect((await kubectl('exec', 'client', '--', 'wget', '-qO-', `${nodeIP('node-2')}:30080`)).stdout).toContain('Welcome to nginx!');
+    expect((await kubectl('exec', 'client', '--', 'wget', '-qO-', `${nodeIP('node-1')}:30080`)).stdout).toContain('Welcome to nginx!');
+    const logs = (await kubectl('logs', 'web')).stdout.split('\n').filter((l) => l.includes('"Wget"'));
+    expect(logs[0]).toMatch(new RegExp(`^${nodeIP('node-3').replace(/\./g, '\\.')} - - `));
+    // Nothing on the host listens on another port: a reset.
+    expect((await kubectl('exec', 'client', '--', 'wget', '-qO-', `${nodeIP('node-3')}:30081`)).stderr).toContain('Connection refused');
+    // externalTrafficPolicy: Local — node-3 has no local endpoint: traffic from outside the cluster is dropped there...
+    call(e, 'PATCH', '/api/v1/namespaces/default/services/web', { spec: { externalTrafficPolicy: 'Local' } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+    runUntil(e, () => iptables(e, 'node-3').includes('"default/web has no local endpoints"'), 'Local policy rules', 30_000, 100);
+    expect(iptables(e, 'node-3')).toMatch(/-A KUBE-EXTERNAL-SERVICES -p tcp -m comment --comment "default\/web has no local endpoints" -m addrtype --dst-type LOCAL -m tcp --dport 30080 -j DROP/);
+    // ...but a pod's connection is short-circuited to every endpoint ("pod traffic for … external destinations"), as upstream does.
+    const before = (iptables(e, 'node-3').match(/^\[(\d+):\d+\] -A KUBE-EXT-\w+ -s 10\.244\.0\.0\/16 /m) ?? [])[1];
+    expect((await kubectl('exec', 'client', '--', 'wget', '-qO-', `${nodeIP('node-3')}:30080`)).stdout).toContain('Welcome to nginx!');
+    expect(Number(/^\[(\d+):\d+\] -A KUBE-EXT-\w+ -s 10\.244\.0\.0\/16 /m.exec(iptables(e, 'node-3'))![1])).toBe(Number(before ?? 0) + 1);
+  });
+});

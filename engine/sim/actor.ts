@@ -57,4 +57,6 @@ export interface ActorKind<Config, Durable> {
 export interface HostContext {
   readonly now: number;
   send(to: ActorId, payload: Payload): void;
+  /** The host a pod (or node) address is routed to, as the network's route table has it. */
+  podRouteOf(ip: string): ActorId | undefined;
 }

@@ -354,7 +354,7 @@ export class Simulation {
             // The process is down but its machine is up: the host handles it.
             this.trace.recordIds(TraceCode.deliver, this.now, ev.traceFrom, slot!.traceId, ev.traceType, ev.msgId, 0);
             const s = slot!;
-            host.receive({ now: this.now, send: (to, p) => this.sendFrom(s, to, p) }, s.durable, ev.from, ev.payload);
+            host.receive({ now: this.now, send: (to, p) => this.sendFrom(s, to, p), podRouteOf: (ip) => this.network.podRouteOf(ip) }, s.durable, ev.from, ev.payload);
             return;
           }
           reason = 'target-down';

@@ -38,6 +38,8 @@ export const NET_TIMERS = new Set(['netTimeout', 'netWake', 'netUnreachable']);
 /** The kubelet starts: its podCIDR is routed to this host, and connections its containers still wait on get their timeouts back. */
 export function startPodNetwork(k: Kubelet, ctx: ActorContext): void {
   ctx.addPodRoute(k.config.podCIDR);
+  // And its own address (NodePorts, the host's ports), as the node's subnet routes it.
+  ctx.addPodRoute(`${k.config.internalIP}/32`);
   for (const o of k.runtime.conns.values()) armTimeout(ctx, o);
   k.netWakeAt = Infinity;
   k.netWakeTimer = null;
@@ -95,9 +97,27 @@ export function podNetworkTimer(k: Kubelet, ctx: ActorContext, tag: string, data
  * pod has the address. The node's kernel does this, so it goes on while the
  * kubelet process is down (hostReceive).
  */
-export function onPodConnect(runtime: FakeRuntime | null, send: (to: ActorId, p: PodConnectReplyMsg) => void, now: number, from: ActorId, m: PodConnectMsg): void {
-  const outcome = runtime?.accept(m.call.http.ip, m.call, m.srcIP, now);
-  if (outcome) send(from, { type: 'PodConnectReply', conn: m.conn, outcome });
+export function onPodConnect(runtime: FakeRuntime | null, host: Pick<HostContext, 'send' | 'podRouteOf' | 'now'>, from: ActorId, m: PodConnectMsg): void {
+  const a = runtime?.accept(m.call.http.ip, m.call, m.srcIP, host.now);
+  if (!runtime || !a || a.k === 'dropped') return;
+  if (a.k === 'forward') {
+    // NodePort traffic DNATed to a pod elsewhere: on to its node, from this node's address; the answer comes back here.
+    const to = host.podRouteOf(a.call.http.ip);
+    if (to === undefined) return;
+    const fwd: PodConnectMsg = { type: 'PodConnect', conn: runtime.relay(from, m.conn), srcIP: a.srcIP, call: a.call };
+    host.send(to, fwd);
+    return;
+  }
+  const reply: PodConnectReplyMsg = { type: 'PodConnectReply', conn: m.conn, outcome: a };
+  host.send(from, reply);
+}
+
+/** The answer to a connection this node forwarded: back to where it came from. True when it was one. */
+function relayed(runtime: FakeRuntime | null, send: (to: ActorId, p: PodConnectReplyMsg) => void, m: PodConnectReplyMsg): boolean {
+  const r = runtime?.takeRelay(m.conn);
+  if (!r) return false;
+  send(r.from, { ...m, conn: r.conn });
+  return true;
 }
 
 /**
@@ -105,6 +125,7 @@ export function onPodConnect(runtime: FakeRuntime | null, send: (to: ActorId, p:
  * far bridge's ARP has given up, ARP_FAIL_MS after the connection opened.
  */
 export function onPodConnectReply(k: Kubelet, ctx: ActorContext, m: PodConnectReplyMsg): void {
+  if (relayed(k.runtime, (to, r) => ctx.send(to, r), m)) return;
   const o = k.runtime.conns.get(m.conn);
   if (m.outcome.k === 'unreachable' && o && ctx.now < o.openedAt + ARP_FAIL_MS) {
     ctx.setTimer(o.openedAt + ARP_FAIL_MS - ctx.now, 'netUnreachable', m.conn);
@@ -115,9 +136,10 @@ export function onPodConnectReply(k: Kubelet, ctx: ActorContext, m: PodConnectRe
 
 /** The node's kernel while the kubelet process is down: pods go on answering, and answers reach the processes that wait. */
 export function hostReceive(host: HostContext, runtime: FakeRuntime | null, from: ActorId, p: Payload): void {
-  if (p.type === 'PodConnect') return onPodConnect(runtime, (to, r) => host.send(to, r), host.now, from, p as unknown as PodConnectMsg);
+  if (p.type === 'PodConnect') return onPodConnect(runtime, host, from, p as unknown as PodConnectMsg);
   if (p.type === 'IptablesSync') return host.send(from, applyIptablesSync(runtime?.netfilter ?? null, p as unknown as IptablesSyncMsg));
   const m = p as unknown as PodConnectReplyMsg;
+  if (relayed(runtime, (to, r) => host.send(to, r), m)) return;
   runtime?.connDone(m.conn, m.outcome, host.now);
 }
 

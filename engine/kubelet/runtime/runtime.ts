@@ -117,6 +117,13 @@ export interface RtContainer extends ContainerConfig {
   predictedNet?: number;
 }
 
+/**
+ * What a connection arriving from the network comes to: its answer; no
+ * answer ('dropped'); or DNATed to another node's pod, to be forwarded there;
+ * null when the pod it was for has no network any more.
+ */
+export type Accepted = NetOutcome | { k: 'dropped' } | { k: 'forward'; call: NetCall; srcIP: string } | null;
+
 /** A connection from a process here to a pod on another node, waiting for its answer. */
 export interface OutboundConn {
   conn: number;
@@ -224,6 +231,8 @@ export class FakeRuntime {
   nextConn = 1;
   /** Some container may connect out by itself (see RtContainer.netUser); cleared when none runs. */
   hasNetUsers = false;
+  /** Connections this node forwarded for others (NodePort traffic DNATed to another node): id → the original. */
+  readonly relays = new Map<number, { from: string; conn: number }>();
   /** The kernel's iptables (kube-proxy's Service rules, the kubelet's KUBE-FIREWALL): gone at power-off. */
   netfilter: Netfilter = newNetfilter();
   /** The kernel's prandom, for -m statistic (a stream of its own, so it draws nothing from the rest). */
@@ -368,10 +377,44 @@ export class FakeRuntime {
    * has) reaches pod IP `ip` at `now`: its answer, 'unreachable' when no pod
    * has the address, or null when this pod has no network any more.
    */
-  accept(ip: string, call: NetCall, clientIP: string, now: number): NetOutcome | null {
+  accept(ip: string, call: NetCall, clientIP: string, now: number): Accepted {
     this.advance(now);
+    if (ip === this.config.nodeIP) return this.acceptAtNode(call, clientIP, now);
     const sb = this.sandboxWithIP(ip, now);
     return sb ? this.serve(sb.id, call, clientIP, now, false) : { k: 'unreachable' };
+  }
+
+  /**
+   * A connection to the machine's own address (a NodePort): PREROUTING
+   * DNATs it to an endpoint — a pod here, or on another node, where this node
+   * forwards it, masqueraded — or the filter table rejects or drops it. Without
+   * a rule for the port, nothing on the host listens there: a reset.
+   */
+  private acceptAtNode(call: NetCall, clientIP: string, now: number): Accepted {
+    const v = traverse(this.netfilter, 'forward', { src: clientIP, dst: call.http.ip, proto: 'tcp', sport: 0, dport: call.http.port, bytes: 60, now }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
+    if (v.verdict === 'REJECT') return { k: 'refused' };
+    if (v.verdict === 'DROP') return { k: 'dropped' };
+    if (!v.dnat) return { k: 'refused' };
+    const to = { ...call, http: { ...call.http, ip: v.dst, port: v.dport } };
+    const here = inCidr(v.dst, this.config.podCIDR);
+    const src = v.masquerade ? (here ? this.bridgeIP() : (this.config.nodeIP ?? this.bridgeIP())) : clientIP;
+    if (!here) return { k: 'forward', call: to, srcIP: src };
+    const sb = this.sandboxWithIP(v.dst, now);
+    return sb ? this.serve(sb.id, to, src, now, false) : { k: 'unreachable' };
+  }
+
+  /** A connection this node forwards (NodePort to another node's endpoint): the id its answer comes back under. */
+  relay(from: string, conn: number): number {
+    const id = this.nextConn++;
+    this.relays.set(id, { from, conn });
+    return id;
+  }
+
+  /** The connection a forwarded one's answer belongs to (and forgets it). */
+  takeRelay(id: number): { from: string; conn: number } | undefined {
+    const r = this.relays.get(id);
+    this.relays.delete(id);
+    return r;
   }
 
   /** The sandbox whose network has address `ip` at `at`, if any. */
@@ -960,6 +1003,7 @@ export class FakeRuntime {
     this.netfilter = newNetfilter();
     // The node's sockets die with it.
     this.conns.clear();
+    this.relays.clear();
     this.outbound = [];
     this.pulls.length = 0;
     this.pullFreeAt = 0;
