@@ -3,13 +3,23 @@
 // and the kubelet's own KUBE-FIREWALL (kubelet_network_linux.go). The machine
 // applies them even while its kubelet process is down (hostReceive): they are
 // syscalls of another process into the kernel, not the kubelet's work.
-import { chainNames, restore, save, newNetfilter, type Netfilter } from '../../netfilter';
+import { chainNames, restore, ruleLines, save, newNetfilter, type Netfilter } from '../../netfilter';
 import type { IptablesSyncedMsg, IptablesSyncMsg } from '../../kubeproxy/messages';
 import { KUBE_FIREWALL } from '../../kubeproxy/chains';
 import { LOCALNET_RULE, restoreWord as word, type EnsureRule } from '../../kubeproxy/syncRules';
 
+/** Canonical forms already worked out (a pure function of the rule; the same few jumps every sync). */
+const CANONICAL = new Map<string, string | null>();
+
 /** The rule as iptables-save prints it: restored alone into an empty table. */
 function canonical(r: EnsureRule): string | null {
+  const key = `${r.table} ${r.chain} ${r.args.join('\0')}`;
+  let line = CANONICAL.get(key);
+  if (line === undefined) CANONICAL.set(key, (line = canonicalOf(r)));
+  return line;
+}
+
+function canonicalOf(r: EnsureRule): string | null {
   const scratch = newNetfilter();
   const target = r.args[r.args.indexOf('-j') + 1];
   const decl = target && !isBuiltinTarget(target) ? `:${target} - [0:0]\n` : '';
@@ -31,7 +41,7 @@ function ensure(nf: Netfilter, r: EnsureRule): string | null {
   }
   const line = canonical(r);
   if (line === null) return `iptables: Bad rule (does a matching rule exist in that chain?).`;
-  if (save(nf, { table: r.table }).split('\n').includes(line)) return null;
+  if (ruleLines(nf, r.table, r.chain).includes(line)) return null;
   const op = r.position === 'prepend' ? '-I' : '-A';
   const res = restore(nf, `*${r.table}\n${op} ${r.chain} ${r.args.map(word).join(' ')}\nCOMMIT\n`);
   return res.ok ? null : res.message;
