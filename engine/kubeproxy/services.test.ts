@@ -4,31 +4,11 @@
 // those rules, to one of the endpoints (picked at random, as -m statistic
 // does). A Service without endpoints is REJECTed: "Connection refused".
 import { describe, expect, it } from 'vitest';
-import { call, controlPlane } from '../apiserver/testing/harness';
-import { ApiBridge } from '../host/apiBridge';
-import { KubectlHost } from '../host/kubectlHost';
-import { kubectlRunner } from '../host/testing';
+import { call } from '../apiserver/testing/harness';
+import { networkCluster as cluster, runningPod } from '../kubelet/network/testCluster';
 import { runUntil } from '../scheduler/testing/cluster';
 import type { Engine } from '../facade/engine';
 import { kubeProxyOf, type KubeProxy } from './proxier';
-
-const FRAMES = { stepMs: 50, maxFrames: 100_000 };
-
-function cluster(seed: number) {
-  const e = controlPlane(seed, { nodes: 2, etcdMembers: 1 });
-  runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'nodes Ready', 60_000, 500);
-  const bridge = new ApiBridge(e);
-  const host = new KubectlHost(bridge, () => e.sim.now);
-  return { e, kubectl: kubectlRunner(e, bridge, host, FRAMES) };
-}
-
-function pod(e: Engine, name: string, node: string, image: string, labels: Record<string, string>, command?: string[]): string {
-  const spec = { nodeName: node, containers: [{ name: 'app', image, ...(command ? { command } : {}) }] };
-  const r = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec });
-  if (r.status !== 201) throw new Error(r.text);
-  runUntil(e, () => call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status?.phase === 'Running', `${name} Running`, 120_000, 200);
-  return call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status.podIP;
-}
 
 function service(e: Engine, name: string, selector: Record<string, string>, port: number, targetPort: number): string {
   const r = call(e, 'POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector, ports: [{ port, targetPort }] } });
@@ -41,9 +21,9 @@ const iptables = (e: Engine, node: string) => e.nodeMachine(node)!.iptables;
 describe('Services through kube-proxy and iptables', () => {
   it('spreads connections to a cluster IP over the endpoints, on any node, and stops sending to a deleted one', { timeout: 180_000 }, async () => {
     const c = cluster(81);
-    pod(c.e, 'hello-1', 'node-1', 'gcr.io/google-samples/hello-app:1.0', { app: 'hello' });
-    pod(c.e, 'hello-2', 'node-2', 'gcr.io/google-samples/hello-app:1.0', { app: 'hello' });
-    pod(c.e, 'client', 'node-2', 'busybox:1.36', {}, ['sleep', '3600']);
+    runningPod(c.e, 'hello-1', 'node-1', 'gcr.io/google-samples/hello-app:1.0', { labels: { app: 'hello' } });
+    runningPod(c.e, 'hello-2', 'node-2', 'gcr.io/google-samples/hello-app:1.0', { labels: { app: 'hello' } });
+    runningPod(c.e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
     const ip = service(c.e, 'hello', { app: 'hello' }, 80, 8080);
     // The endpoints reach both kube-proxies (EndpointSlice controller, then their informers, then a sync).
     runUntil(c.e, () => ['node-1', 'node-2'].every((n) => iptables(c.e, n).includes('"default/hello -> 10.244.2.')), 'rules on both nodes', 30_000, 100);
@@ -72,7 +52,7 @@ describe('Services through kube-proxy and iptables', () => {
 
   it('rejects a connection to a Service without endpoints (busybox: Connection refused), and a port it does not have times out', { timeout: 120_000 }, async () => {
     const c = cluster(82);
-    pod(c.e, 'client', 'node-1', 'busybox:1.36', {}, ['sleep', '3600']);
+    runningPod(c.e, 'client', 'node-1', 'busybox:1.36', { command: ['sleep', '3600'] });
     const ip = service(c.e, 'nothing', { app: 'none' }, 80, 8080);
     runUntil(c.e, () => iptables(c.e, 'node-1').includes('default/nothing has no endpoints'), 'REJECT rule', 30_000, 100);
     expect(iptables(c.e, 'node-1')).toMatch(new RegExp(`-A KUBE-SERVICES -d ${ip.replace(/\./g, '\\.')}/32 -p tcp -m comment --comment "default/nothing has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable`));
@@ -87,7 +67,7 @@ describe('Services through kube-proxy and iptables', () => {
 
   it('leaves the rules in the kernel while kube-proxy is down, and a lost machine boots with none until they are written again', { timeout: 180_000 }, async () => {
     const c = cluster(83);
-    pod(c.e, 'hello-1', 'node-1', 'gcr.io/google-samples/hello-app:1.0', { app: 'hello' });
+    runningPod(c.e, 'hello-1', 'node-1', 'gcr.io/google-samples/hello-app:1.0', { labels: { app: 'hello' } });
     const ip = service(c.e, 'hello', { app: 'hello' }, 80, 8080);
     runUntil(c.e, () => iptables(c.e, 'node-2').includes('"default/hello cluster IP"'), 'rules on node-2', 30_000, 100);
     c.e.exec({ type: 'fault', fault: { action: 'crash', target: kubeProxyOf('node-2') } });
@@ -116,13 +96,10 @@ describe('kube-proxy at start', () => {
 
 describe('NodePort Services', () => {
   it('answer on every node’s address: DNATed there, forwarded to the endpoint’s node from that node’s address; Local policy drops traffic from outside where no endpoint runs, never a pod’s', { timeout: 180_000 }, async () => {
-    const e = controlPlane(85, { nodes: 3, etcdMembers: 1 });
-    runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 3, 'nodes Ready', 60_000, 500);
-    const bridge = new ApiBridge(e);
-    const kubectl = kubectlRunner(e, bridge, new KubectlHost(bridge, () => e.sim.now), FRAMES);
+    const { e, kubectl } = cluster(85, 3);
     const nodeIP = (n: string) => call(e, 'GET', `/api/v1/nodes/${n}`).body.status.addresses.find((a: { type: string }) => a.type === 'InternalIP').address as string;
-    pod(e, 'web', 'node-1', 'nginx:1.27.3', { app: 'web' });
-    pod(e, 'client', 'node-2', 'busybox:1.36', {}, ['sleep', '3600']);
+    runningPod(e, 'web', 'node-1', 'nginx:1.27.3', { labels: { app: 'web' } });
+    runningPod(e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
     const r = call(e, 'POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80, nodePort: 30080 }] } });
     expect(r.status).toBe(201);
     runUntil(e, () => ['node-1', 'node-2', 'node-3'].every((n) => iptables(e, n).includes('--dport 30080 -j KUBE-EXT-')), 'NodePort rules', 30_000, 100);

@@ -2,7 +2,7 @@
 // proxier: argument order as it writes them, comments quoted only where they
 // hold a space), shared by the netfilter tests.
 
-/** As in the task that asked for this module; two chains it jumps to / deletes are never declared. */
+/** A kube-proxy-like input that jumps to one chain and deletes another without declaring either: iptables refuses it. */
 export const UNDECLARED_EXAMPLE = `*filter
 :KUBE-SERVICES - [0:0]
 :KUBE-FORWARD - [0:0]

@@ -3,37 +3,15 @@
 // answers (and logs it), and what came back reads as busybox wget and curl
 // print it. Resets, silence and cut links end as the clients end them.
 import { describe, expect, it } from 'vitest';
-import { call, controlPlane } from '../../apiserver/testing/harness';
-import { ApiBridge } from '../../host/apiBridge';
-import { KubectlHost } from '../../host/kubectlHost';
-import { kubectlRunner } from '../../host/testing';
+import { call } from '../../apiserver/testing/harness';
+import { networkCluster as cluster, runningPod } from './testCluster';
 import { runUntil } from '../../scheduler/testing/cluster';
-import type { Engine } from '../../facade/engine';
-
-const FRAMES = { stepMs: 50, maxFrames: 100_000 };
-
-function cluster(seed: number) {
-  const e = controlPlane(seed, { nodes: 2, etcdMembers: 1 });
-  runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === 2, 'nodes Ready', 60_000, 500);
-  const bridge = new ApiBridge(e);
-  const host = new KubectlHost(bridge, () => e.sim.now);
-  return { e, kubectl: kubectlRunner(e, bridge, host, FRAMES) };
-}
-
-/** A pod on `node`, Running; its IP. */
-function pod(e: Engine, name: string, node: string, image: string, command?: string[]): string {
-  const spec = { nodeName: node, containers: [{ name: 'app', image, ...(command ? { command } : {}) }] };
-  const r = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec });
-  if (r.status !== 201) throw new Error(r.text);
-  runUntil(e, () => call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status?.phase === 'Running', `${name} Running`, 120_000, 200);
-  return call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status.podIP;
-}
 
 describe('the pod network', () => {
   it('serves nginx to a busybox wget on another node, and nginx logs the request', { timeout: 120_000 }, async () => {
     const c = cluster(71);
-    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
-    pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    const ip = runningPod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    runningPod(c.e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
     const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('<title>Welcome to nginx!</title>');
@@ -46,15 +24,15 @@ describe('the pod network', () => {
 
   it('answers curl with the body, and with curl 8.x wording a port nothing listens on (exit 7) and a 404 with --fail (22)', { timeout: 120_000 }, async () => {
     const c = cluster(72);
-    const ip = pod(c.e, 'hello', 'node-1', 'gcr.io/google-samples/hello-app:1.0');
-    pod(c.e, 'client', 'node-2', 'curlimages/curl:8.11.1', ['sleep', '3600']);
+    const ip = runningPod(c.e, 'hello', 'node-1', 'gcr.io/google-samples/hello-app:1.0');
+    runningPod(c.e, 'client', 'node-2', 'curlimages/curl:8.11.1', { command: ['sleep', '3600'] });
     const ok = await c.kubectl('exec', 'client', '--', 'curl', '-s', `http://${ip}:8080/`);
     expect(ok.stdout).toBe('Hello, world!\nVersion: 1.0.0\nHostname: hello\n');
     expect(ok.exitCode).toBe(0);
     const refused = await c.kubectl('exec', 'client', '--', 'curl', '-sS', `${ip}:81`);
     expect(refused.stderr).toMatch(new RegExp(`^curl: \\(7\\) Failed to connect to ${ip.replace(/\./g, '\\.')} port 81 after \\d+ ms: Couldn't connect to server\n`));
     expect(refused.stderr).toContain('command terminated with exit code 7');
-    const web = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    const web = runningPod(c.e, 'web', 'node-1', 'nginx:1.27.3');
     const missing = await c.kubectl('exec', 'client', '--', 'curl', '-sSf', `${web}/nope`);
     expect(missing.stderr).toBe('curl: (22) The requested URL returned error: 404\ncommand terminated with exit code 22\n');
     const head = await c.kubectl('exec', 'client', '--', 'curl', '-sI', web);
@@ -63,8 +41,8 @@ describe('the pod network', () => {
 
   it("ends in busybox wget's own words: a 404, a saved file that exists already, a pipeline", { timeout: 120_000 }, async () => {
     const c = cluster(73);
-    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
-    pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    const ip = runningPod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    runningPod(c.e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
     const missing = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', `${ip}/nope`);
     expect(missing.stderr).toContain('wget: server returned error: HTTP/1.1 404 Not Found\n');
     const saved = await c.kubectl('exec', 'client', '--', 'wget', ip);
@@ -86,8 +64,8 @@ describe('the pod network', () => {
 
   it('an address no pod has is unreachable after the ARP gives up (3 s); one nothing routes times out when the kernel does (127 s), a cut link at -T', { timeout: 120_000 }, async () => {
     const c = cluster(74);
-    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
-    pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    const ip = runningPod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    runningPod(c.e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
     for (const nobody of ['10.244.1.250', '10.244.2.250']) {
       const t0 = c.e.sim.now;
       const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', nobody);
@@ -107,8 +85,8 @@ describe('the pod network', () => {
 
   it("opens a looping container's connections on time: the server logs one request every 5 s", { timeout: 120_000 }, async () => {
     const c = cluster(75);
-    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
-    pod(c.e, 'poller', 'node-2', 'busybox:1.36', ['sh', '-c', `while true; do wget -q -O /dev/null http://${ip}/; sleep 5; done`]);
+    const ip = runningPod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    runningPod(c.e, 'poller', 'node-2', 'busybox:1.36', { command: ['sh', '-c', `while true; do wget -q -O /dev/null http://${ip}/; sleep 5; done`] });
     c.e.advance(30_000);
     const logs = await c.kubectl('logs', 'web', '--timestamps');
     const times = [...logs.stdout.matchAll(/^(\S+) 10\.244\.2\.\d+ .*"Wget"/gm)].map((m) => Date.parse(m[1]!));
@@ -131,8 +109,8 @@ describe('the pod network', () => {
 
   it('a crashed kubelet stops reporting, not serving: its node still answers for its pods', { timeout: 120_000 }, async () => {
     const c = cluster(77);
-    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
-    pod(c.e, 'client', 'node-2', 'busybox:1.36', ['sleep', '3600']);
+    const ip = runningPod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    runningPod(c.e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
     c.e.sim.crash('node-1');
     const r = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip);
     expect(r.stderr).toBe('');
@@ -144,7 +122,7 @@ describe('the pod network', () => {
 
   it("names in /etc/hosts resolve: hostAliases (written as the kubelet writes them) and the pod's own name", { timeout: 120_000 }, async () => {
     const c = cluster(78);
-    const ip = pod(c.e, 'web', 'node-1', 'nginx:1.27.3');
+    const ip = runningPod(c.e, 'web', 'node-1', 'nginx:1.27.3');
     const spec = { nodeName: 'node-2', hostAliases: [{ ip, hostnames: ['web.local', 'www.web.local'] }], containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] };
     expect(call(c.e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'client' }, spec }).status).toBe(201);
     runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/client').body.status?.phase === 'Running', 'client Running', 120_000, 200);

@@ -317,15 +317,13 @@ export class FakeRuntime {
     // Out of the pod's network namespace onto the bridge: the host's iptables see it (PREROUTING, FORWARD,
     // POSTROUTING). The look-ahead leaves them alone (counters, prandom): it only foresees same-node pods.
     if (proc) {
-      const v = traverse(this.netfilter, 'forward', { src: srcIP, dst: ip, proto: 'tcp', sport: 0, dport: call.http.port, bytes: 60, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
+      const v = this.throughIptables(srcIP, call, at);
       // REJECT --reject-with icmp-port-unreachable: connect() fails with ECONNREFUSED at once.
       if (v.verdict === 'REJECT') return { k: 'refused' };
       dropped = v.verdict === 'DROP';
       if (v.dnat) {
-        ip = v.dst;
-        call = { ...call, http: { ...call.http, ip, port: v.dport } };
-        // Masqueraded: to a pod on this bridge it comes from the bridge's address, elsewhere from the node's.
-        if (v.masquerade) srcIP = inCidr(ip, this.config.podCIDR) ? this.bridgeIP() : (this.config.nodeIP ?? this.bridgeIP());
+        ({ call, srcIP } = v);
+        ip = call.http.ip;
         if (ip === sb?.ip) return this.serve(c.sandboxId, call, srcIP, at, false) ?? { k: 'timeout' };
       }
     }
@@ -391,16 +389,29 @@ export class FakeRuntime {
    * a rule for the port, nothing on the host listens there: a reset.
    */
   private acceptAtNode(call: NetCall, clientIP: string, now: number): Accepted {
-    const v = traverse(this.netfilter, 'forward', { src: clientIP, dst: call.http.ip, proto: 'tcp', sport: 0, dport: call.http.port, bytes: 60, now }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
+    const v = this.throughIptables(clientIP, call, now);
     if (v.verdict === 'REJECT') return { k: 'refused' };
     if (v.verdict === 'DROP') return { k: 'dropped' };
     if (!v.dnat) return { k: 'refused' };
-    const to = { ...call, http: { ...call.http, ip: v.dst, port: v.dport } };
-    const here = inCidr(v.dst, this.config.podCIDR);
-    const src = v.masquerade ? (here ? this.bridgeIP() : (this.config.nodeIP ?? this.bridgeIP())) : clientIP;
-    if (!here) return { k: 'forward', call: to, srcIP: src };
-    const sb = this.sandboxWithIP(v.dst, now);
-    return sb ? this.serve(sb.id, to, src, now, false) : { k: 'unreachable' };
+    const to = v.call.http.ip;
+    if (!inCidr(to, this.config.podCIDR)) return { k: 'forward', call: v.call, srcIP: v.srcIP };
+    const sb = this.sandboxWithIP(to, now);
+    return sb ? this.serve(sb.id, v.call, v.srcIP, now, false) : { k: 'unreachable' };
+  }
+
+  /**
+   * A connection's first packet through this machine's iptables, from a pod on
+   * its bridge or from the network (PREROUTING, then INPUT or FORWARD, then
+   * POSTROUTING): the verdict, the call as DNAT rewrote it, and the source it
+   * leaves with — masqueraded, from the bridge's address to a pod here and
+   * from the node's elsewhere.
+   */
+  private throughIptables(srcIP: string, call: NetCall, at: number): { verdict: 'ACCEPT' | 'DROP' | 'REJECT'; dnat: boolean; call: NetCall; srcIP: string } {
+    const v = traverse(this.netfilter, 'forward', { src: srcIP, dst: call.http.ip, proto: 'tcp', sport: 0, dport: call.http.port, bytes: 60, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
+    if (!v.dnat) return { verdict: v.verdict, dnat: false, call, srcIP };
+    const to: NetCall = { ...call, http: { ...call.http, ip: v.dst, port: v.dport } };
+    const src = !v.masquerade ? srcIP : inCidr(v.dst, this.config.podCIDR) ? this.bridgeIP() : (this.config.nodeIP ?? this.bridgeIP());
+    return { verdict: v.verdict, dnat: true, call: to, srcIP: src };
   }
 
   /** A connection this node forwards (NodePort to another node's endpoint): the id its answer comes back under. */
