@@ -12,6 +12,9 @@ export const KUBE_POSTROUTING = 'KUBE-POSTROUTING';
 export const KUBE_MARK_MASQ = 'KUBE-MARK-MASQ';
 export const KUBE_FORWARD = 'KUBE-FORWARD';
 export const KUBE_PROXY_FIREWALL = 'KUBE-PROXY-FIREWALL';
+/** Empty chains whose disappearance tells kube-proxy (and the kubelet) that someone flushed the tables (ipt.Monitor). */
+export const KUBE_PROXY_CANARY = 'KUBE-PROXY-CANARY';
+export const KUBE_KUBELET_CANARY = 'KUBE-KUBELET-CANARY';
 /** The kubelet's chain, which kube-proxy also ensures (kubelet_network_linux.go). */
 export const KUBE_FIREWALL = 'KUBE-FIREWALL';
 

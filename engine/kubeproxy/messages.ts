@@ -7,6 +7,8 @@ import type { EnsureRule } from './syncRules';
 export interface IptablesSyncMsg {
   type: 'IptablesSync';
   seq: number;
+  /** Chains ensured to exist (EnsureChain): the canaries its monitor watches. */
+  ensureChains: { table: 'filter' | 'nat'; chain: string }[];
   ensure: EnsureRule[];
   restore: string;
 }

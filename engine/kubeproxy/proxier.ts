@@ -13,6 +13,7 @@ import { KUBE_PROXY } from '../apiserver/auth/user';
 import { epochMs, rfc3339Micro } from '../apiserver/http/time';
 import { ApiConnection, API_CONNECTION_TIMERS, type ApiYield } from '../client/apiConnection';
 import { BoundedFrequencyRunner } from './runner';
+import { KUBE_PROXY_CANARY } from './chains';
 import { endpointsByServicePort, servicePorts } from './serviceMap';
 import { syncProxyRules, type ProxierConfig } from './syncRules';
 import type { IptablesSyncedMsg, IptablesSyncMsg } from './messages';
@@ -191,7 +192,9 @@ export class KubeProxy implements Actor {
     let n = 0;
     for (const eps of endpoints.values()) n += eps.length;
     this.inFlight.set(seq, { at: ctx.now, services: services.length, endpoints: n, rules: out.rules });
-    const m: IptablesSyncMsg = { type: 'IptablesSync', seq, ensure: out.ensure, restore: out.restore };
+    // The canary chains ipt.Monitor creates (mangle too, upstream; this kernel has nat and filter only).
+    const ensureChains = (['nat', 'filter'] as const).map((table) => ({ table, chain: KUBE_PROXY_CANARY }));
+    const m: IptablesSyncMsg = { type: 'IptablesSync', seq, ensureChains, ensure: out.ensure, restore: out.restore };
     ctx.send(this.config.node, m);
   }
 

@@ -38,6 +38,13 @@ describe('Services through kube-proxy and iptables', () => {
     const save = iptables(c.e, 'node-1');
     expect(save).toMatch(new RegExp(`^\\[\\d+:\\d+\\] -A KUBE-SERVICES -d ${ip.replace(/\./g, '\\.')}/32 -p tcp -m comment --comment "default/hello cluster IP" -m tcp --dport 80 -j KUBE-SVC-[A-Z2-7]{16}$`, 'm'));
     expect(save).toMatch(/-m statistic --mode random --probability 0\.50000000000 -j KUBE-SEP-/);
+    // The kubelet's and kube-proxy's canary chains, in both tables, as on a kubeadm node.
+    for (const table of ['*filter', '*nat']) {
+      const start = save.indexOf(table);
+      const part = save.slice(start, save.indexOf('COMMIT', start));
+      expect(part).toMatch(/^:KUBE-KUBELET-CANARY - \[0:0\]$/m);
+      expect(part).toMatch(/^:KUBE-PROXY-CANARY - \[0:0\]$/m);
+    }
     // xtables_save_string quotes any comment with characters other than letters, digits, _ and -.
     expect(save).toMatch(/-A KUBE-SEP-[A-Z2-7]{16} -p tcp -m comment --comment "default\/hello" -m tcp -j DNAT --to-destination 10\.244\.\d+\.\d+:8080/);
     // The client's node counted the twelve connections (their first packets) on the Service's rule.

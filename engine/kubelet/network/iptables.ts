@@ -5,7 +5,7 @@
 // syscalls of another process into the kernel, not the kubelet's work.
 import { chainNames, restore, ruleLines, save, newNetfilter, type Netfilter } from '../../netfilter';
 import type { IptablesSyncedMsg, IptablesSyncMsg } from '../../kubeproxy/messages';
-import { KUBE_FIREWALL } from '../../kubeproxy/chains';
+import { KUBE_FIREWALL, KUBE_KUBELET_CANARY } from '../../kubeproxy/chains';
 import { LOCALNET_RULE, restoreWord as word, type EnsureRule } from '../../kubeproxy/syncRules';
 
 /** Canonical forms already worked out (a pure function of the rule; the same few jumps every sync). */
@@ -47,9 +47,15 @@ function ensure(nf: Netfilter, r: EnsureRule): string | null {
   return res.ok ? null : res.message;
 }
 
+/** EnsureChain: `iptables -N` unless it exists (declaring an existing chain in a restore would flush it). */
+function ensureChain(nf: Netfilter, table: 'filter' | 'nat', chain: string): void {
+  if (!chainNames(nf, table).includes(chain)) restore(nf, `*${table}\n:${chain} - [0:0]\nCOMMIT\n`);
+}
+
 /** kube-proxy's sync on this machine: what it answers. Without a kernel (never booted) iptables cannot run. */
 export function applyIptablesSync(nf: Netfilter | null, m: IptablesSyncMsg): IptablesSyncedMsg {
   if (!nf) return { type: 'IptablesSynced', seq: m.seq, ok: false, message: 'iptables-restore: unable to initialize table', natChains: [] };
+  for (const c of m.ensureChains) ensureChain(nf, c.table, c.chain);
   for (const r of m.ensure) {
     const err = ensure(nf, r);
     if (err) return { type: 'IptablesSynced', seq: m.seq, ok: false, message: err, natChains: chainNames(nf, 'nat') };
@@ -60,6 +66,8 @@ export function applyIptablesSync(nf: Netfilter | null, m: IptablesSyncMsg): Ipt
 
 /** The kubelet's syncIPTablesRules at start: KUBE-FIREWALL guarding 127.0.0.0/8, jumped to from OUTPUT and INPUT. */
 export function kubeletIptables(nf: Netfilter): void {
+  // Its canaries first (syncIPTablesRules' Monitor), in each table it watches that this kernel has.
+  for (const table of ['nat', 'filter'] as const) ensureChain(nf, table, KUBE_KUBELET_CANARY);
   if (!chainNames(nf, 'filter').includes(KUBE_FIREWALL)) restore(nf, `*filter\n:${KUBE_FIREWALL} - [0:0]\n-A ${KUBE_FIREWALL} ${LOCALNET_RULE.map(word).join(' ')}\nCOMMIT\n`);
   for (const chain of ['OUTPUT', 'INPUT']) ensure(nf, { table: 'filter', chain, position: 'prepend', args: ['-j', KUBE_FIREWALL] });
 }
