@@ -117,7 +117,7 @@ export class Kubelet implements Actor {
     // containerd is its own process: it is there before the kubelet and outlives it. It lives in the
     // node's durable slot rather than being written through persist(): nothing of it goes through the kubelet's disk.
     durable.runtime ??= new FakeRuntime(
-      { cpuMilli: quantityNumber(config.capacity.cpu, true), podCIDR: config.podCIDR, nodeIP: config.internalIP, bandwidthBytesPerSec: config.imageBandwidthBytesPerSec, images: config.images ?? [] },
+      { cpuMilli: quantityNumber(config.capacity.cpu, true), podCIDR: config.podCIDR, nodeIP: config.internalIP, nodeName: config.nodeName, bandwidthBytesPerSec: config.imageBandwidthBytesPerSec, images: config.images ?? [] },
       seed,
       now,
     );

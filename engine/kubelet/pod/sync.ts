@@ -122,7 +122,7 @@ function syncRunning(k: Kubelet, ctx: ActorContext, w: PodWorker, wake: number[]
       recordPodEvent(k, w.pod, '', 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.', now);
       rt.stopPodSandbox(sb.id, now);
     }
-    sb = rt.runPodSandbox(w.uid, pod.metadata.name!, pod.metadata.namespace ?? 'default', sb ? sb.attempt + 1 : 0, now);
+    sb = rt.runPodSandbox(w.uid, pod.metadata.name!, pod.metadata.namespace ?? 'default', sb ? sb.attempt + 1 : 0, now, pod.spec?.hostNetwork === true);
   }
   if (sb.readyAt > now) {
     wake.push(sb.readyAt);

@@ -50,6 +50,8 @@ export interface Sandbox {
   state: 'ready' | 'notready';
   ip: string;
   ipOffset: number;
+  /** hostNetwork: no namespace of its own; its address and ports are the node's. */
+  hostNetwork?: boolean;
 }
 
 /** The kubelet's container config (CRI ContainerConfig, with what its labels and annotations carry). */
@@ -197,6 +199,8 @@ export interface RuntimeConfig {
   podCIDR: string;
   /** The machine's own address (InternalIP): iptables' LOCAL addresses, and the source of masqueraded traffic. */
   nodeIP?: string;
+  /** The machine's hostname (hostNetwork pods see it). */
+  nodeName?: string;
   bandwidthBytesPerSec: number;
   images: string[];
 }
@@ -292,7 +296,7 @@ export class FakeRuntime {
     const sb = this.sandboxes.get(c.sandboxId);
     return {
       fs,
-      hostname: c.podName,
+      hostname: sb?.hostNetwork ? (this.config.nodeName ?? c.podName) : c.podName,
       podIP: sb?.ip ?? '',
       flavour: img.userland === 'none' ? 'gnu' : img.userland,
       hasCommand: (n) => imageHasCommand(img, n),
@@ -312,6 +316,7 @@ export class FakeRuntime {
     const sb = this.sandboxes.get(c.sandboxId);
     let srcIP = sb?.ip ?? '';
     let ip = call.http.ip;
+    if (sb?.hostNetwork) return this.connectFromHost(c, call, at, proc);
     if (ip.startsWith('127.') || ip === srcIP) return this.serve(c.sandboxId, call, ip.startsWith('127.') ? '127.0.0.1' : srcIP, at, !proc) ?? { k: 'timeout' };
     let dropped = false;
     // Out of the pod's network namespace onto the bridge: the host's iptables see it (PREROUTING, FORWARD,
@@ -332,6 +337,11 @@ export class FakeRuntime {
       if (dst) return this.serve(dst.id, call, srcIP, at, !proc) ?? { k: 'timeout' };
       // No pod here has the address: the bridge's ARP goes unanswered, which takes its time (the kubelet's, as for another node's).
     }
+    return this.goOut(c, call, srcIP, at, proc, dropped);
+  }
+
+  /** The connection leaves the node (through the kubelet): the id the answer will come back under; -1 for a look-ahead. */
+  private goOut(c: RtContainer, call: NetCall, srcIP: string, at: number, proc: Proc | undefined, dropped: boolean): number {
     if (!proc) return -1;
     // What the look-ahead foresaw up to here has come: it looks again once the answer is in.
     if (proc === c.proc) this.invalidate(c);
@@ -339,6 +349,39 @@ export class FakeRuntime {
     this.conns.set(o.conn, o);
     this.outbound.push(o);
     return o.conn;
+  }
+
+  /**
+   * A process of a hostNetwork pod connects: from the host itself, through
+   * nat and filter OUTPUT (Service and NodePort DNAT, the latter on 127.0.0.1
+   * too); the host's own addresses reach whatever hostNetwork pod listens.
+   */
+  private connectFromHost(c: RtContainer, call: NetCall, at: number, proc: Proc | undefined): NetOutcome | number {
+    const nodeIP = this.config.nodeIP ?? '';
+    let dropped = false;
+    if (proc) {
+      // The kernel picks the source address: loopback's own for 127.0.0.0/8 (KUBE-FIREWALL drops anything else there).
+      const v = this.throughIptables(call.http.ip.startsWith('127.') ? '127.0.0.1' : nodeIP, call, at, 'output');
+      if (v.verdict === 'REJECT') return { k: 'refused' };
+      dropped = v.verdict === 'DROP';
+      call = v.call;
+    }
+    const ip = call.http.ip;
+    if (!dropped && (ip.startsWith('127.') || ip === nodeIP)) {
+      const h = this.hostListening(call.http.port, at);
+      return h ? (this.serve(h, call, ip.startsWith('127.') ? '127.0.0.1' : nodeIP, at, !proc) ?? { k: 'timeout' }) : { k: 'refused' };
+    }
+    if (!dropped && inCidr(ip, this.config.podCIDR)) {
+      const dst = this.sandboxWithIP(ip, at);
+      if (dst) return this.serve(dst.id, call, this.bridgeIP(), at, !proc) ?? { k: 'timeout' };
+    }
+    return this.goOut(c, call, nodeIP, at, proc, dropped);
+  }
+
+  /** The hostNetwork sandbox whose server listens on `port` of the node's addresses at `at`, if any. */
+  private hostListening(port: number, at: number): string | undefined {
+    for (const sb of this.sandboxes.values()) if (sb.hostNetwork && sb.state === 'ready' && sb.readyAt <= at && this.listenerAt(sb.id, port, at)) return sb.id;
+    return undefined;
   }
 
   /**
@@ -392,7 +435,11 @@ export class FakeRuntime {
     const v = this.throughIptables(clientIP, call, now);
     if (v.verdict === 'REJECT') return { k: 'refused' };
     if (v.verdict === 'DROP') return { k: 'dropped' };
-    if (!v.dnat) return { k: 'refused' };
+    if (!v.dnat) {
+      // No rule for the port: a hostNetwork pod's server may listen on it; else the host's reset.
+      const h = this.hostListening(call.http.port, now);
+      return h ? this.serve(h, call, clientIP, now, false) : { k: 'refused' };
+    }
     const to = v.call.http.ip;
     if (!inCidr(to, this.config.podCIDR)) return { k: 'forward', call: v.call, srcIP: v.srcIP };
     const sb = this.sandboxWithIP(to, now);
@@ -406,8 +453,8 @@ export class FakeRuntime {
    * leaves with — masqueraded, from the bridge's address to a pod here and
    * from the node's elsewhere.
    */
-  private throughIptables(srcIP: string, call: NetCall, at: number): { verdict: 'ACCEPT' | 'DROP' | 'REJECT'; dnat: boolean; call: NetCall; srcIP: string } {
-    const v = traverse(this.netfilter, 'forward', { src: srcIP, dst: call.http.ip, proto: 'tcp', sport: 0, dport: call.http.port, bytes: 60, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
+  private throughIptables(srcIP: string, call: NetCall, at: number, path: 'forward' | 'output' = 'forward'): { verdict: 'ACCEPT' | 'DROP' | 'REJECT'; dnat: boolean; call: NetCall; srcIP: string } {
+    const v = traverse(this.netfilter, path, { src: srcIP, dst: call.http.ip, proto: 'tcp', sport: 0, dport: call.http.port, bytes: 60, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
     if (!v.dnat) return { verdict: v.verdict, dnat: false, call, srcIP };
     const to: NetCall = { ...call, http: { ...call.http, ip: v.dst, port: v.dport } };
     const src = !v.masquerade ? srcIP : inCidr(v.dst, this.config.podCIDR) ? this.bridgeIP() : (this.config.nodeIP ?? this.bridgeIP());
@@ -430,7 +477,7 @@ export class FakeRuntime {
 
   /** The sandbox whose network has address `ip` at `at`, if any. */
   private sandboxWithIP(ip: string, at: number): Sandbox | undefined {
-    for (const s of this.sandboxes.values()) if (s.ip === ip && s.state === 'ready' && s.readyAt <= at) return s;
+    for (const s of this.sandboxes.values()) if (s.ip === ip && !s.hostNetwork && s.state === 'ready' && s.readyAt <= at) return s;
     return undefined;
   }
 
@@ -575,10 +622,10 @@ export class FakeRuntime {
 
   // ---- sandboxes -------------------------------------------------------------------
 
-  /** RunPodSandbox: the pause container and the pod's network (an IP from the podCIDR). */
-  runPodSandbox(podUid: string, name: string, namespace: string, attempt: number, now: number): Sandbox {
+  /** RunPodSandbox: the pause container and the pod's network (an IP from the podCIDR; the node's own with hostNetwork). */
+  runPodSandbox(podUid: string, name: string, namespace: string, attempt: number, now: number, hostNetwork = false): Sandbox {
     this.advance(now);
-    const offset = this.allocateIP();
+    const offset = hostNetwork ? 0 : this.allocateIP();
     const sb: Sandbox = {
       id: this.newId('sandbox'),
       podUid,
@@ -588,8 +635,9 @@ export class FakeRuntime {
       createdAt: now,
       readyAt: now + SANDBOX_MS,
       state: 'ready',
-      ip: offset ? this.ipString(offset) : '',
+      ip: hostNetwork ? (this.config.nodeIP ?? '') : offset ? this.ipString(offset) : '',
       ipOffset: offset,
+      ...(hostNetwork ? { hostNetwork } : {}),
     };
     this.sandboxes.set(sb.id, sb);
     const pause = lookupImage(parseImage('registry.k8s.io/pause:3.10'))!;
