@@ -25,6 +25,11 @@ describe('hostNetwork pods', () => {
     expect(pod.status.podIP).toBe(nodeIP('node-1'));
     expect(pod.status.podIPs).toEqual([{ ip: nodeIP('node-1') }]);
     expect((await kubectl('exec', 'web', '--', 'hostname')).stdout).toBe('node-1\n');
+    // The node's /etc/hosts under the kubelet's host-network header, and the node's hostname.
+    const hosts = (await kubectl('exec', 'web', '--', 'cat', '/etc/hosts')).stdout;
+    expect(hosts).toMatch(/^# Kubernetes-managed hosts file \(host network\)\.\n127\.0\.0\.1\tlocalhost\n/);
+    expect(hosts).toContain(`${nodeIP('node-1')}\tnode-1\n`);
+    expect((await kubectl('exec', 'web', '--', 'cat', '/etc/hostname')).stdout).toBe('node-1\n');
     // Another node's pod reaches nginx on node-1's address; a port nothing on the host listens on is refused.
     const client = runningPod(e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
     expect(client).toMatch(/^10\.244\./);

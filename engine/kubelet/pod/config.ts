@@ -242,18 +242,25 @@ export function podVolumes(
   return { type: 'ok', files };
 }
 
+/** A node's own /etc/hosts (as a kind node's reads), before the line naming the node. */
+const NODE_HOSTS = '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nff00::0\tip6-mcastprefix\nff02::1\tip6-allnodes\nff02::2\tip6-allrouters\n';
+
 /** The files a container sees: its volume mounts, and the kubelet-managed /etc files. */
 export function containerMounts(pod: Pod, c: ContainerEnvSpec, volumes: Record<string, Record<string, string>>, podIP: string): Record<string, string> {
   const ns = pod.metadata.namespace ?? 'default';
-  const spec = pod.spec as { hostname?: string; subdomain?: string; hostAliases?: { ip?: string; hostnames?: string[] }[] };
-  const hostname = spec.hostname ?? pod.metadata.name!;
+  const spec = pod.spec as { hostname?: string; subdomain?: string; hostNetwork?: boolean; nodeName?: string; hostAliases?: { ip?: string; hostnames?: string[] }[] };
+  // A hostNetwork pod is in the node's UTS namespace: the node's hostname.
+  const hostname = spec.hostNetwork ? (spec.nodeName ?? pod.metadata.name!) : (spec.hostname ?? pod.metadata.name!);
   // managedHostsFileContent (kubelet_pods.go): the pod's own line names its FQDN first when it has a subdomain,
   // then hostsEntriesFromHostAliases adds one line per alias.
   const own = !podIP ? '' : spec.subdomain ? `${podIP}\t${hostname}.${spec.subdomain}.${ns}.svc.cluster.local\t${hostname}\n` : `${podIP}\t${hostname}\n`;
   const aliases = spec.hostAliases?.length ? `\n# Entries added by HostAliases.\n${spec.hostAliases.map((a) => `${a.ip ?? ''}\t${(a.hostnames ?? []).join('\t')}\n`).join('')}` : '';
   const out: Record<string, string> = {
     '/etc/hostname': `${hostname}\n`,
-    '/etc/hosts': `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n${own}${aliases}`,
+    // With hostNetwork the kubelet copies the node's own /etc/hosts under its host-network header (nodeHostsFileContent).
+    '/etc/hosts': spec.hostNetwork
+      ? `# Kubernetes-managed hosts file (host network).\n${NODE_HOSTS}${podIP ? `${podIP}\t${hostname}\n` : ''}${aliases}`
+      : `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n${own}${aliases}`,
     '/etc/resolv.conf': `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`,
   };
   for (const m of c.volumeMounts ?? []) {
