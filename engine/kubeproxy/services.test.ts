@@ -130,3 +130,29 @@ describe('NodePort Services', () => {
     expect(Number(/^\[(\d+):\d+\] -A KUBE-EXT-\w+ -s 10\.244\.0\.0\/16 /m.exec(iptables(e, 'node-3'))![1])).toBe(Number(before ?? 0) + 1);
   });
 });
+
+describe('sessionAffinity: ClientIP', () => {
+  it('sends every connection of one client to the endpoint its first one reached (-m recent), until the timeout passes', { timeout: 180_000 }, async () => {
+    const c = cluster(86);
+    runningPod(c.e, 'hello-1', 'node-1', 'gcr.io/google-samples/hello-app:1.0', { labels: { app: 'hello' } });
+    runningPod(c.e, 'hello-2', 'node-2', 'gcr.io/google-samples/hello-app:1.0', { labels: { app: 'hello' } });
+    runningPod(c.e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
+    const r = call(c.e, 'POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'hello' }, spec: { selector: { app: 'hello' }, sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80, targetPort: 8080 }] } });
+    expect(r.status).toBe(201);
+    const ip = r.body.spec.clusterIP as string;
+    runUntil(c.e, () => (iptables(c.e, 'node-2').match(/-j DNAT --to-destination 10\.244\.\d+\.\d+:8080/g) ?? []).length === 2, 'both endpoints', 30_000, 100);
+    expect(iptables(c.e, 'node-2')).toMatch(/-m recent --rcheck --seconds 60 --reap --name KUBE-SEP-\w+ --mask 255\.255\.255\.255 --rsource -j KUBE-SEP-/);
+    const host = async () => /Hostname: (\S+)/.exec((await c.kubectl('exec', 'client', '--', 'wget', '-qO-', ip)).stdout)?.[1];
+    const first = await host();
+    expect(first).toMatch(/^hello-[12]$/);
+    for (let i = 0; i < 8; i++) expect(await host()).toBe(first);
+    // Once the client has been quiet for longer than the timeout, the choice is random again: over a few
+    // quiet spells both endpoints answer.
+    const seen = new Set([first]);
+    for (let i = 0; i < 12 && seen.size < 2; i++) {
+      c.e.advance(61_000);
+      seen.add(await host());
+    }
+    expect(seen.size).toBe(2);
+  });
+});
