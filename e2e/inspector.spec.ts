@@ -114,4 +114,19 @@ test("a node's inspector shows its kube-proxy and the iptables rules it wrote fo
   await section.getByLabel('iptables table').selectOption('filter');
   await section.getByLabel('Filter iptables rules').fill('');
   await expect(section.getByLabel(`iptables-save -c -t filter on ${node}`)).toContainText('-A KUBE-FORWARD -m comment --comment "kubernetes forwarding rules" -m mark --mark 0x4000/0x4000 -j ACCEPT');
+  await section.getByLabel('iptables table').selectOption('nat');
+
+  // The Service, reached from the EndpointSlice controller's reconciles: its chain, and its rules on a node.
+  await page.getByRole('button', { name: 'endpointslice-controller' }).click();
+  await page.getByRole('button', { name: 'Inspect services default/web' }).first().click();
+  await expect(inspector.locator('.obj-title')).toContainText('Service default/web');
+  const chains = inspector.getByRole('region', { name: 'kube-proxy chains' });
+  await expect(chains).toContainText(/default\/web → KUBE-SVC-[A-Z2-7]{16} · rules on node-1 node-2 node-3/);
+  const chain = /KUBE-SVC-[A-Z2-7]{16}/.exec((await chains.textContent()) ?? '')![0];
+  await shot(page, 'inspector-service-chains');
+  await chains.getByRole('button', { name: `${chain} on ${node}` }).click();
+  await expect(inspector.locator('.obj-title')).toContainText(`Node ${node}`);
+  await expect(section.getByLabel('Filter iptables rules')).toHaveValue(chain);
+  await expect(section.getByLabel(`iptables-save -c -t nat on ${node}`)).toContainText(`-A KUBE-SVC-`);
+  await expect(section.getByLabel(`iptables-save -c -t nat on ${node}`)).not.toContainText('KUBE-POSTROUTING');
 });

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { InspectView } from '../../engine/host/protocol';
 import { formatT } from '../lib/format';
+import { setIptablesFilter, useUi } from '../store/uiStore';
 
 type Machine = NonNullable<InspectView['machine']>;
 
@@ -19,7 +20,7 @@ export function tableLines(save: string, table: 'nat' | 'filter'): string[] {
 
 export function NodeMachine({ node, machine }: { node: string; machine: Machine }) {
   const [table, setTable] = useState<'nat' | 'filter'>('nat');
-  const [filter, setFilter] = useState('');
+  const filter = useUi((s) => s.iptablesFilter);
   const kp = machine.kubeProxy;
   const last = kp.syncs[kp.syncs.length - 1];
   const all = tableLines(machine.iptables, table);
@@ -46,7 +47,7 @@ export function NodeMachine({ node, machine }: { node: string; machine: Machine 
             <option value="filter">filter</option>
           </select>
         </label>
-        <input type="search" placeholder="only lines with… (a Service, an IP)" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter iptables rules" />
+        <input type="search" placeholder="only lines with… (a Service, an IP)" value={filter} onChange={(e) => setIptablesFilter(e.target.value)} aria-label="Filter iptables rules" />
       </div>
       {all.length === 0 ? (
         <p className="muted empty-note">The kernel has no {table} rules yet (the machine booted and nothing has written them).</p>

@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import type { InspectView, ObjectLink, ObjectRef } from '../../engine/host/protocol';
 import { FaultButtons } from '../faults/FaultMenu';
 import { useClockPolling } from '../lib/useClockPolling';
-import { select, selectObject, setCentreTab } from '../store/uiStore';
+import { select, selectObject, setCentreTab, showNodeRules } from '../store/uiStore';
 import { inspectPoller } from './inspectClient';
 import { NodeMachine } from './NodeMachine';
 import { refKey, useInspect } from './inspectStore';
@@ -68,6 +68,7 @@ function ObjectBody({ view }: { view: InspectView }) {
       <Links title="Owners" empty="No owner references." links={view.owners} />
       <Links title="Owned" empty="Nothing names it as its owner." links={view.owned} more={view.ownedTotal - view.owned.length} />
       {view.machine && <NodeMachine node={view.ref.name} machine={view.machine} />}
+      {view.serviceProxy && <ServiceChains proxy={view.serviceProxy} />}
       <section aria-label="Events">
         <h3>Events ({view.events.length})</h3>
         {view.events.length === 0 ? (
@@ -117,6 +118,32 @@ function ObjectBody({ view }: { view: InspectView }) {
         </pre>
       </section>
     </>
+  );
+}
+
+/** Where kube-proxy put a Service: each port's chain, and a way to its rules on each node. */
+function ServiceChains({ proxy }: { proxy: NonNullable<InspectView['serviceProxy']> }) {
+  return (
+    <section aria-label="kube-proxy chains">
+      <h3>kube-proxy</h3>
+      <ul className="obj-links">
+        {proxy.chains.map((c) => (
+          <li key={c.chain}>
+            <span className="mono">{c.port}</span> → <span className="mono">{c.chain}</span>
+            {proxy.nodes.length > 0 && ' · rules on'}
+            {proxy.nodes.map((n) => (
+              <span key={n}>
+                {' '}
+                <button type="button" className="link" onClick={() => showNodeRules(n, c.chain)} aria-label={`${c.chain} on ${n}`}>
+                  {n}
+                </button>
+              </span>
+            ))}
+          </li>
+        ))}
+      </ul>
+      {proxy.nodes.length === 0 && <p className="muted empty-note">No node here runs kube-proxy (KWOK nodes run none).</p>}
+    </section>
   );
 }
 

@@ -24,6 +24,8 @@ export type TraceFilter = 'send' | 'deliver' | 'drop' | 'heartbeat' | 'timer' | 
 
 export interface UiState {
   selection: Selection | null;
+  /** The node inspector's iptables filter (a Service's inspector opens a node's rules filtered to its chain). */
+  iptablesFilter: string;
   /** Members picked for "Partition selected". */
   partitionPick: string[];
   theme: Theme;
@@ -71,6 +73,7 @@ function initialDockWidth(): number {
 
 export const useUi = create<UiState>()(() => ({
   selection: null,
+  iptablesFilter: '',
   partitionPick: [],
   theme: initialTheme(),
   traceFilters: { send: false, deliver: true, drop: true, heartbeat: false, timer: false, persist: false, fault: true },
@@ -88,6 +91,16 @@ export function select(selection: Selection | null): void {
 export function selectObject(ref: ObjectRef): void {
   const { group, resource, name } = ref;
   select({ type: 'object', ref: ref.namespace ? { group, resource, namespace: ref.namespace, name } : { group, resource, name } });
+}
+
+/** Opens node `node` in the inspector with its iptables rules filtered to `filter`. */
+export function showNodeRules(node: string, filter: string): void {
+  useUi.setState({ iptablesFilter: filter });
+  selectObject({ group: '', resource: 'nodes', name: node });
+}
+
+export function setIptablesFilter(filter: string): void {
+  useUi.setState({ iptablesFilter: filter });
 }
 
 /** The selected API object, if the selection is one. */

@@ -591,6 +591,11 @@ export class Engine {
    * node without a machine here, a KWOK one): `iptables-save -c`, and
    * kube-proxy's state and last syncs.
    */
+  /** The nodes that are machines here (kubelets with a kernel and a kube-proxy), by name. */
+  machineNodes(): string[] {
+    return this.sim.actorIds().filter((id) => this.sim.kindOf(id) === KUBELET_KIND);
+  }
+
   nodeMachine(name: string): NodeMachineView | null {
     if (this.sim.kindOf(name) !== KUBELET_KIND) return null;
     const runtime = this.sim.durable<KubeletDurable>(name).runtime;

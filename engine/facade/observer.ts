@@ -7,6 +7,8 @@ import type { Engine } from './engine';
 import { EventsIndex, type EventsQuery, type EventsView } from './inspect/events';
 import { inspectObject, type InspectView, type ObjectRef } from './inspect/objects';
 import { ClusterFeed } from './map/feed';
+import { servicePorts } from '../kubeproxy/serviceMap';
+import { clusterPolicyChain } from '../kubeproxy/chains';
 import type { MapDelta } from './map/protocol';
 import { cachedStore, engineMapSource, readyApiServer } from './map/source';
 
@@ -35,6 +37,11 @@ export class Observer {
     if (v.found && ref.group === '' && ref.resource === 'nodes') {
       const m = this.engine.nodeMachine(ref.name);
       if (m) v.machine = m;
+    }
+    if (v.found && ref.group === '' && ref.resource === 'services') {
+      const svc = readyApiServer(this.engine)?.cluster.get('', 'services', v.ref.namespace, ref.name);
+      const chains = svc ? servicePorts(svc).map((p) => ({ port: p.name, chain: clusterPolicyChain(p.name, p.protocol) })) : [];
+      if (chains.length) v.serviceProxy = { chains, nodes: this.engine.machineNodes() };
     }
     return v;
   }

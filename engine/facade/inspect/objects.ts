@@ -45,6 +45,8 @@ export interface InspectView {
   events: DescribeEventRow[];
   /** A Node's machine, when the simulation runs one (its iptables, its kube-proxy). */
   machine?: NodeMachineView;
+  /** A Service's chains in kube-proxy's rules, and the nodes whose machines hold them. */
+  serviceProxy?: { chains: { port: string; chain: string }[]; nodes: string[] };
 }
 
 export const OWNED_LIMIT = 200;
