@@ -6,21 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../../apiserver/testing/harness';
 import { runUntil } from '../../scheduler/testing/cluster';
-import type { Engine } from '../../facade/engine';
 import { networkCluster, runningPod } from './testCluster';
-
-function hostPod(e: Engine, name: string, node: string, image: string, opts: { command?: string[]; labels?: Record<string, string> } = {}): void {
-  const spec = { nodeName: node, hostNetwork: true, containers: [{ name: 'app', image, ...(opts.command ? { command: opts.command } : {}) }] };
-  const r = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, ...(opts.labels ? { labels: opts.labels } : {}) }, spec });
-  if (r.status !== 201) throw new Error(r.text);
-  runUntil(e, () => call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status?.phase === 'Running', `${name} Running`, 120_000, 200);
-}
 
 describe('hostNetwork pods', () => {
   it("have the node's address and hostname, serve on it, and reach Services from the host", { timeout: 180_000 }, async () => {
     const { e, kubectl } = networkCluster(91, 2);
     const nodeIP = (n: string) => call(e, 'GET', `/api/v1/nodes/${n}`).body.status.addresses.find((a: { type: string }) => a.type === 'InternalIP').address as string;
-    hostPod(e, 'web', 'node-1', 'nginx:1.27.3', { labels: { app: 'web' } });
+    runningPod(e, 'web', 'node-1', 'nginx:1.27.3', { labels: { app: 'web' }, hostNetwork: true });
     const pod = call(e, 'GET', '/api/v1/namespaces/default/pods/web').body;
     expect(pod.status.podIP).toBe(nodeIP('node-1'));
     expect(pod.status.podIPs).toEqual([{ ip: nodeIP('node-1') }]);
@@ -41,7 +33,7 @@ describe('hostNetwork pods', () => {
     runUntil(e, () => (e.nodeMachine('node-2')!.iptables.includes(`--to-destination ${nodeIP('node-1')}:80`)), 'the endpoint on node-2', 30_000, 100);
     expect((await kubectl('exec', 'client', '--', 'wget', '-qO-', `${ip}:8080`)).stdout).toContain('Welcome to nginx!');
     // A hostNetwork client's connection to the cluster IP goes through nat OUTPUT.
-    hostPod(e, 'hostclient', 'node-1', 'busybox:1.36', { command: ['sleep', '3600'] });
+    runningPod(e, 'hostclient', 'node-1', 'busybox:1.36', { command: ['sleep', '3600'], hostNetwork: true });
     expect((await kubectl('exec', 'hostclient', '--', 'wget', '-qO-', `${ip}:8080`)).stdout).toContain('Welcome to nginx!');
     expect(e.nodeMachine('node-1')!.iptables).toMatch(/^\[[1-9]\d*:\d+\] -A OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES$/m);
     // Sharing the host's network, it reaches the other hostNetwork pod's nginx on 127.0.0.1 and on the node's address.

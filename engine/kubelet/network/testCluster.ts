@@ -18,9 +18,9 @@ export function networkCluster(seed: number, nodes = 2) {
   return { e, kubectl: kubectlRunner(e, bridge, host, FRAMES) };
 }
 
-/** A pod of one container on `node`, Running; its IP. */
-export function runningPod(e: Engine, name: string, node: string, image: string, opts: { command?: string[]; labels?: Record<string, string> } = {}): string {
-  const spec = { nodeName: node, containers: [{ name: 'app', image, ...(opts.command ? { command: opts.command } : {}) }] };
+/** A pod of one container on `node` (in the node's network with hostNetwork), Running; its IP. */
+export function runningPod(e: Engine, name: string, node: string, image: string, opts: { command?: string[]; labels?: Record<string, string>; hostNetwork?: boolean } = {}): string {
+  const spec = { nodeName: node, ...(opts.hostNetwork ? { hostNetwork: true } : {}), containers: [{ name: 'app', image, ...(opts.command ? { command: opts.command } : {}) }] };
   const r = call(e, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, ...(opts.labels ? { labels: opts.labels } : {}) }, spec });
   if (r.status !== 201) throw new Error(r.text);
   runUntil(e, () => call(e, 'GET', `/api/v1/namespaces/default/pods/${name}`).body.status?.phase === 'Running', `${name} Running`, 120_000, 200);
