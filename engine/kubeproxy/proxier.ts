@@ -15,7 +15,7 @@ import { ApiConnection, API_CONNECTION_TIMERS, type ApiYield } from '../client/a
 import { BoundedFrequencyRunner } from './runner';
 import { KUBE_PROXY_CANARY } from './chains';
 import { endpointsByServicePort, servicePorts } from './serviceMap';
-import { syncProxyRules, type ProxierConfig } from './syncRules';
+import { jumpTargets, syncProxyRules, type ProxierConfig } from './syncRules';
 import type { IptablesSyncedMsg, IptablesSyncMsg } from './messages';
 
 export const KUBE_PROXY_KIND = 'kube-proxy';
@@ -192,8 +192,9 @@ export class KubeProxy implements Actor {
     let n = 0;
     for (const eps of endpoints.values()) n += eps.length;
     this.inFlight.set(seq, { at: ctx.now, services: services.length, endpoints: n, rules: out.rules });
-    // The canary chains ipt.Monitor creates (mangle too, upstream; this kernel has nat and filter only).
-    const ensureChains = (['nat', 'filter'] as const).map((table) => ({ table, chain: KUBE_PROXY_CANARY }));
+    // The canary chains ipt.Monitor creates (mangle too, upstream; this kernel has nat and filter only),
+    // then each chain its jumps lead to, before the jumps themselves.
+    const ensureChains = [...(['nat', 'filter'] as const).map((table) => ({ table, chain: KUBE_PROXY_CANARY })), ...jumpTargets(out.ensure)];
     const m: IptablesSyncMsg = { type: 'IptablesSync', seq, ensureChains, ensure: out.ensure, restore: out.restore };
     ctx.send(this.config.node, m);
   }

@@ -58,11 +58,25 @@ export function jumpRules(): EnsureRule[] {
   return JUMPS.map(([table, dst, src, comment, extra]) => ({ table, chain: src, position: 'prepend', args: [...extra, ...(comment ? ['-m', 'comment', '--comment', comment] : []), '-j', dst] }));
 }
 
+/** The chains the jumps lead to, each once, in order: EnsureChain'd before the jumps. */
+export function jumpTargets(rules: readonly EnsureRule[]): { table: EnsureRule['table']; chain: string }[] {
+  const seen = new Set<string>();
+  const out: { table: EnsureRule['table']; chain: string }[] = [];
+  for (const r of rules) {
+    const chain = r.args[r.args.length - 1]!;
+    if (!seen.has(`${r.table}/${chain}`)) {
+      seen.add(`${r.table}/${chain}`);
+      out.push({ table: r.table, chain });
+    }
+  }
+  return out;
+}
+
 /** The kubelet's KUBE-FIREWALL (kubelet_network_linux.go): no connections from outside to 127.0.0.0/8 (route_localnet is on for NodePorts). */
 export const LOCALNET_RULE = ['-m', 'comment', '--comment', 'block incoming localnet connections', '-d', '127.0.0.0/8', '!', '-s', '127.0.0.0/8', '-m', 'conntrack', '!', '--ctstate', 'RELATED,ESTABLISHED,DNAT', '-j', 'DROP'];
 
 /** A word for iptables-restore: quoted when it holds a space. */
-export function restoreWord(w: string): string {
+function restoreWord(w: string): string {
   return /[\s"]/.test(w) ? `"${w.replace(/"/g, '\\"')}"` : w;
 }
 

@@ -5,5 +5,5 @@ export type { Chain, Netfilter, Rule, Table } from './types';
 export { newNetfilter, chainNames } from './state';
 export { restore } from './restore';
 export { save } from './save';
-export { ruleLines } from './listRules';
+export { ensureChain, ensureRule } from './ensure';
 export { traverse, type Packet, type Verdict } from './traverse';
