@@ -10,7 +10,9 @@ import type { FileSystem } from './fs';
 import { normalise } from './fs';
 import { runCommand, type CommandEnv, type CommandResult, type Daemon, type Flavour } from './commands';
 import { atSignal } from './daemon';
-import { parseNetCall, renderNet, type NetCall, type NetOutcome } from './net';
+import { dnsCall, parseNetCall, renderNet, renderResolveFailure, type NetCall, type NetOutcome } from './net';
+import { dnsTool, getaddrinfo } from './dnsTools';
+import { drive, type Lookup, type Reply, type Step } from '../../../dns/resolver';
 
 /** Where a process is. */
 type Frame =
@@ -36,8 +38,12 @@ export type Wait =
   | { k: 'forever' }
   /** An interactive shell at its prompt: until a line (or the end) of its input arrives. */
   | { k: 'input' }
-  /** A connection to another pod: until its answer (or its timeout) comes back (`netReply`). */
-  | { k: 'net' };
+  /**
+   * A connection to another pod: until its answer (or its timeout) comes back
+   * (`netReply`); with `until`, an exchange that took its time at once (a
+   * query that timed out, a resolver's pause) runs on then.
+   */
+  | { k: 'net'; until?: number };
 
 /** A background job (`cmd &`). */
 interface Job {
@@ -90,7 +96,12 @@ export interface Proc {
  * comes back over the network. It throws NetBlock; the shell waits, and once
  * the answer is in it runs the same command again from its start, which now
  * finds the answer (`replies`, taken in order) and goes on. Pipelines and
- * command substitutions re-run with it, since their stages are captured.
+ * command substitutions re-run with it, since their stages are captured. So a
+ * command makes several exchanges (a lookup's queries, then its connection)
+ * by asking again: every answer it had is replayed. Answers that come at once
+ * are recorded too, so a re-run does not ask twice; one that took time
+ * (a DNS query that timed out here, a resolver's pause) throws NetSleep: the
+ * shell waits that long, then re-runs the command.
  */
 interface NetState {
   replies: { outcome: NetOutcome; elapsedMs: number }[];
@@ -102,6 +113,10 @@ interface NetState {
 
 class NetBlock {
   constructor(readonly conn: number) {}
+}
+
+class NetSleep {
+  constructor(readonly until: number) {}
 }
 
 /** The stdin of an interactive shell and how it prompts. */
@@ -244,7 +259,14 @@ export function run(proc: Proc, until: number, ctx: ShellContext): void {
     }
     const w = proc.wait;
     if (w) {
-      if (w.k === 'forever' || w.k === 'net') return;
+      if (w.k === 'forever' || (w.k === 'net' && w.until === undefined)) return;
+      if (w.k === 'net') {
+        if (w.until! > until) return;
+        proc.at = w.until!;
+        proc.wait = null;
+        proc.sameInstant = 0;
+        continue;
+      }
       if (w.k === 'input') {
         if (!readLine(proc, ctx)) return;
         continue;
@@ -296,7 +318,8 @@ export function nextStepAt(proc: Proc): number {
   if (proc.daemon?.exitAfterMs !== undefined) return proc.daemon.since + proc.daemon.exitAfterMs;
   const w = proc.wait;
   if (!w) return proc.at;
-  if (w.k === 'forever' || w.k === 'input' || w.k === 'net') return Infinity;
+  if (w.k === 'net') return w.until ?? Infinity;
+  if (w.k === 'forever' || w.k === 'input') return Infinity;
   if (w.k === 'sleep') return w.until;
   return proc.jobs.length ? Math.max(...proc.jobs.map((j) => j.endAt)) : proc.at;
 }
@@ -484,10 +507,11 @@ function step(proc: Proc, ctx: ShellContext): boolean {
         if (item.op === '&') background(proc, item.cmd, ctx);
         else exec(proc, item.cmd, ctx, fdsOf(proc));
       } catch (e) {
-        if (!(e instanceof NetBlock) || ctx.netRoot) throw e;
-        // Blocked on a connection: this item runs again once its answer is in.
+        if (!(e instanceof NetBlock || e instanceof NetSleep) || ctx.netRoot) throw e;
+        // Blocked on a connection: this item runs again once its answer is in (or its time has passed).
         f.i--;
-        proc.wait = { k: 'net' };
+        proc.wait = e instanceof NetSleep ? { k: 'net', until: e.until } : { k: 'net' };
+        proc.sameInstant = 0;
         return true;
       }
       // The item is done: the answers it used are spent.
@@ -814,25 +838,108 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
     hasCommand: ctx.hasCommand,
   };
   const base = name.slice(name.lastIndexOf('/') + 1);
-  if ((base === 'wget' || base === 'curl') && ctx.hasCommand(name)) {
-    const call = parseNetCall(base, args, cenv);
-    if (call) return connect(proc, call, ctx, cenv);
+  if (ctx.hasCommand(name)) {
+    if (base === 'wget' || base === 'curl') {
+      const call = parseNetCall(base, args, cenv);
+      if (call) return fetch(proc, call, ctx, cenv);
+    }
+    const tool = dnsTool(base, args, cenv);
+    // A tool's plan has no deadline: it always comes to a result.
+    if (tool) return exchanges(proc, ctx, tool).result!;
   }
   return runCommand(argv, cenv);
 }
 
-/** A wget or curl to an IP address: its answer if it is in (or comes at once), else the shell blocks (NetBlock). */
-function connect(proc: Proc, call: NetCall, ctx: ShellContext, cenv: CommandEnv): CommandResult {
-  const root = ctx.netRoot ?? proc;
-  const st = root.net;
-  if (st && st.used < st.replies.length) {
-    const r = st.replies[st.used++]!;
-    return renderNet(call, r.outcome, r.elapsedMs, cenv);
+/**
+ * A wget or curl: the name looked up first when it takes DNS (curl gives up
+ * resolving at its own timeout), then the connection to its first address.
+ */
+function fetch(proc: Proc, call: NetCall, ctx: ShellContext, cenv: CommandEnv): CommandResult {
+  let resolveMs = 0;
+  if (call.name !== undefined) {
+    const deadline = call.tool === 'curl' && call.ownTimeout ? call.timeoutMs : Infinity;
+    const r = exchanges(proc, ctx, getaddrinfo(call.name, cenv), deadline);
+    resolveMs = r.spentMs;
+    if (r.result === null || !r.result.ok) return renderResolveFailure(call, r.result, resolveMs, cenv);
+    call = { ...call, http: { ...call.http, ip: r.result.addresses[0]! }, timeoutMs: call.ownTimeout ? Math.max(1, call.timeoutMs - resolveMs) : call.timeoutMs };
   }
+  const got = exchange(proc, ctx, call);
+  return renderNet(call, got.outcome, resolveMs + got.elapsedMs, cenv);
+}
+
+/** Past the deadline a lookup was given. */
+class Deadline {}
+
+/**
+ * Runs a plan of DNS exchanges (a lookup, a DNS tool): each query goes out as
+ * a UDP NetCall, each pause is waited out; `spentMs` is the time they took.
+ * Past `deadlineMs` it stops and the result is null.
+ */
+function exchanges<T>(proc: Proc, ctx: ShellContext, plan: Lookup<T>, deadlineMs = Infinity): { result: T | null; spentMs: number } {
+  let spentMs = 0;
+  const step = (s: Step): Reply => {
+    const left = deadlineMs - spentMs;
+    if (left <= 0) throw new Deadline();
+    if (s.k === 'wait') {
+      const ms = Math.min(s.ms, left);
+      pause(proc, ctx, ms);
+      spentMs += ms;
+      return { k: 'timeout', elapsedMs: ms };
+    }
+    const call = dnsCall(s.server, s.port ?? 53, s.question, Math.min(s.timeoutMs, left));
+    const got = exchange(proc, ctx, call);
+    spentMs += got.elapsedMs;
+    const o = got.outcome;
+    if (o.k === 'dns') return { k: 'response', response: o.response, elapsedMs: got.elapsedMs };
+    // ICMP port (or host) unreachable; an HTTP answer to a datagram is no answer.
+    if (o.k === 'refused' || o.k === 'unreachable') return { k: 'refused', elapsedMs: got.elapsedMs };
+    return { k: 'timeout', elapsedMs: got.elapsedMs };
+  };
+  try {
+    return { result: drive(plan, step), spentMs };
+  } catch (e) {
+    if (e instanceof Deadline) return { result: null, spentMs };
+    throw e;
+  }
+}
+
+/** The process's exchanges so far (those of the command being run, across its re-runs). */
+function netState(proc: Proc, ctx: ShellContext): NetState {
+  const root = ctx.netRoot ?? proc;
+  return (root.net ??= { replies: [], used: 0, pending: null, openedAt: proc.at });
+}
+
+/**
+ * One exchange: its recorded answer when the command has run this far
+ * before, else the network's. An answer the network has at once is recorded
+ * (a DNS query's timeout takes its time: NetSleep); one it has not, blocks (NetBlock).
+ */
+function exchange(proc: Proc, ctx: ShellContext, call: NetCall): { outcome: NetOutcome; elapsedMs: number } {
+  const st = netState(proc, ctx);
+  if (st.used < st.replies.length) return st.replies[st.used++]!;
   const got = ctx.connect ? ctx.connect(call, proc.at) : -1;
-  if (typeof got !== 'number') return renderNet(call, got, 0, cenv);
-  root.net = { replies: st?.replies ?? [], used: st?.used ?? 0, pending: got, openedAt: proc.at };
-  throw new NetBlock(got);
+  if (typeof got === 'number') {
+    st.pending = got;
+    st.openedAt = proc.at;
+    throw new NetBlock(got);
+  }
+  const rec = { outcome: got, elapsedMs: got.k === 'timeout' && call.tool === 'dns' ? call.timeoutMs : 0 };
+  st.replies.push(rec);
+  st.used++;
+  if (rec.elapsedMs > 0) throw new NetSleep(proc.at + rec.elapsedMs);
+  return rec;
+}
+
+/** A resolver's pause of `ms` (waiting out a retry interval): recorded like an exchange. */
+function pause(proc: Proc, ctx: ShellContext, ms: number): void {
+  const st = netState(proc, ctx);
+  if (st.used < st.replies.length) {
+    st.used++;
+    return;
+  }
+  st.replies.push({ outcome: { k: 'timeout' }, elapsedMs: ms });
+  st.used++;
+  if (ms > 0) throw new NetSleep(proc.at + ms);
 }
 
 /**

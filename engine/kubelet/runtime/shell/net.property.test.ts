@@ -1,7 +1,7 @@
 // Whatever a user types after wget or curl, the client answers in its own
 // words and never breaks the container's shell: parsing and rendering never
 // throw, exit statuses are bytes, and only IP targets (or /etc/hosts names)
-// become connections.
+// become connections at once; other names are looked up first.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FileSystem } from './fs';
@@ -26,7 +26,8 @@ describe('wget and curl on any command line', () => {
         const e = { fs: new FileSystem({ '/etc/hosts': '127.0.0.1\tlocalhost\n10.244.2.5\tclient\n' }, ['/tmp']), at: 0, cwd: '/', env: {}, hostname: 'client', podIP: '10.244.2.5', flavour: busybox ? ('busybox' as const) : ('gnu' as const), stdin: null, hasCommand: () => true };
         const call = parseNetCall(tool, args, e);
         if (!call) return;
-        expect(isIPv4(call.http.ip)).toBe(true);
+        if (call.name === undefined) expect(isIPv4(call.http.ip)).toBe(true);
+        else expect([call.http.ip, /^[\w.-]+$/.test(call.name)]).toEqual(['', true]);
         expect(call.http.port > 0 && call.http.port <= 65535).toBe(true);
         const r = renderNet(call, o, 5, e);
         expect(Number.isInteger(r.status) && r.status >= 0 && r.status < 256).toBe(true);

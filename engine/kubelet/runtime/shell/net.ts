@@ -1,14 +1,17 @@
-// HTTP clients in containers (busybox wget, curl) reaching a pod by its IP
-// (or a name /etc/hosts gives):
-// how their command lines become a connection (NetCall), and how what came
-// back (NetOutcome: an answer, a reset, no answer) reads on their stdout,
-// stderr and exit status. The connection itself is the runtime's and the
-// kubelet's (runtime.connect, kubelet/network/podNetwork.ts); names still fail
-// to resolve here, since the playground runs no cluster DNS.
+// HTTP clients in containers (busybox wget, curl) reaching a pod by its IP,
+// a name /etc/hosts gives, or a name DNS resolves (the shell looks it up
+// first: interp.ts, dnsTools.ts): how their command lines become a connection
+// (NetCall), and how what came back (NetOutcome: an answer, a reset, no
+// answer) reads on their stdout, stderr and exit status. The connection itself
+// is the runtime's and the kubelet's (runtime.connect,
+// kubelet/network/podNetwork.ts). A DNS query is a NetCall too (`dnsCall`).
 import type { CommandEnv, CommandResult } from './commands';
 import { normalise } from './fs';
+import { hostsAddress } from './dnsTools';
 import { isIPv4 } from '../../../apimachinery/validation/names';
 import { utf8Length } from '../../../sim/utf8';
+import type { DnsQuestion, DnsResponse } from '../../../dns/message';
+import type { LookupResult } from '../../../dns/resolver';
 
 /** The request line and headers a client sends. */
 export interface HttpCall {
@@ -23,8 +26,14 @@ export interface HttpCall {
 }
 
 export interface NetCall {
-  tool: 'wget' | 'curl';
+  /** 'dns': a stub resolver's UDP query (`dns`) to the nameserver at http.ip:http.port. */
+  tool: 'wget' | 'curl' | 'dns';
+  /** The request; for a DNS query only its destination (ip, port) means anything. */
   http: HttpCall;
+  /** The question of a DNS query (tool 'dns'): a UDP datagram, not a TCP connection. */
+  dns?: DnsQuestion;
+  /** The URL's host when only DNS knows it: http.ip is '' until the shell has looked it up. */
+  name?: string;
   /** When the client gives up connecting: its own timeout, or the kernel's SYN retries. */
   timeoutMs: number;
   /** The timeout is the client's own (-T, --connect-timeout, -m), not the kernel's. */
@@ -44,7 +53,9 @@ export interface NetCall {
 /** What the connection came to. */
 export type NetOutcome =
   | { k: 'http'; status: number; headers: Record<string, string>; body: string }
-  /** A reset: nothing listens on the port. */
+  /** A DNS server's response to a query. */
+  | { k: 'dns'; response: DnsResponse }
+  /** A reset (for UDP, ICMP port unreachable): nothing listens on the port. */
   | { k: 'refused' }
   /** ICMP host unreachable: the address is on a pod network but no pod has it (its bridge's ARP went unanswered). */
   | { k: 'unreachable' }
@@ -99,9 +110,9 @@ function parseUrl(target: string): Url | { error: 'scheme'; scheme: string } | n
 }
 
 /**
- * The connection a wget or curl command line asks for, when it names an IP
- * address (or a name in /etc/hosts); null when it names a host only DNS could find, or
- * is not a plain fetch (commands.ts answers those).
+ * The connection a wget or curl command line asks for: to an IP address, a
+ * name in /etc/hosts, or a name to look up (`name`, http.ip empty); null when
+ * it is not a plain fetch (commands.ts answers those).
  */
 export function parseNetCall(tool: 'wget' | 'curl', argv: readonly string[], e: CommandEnv): NetCall | null {
   let args = argv;
@@ -157,12 +168,14 @@ export function parseNetCall(tool: 'wget' | 'curl', argv: readonly string[], e: 
   }
   const url = target ? parseUrl(target) : null;
   if (!url || 'error' in url) return null;
-  const host = isIPv4(url.host) ? url.host : hostsEntry(url.host, e);
-  if (host === null) return null;
+  // A name the resolver could not even put in a query (getaddrinfo says EAI_NONAME): commands.ts answers it.
+  if (!isIPv4(url.host) && !/^[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?$/.test(url.host)) return null;
+  const host = isIPv4(url.host) ? url.host : hostsAddress(url.host, e);
   const curlVersion = curlVersionOf(e);
   return {
     tool,
-    http: { method: head ? 'HEAD' : 'GET', host: url.host + (url.port === 80 ? '' : `:${url.port}`), ip: host, port: url.port, path: url.path, userAgent: tool === 'wget' ? 'Wget' : `curl/${curlVersion}` },
+    ...(host === null ? { name: url.host } : {}),
+    http: { method: head ? 'HEAD' : 'GET', host: url.host + (url.port === 80 ? '' : `:${url.port}`), ip: host ?? '', port: url.port, path: url.path, userAgent: tool === 'wget' ? 'Wget' : `curl/${curlVersion}` },
     timeoutMs,
     ownTimeout,
     quiet,
@@ -174,14 +187,21 @@ export function parseNetCall(tool: 'wget' | 'curl', argv: readonly string[], e: 
   };
 }
 
-/** A name's IPv4 address in the container's /etc/hosts (the kubelet's: localhost, the pod's own name, hostAliases), or null. */
-function hostsEntry(name: string, e: CommandEnv): string | null {
-  const hosts = e.fs.read('/etc/hosts', e.at) ?? '127.0.0.1\tlocalhost\n';
-  for (const line of hosts.split('\n')) {
-    const [ip, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
-    if (ip && isIPv4(ip) && names.some((n) => n.toLowerCase() === name.toLowerCase())) return ip;
-  }
-  return null;
+/** A stub resolver's query: a UDP datagram to `server`:`port` that waits `timeoutMs` for its answer. */
+export function dnsCall(server: string, port: number, question: DnsQuestion, timeoutMs: number): NetCall {
+  return {
+    tool: 'dns',
+    http: { method: 'GET', host: '', ip: server, port, path: '', userAgent: '' },
+    dns: question,
+    timeoutMs,
+    ownTimeout: true,
+    quiet: true,
+    showError: false,
+    output: null,
+    failOnError: false,
+    includeHeaders: false,
+    spider: false,
+  };
 }
 
 /**
@@ -224,8 +244,26 @@ export function renderNet(call: NetCall, outcome: NetOutcome, elapsedMs: number,
   return call.tool === 'wget' ? renderWget(call, outcome, e) : renderCurl(call, outcome, elapsedMs, e);
 }
 
-function renderWget(call: NetCall, o: NetOutcome, e: CommandEnv): CommandResult {
+/**
+ * The client's words when the URL's name did not resolve: `result` is the
+ * lookup's error, or null when curl's own timeout ran out first (after
+ * `elapsedMs`). busybox wget says the same whatever getaddrinfo said.
+ */
+export function renderResolveFailure(call: NetCall, result: LookupResult | null, elapsedMs: number, e: CommandEnv): CommandResult {
+  const name = call.name ?? call.http.host;
+  if (call.tool === 'wget') return { status: 1, stderr: `wget: bad address '${name}'\n` };
+  // lib/hostip.c Curl_resolver_error; asyn-thread.c when the wait outlasts the timeout.
+  if (result === null) return curlFail(call, e, elapsedMs, 28, `Resolving timed out after ${elapsedMs} milliseconds`);
+  return curlFail(call, e, elapsedMs, 6, `Could not resolve host: ${name}`);
+}
+
+/** A DNS response never answers a TCP connection: what came back, as an HTTP client sees it. */
+type TcpOutcome = Exclude<NetOutcome, { k: 'dns' }>;
+const asTcp = (o: NetOutcome): TcpOutcome => (o.k === 'dns' ? { k: 'timeout' } : o);
+
+function renderWget(call: NetCall, outcome: NetOutcome, e: CommandEnv): CommandResult {
   const h = call.http;
+  const o = asTcp(outcome);
   let err = call.quiet ? '' : `Connecting to ${h.host} (${h.ip}:${h.port})\n`;
   if (o.k === 'refused') return { status: 1, stderr: `${err}wget: can't connect to remote host (${h.ip}): Connection refused\n` };
   if (o.k === 'unreachable') return { status: 1, stderr: `${err}wget: can't connect to remote host (${h.ip}): No route to host\n` };
@@ -264,17 +302,25 @@ function curlMeter(bytes: number, elapsedMs: number): string {
   );
 }
 
-function renderCurl(call: NetCall, o: NetOutcome, elapsedMs: number, e: CommandEnv): CommandResult {
+/** curl failing with `code`: its meter (unless silent or on a terminal), then the message (unless silent without -S). */
+function curlFail(call: NetCall, e: CommandEnv, elapsedMs: number, code: number, msg: string): CommandResult {
+  const meterHidden = call.quiet || e.stdoutIsTty === true;
+  return { status: code, stderr: `${meterHidden ? '' : curlMeter(0, elapsedMs)}${!call.quiet || call.showError ? `curl: (${code}) ${msg}\n` : ''}` };
+}
+
+function renderCurl(call: NetCall, outcome: NetOutcome, elapsedMs: number, e: CommandEnv): CommandResult {
   const h = call.http;
+  const o = asTcp(outcome);
   const v8 = curlVersionOf(e).startsWith('8');
   const meterHidden = call.quiet || e.stdoutIsTty === true;
-  const fail = (code: number, msg: string): CommandResult => ({ status: code, stderr: `${meterHidden || call.quiet ? '' : curlMeter(0, elapsedMs)}${!call.quiet || call.showError ? `curl: (${code}) ${msg}\n` : ''}` });
-  // lib/connect.c: "Failed to connect to H port P after N ms: …" — 8.x names the curl error, 7.x the socket's.
-  if (o.k === 'refused') return fail(7, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'Connection refused'}`);
-  if (o.k === 'unreachable') return fail(7, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'No route to host'}`);
+  const fail = (code: number, msg: string): CommandResult => curlFail(call, e, elapsedMs, code, msg);
+  // lib/connect.c: "Failed to connect to H port P after N ms: …" (H as the URL names it) — 8.x names the curl error, 7.x the socket's.
+  const host = call.name ?? h.ip;
+  if (o.k === 'refused') return fail(7, `Failed to connect to ${host} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'Connection refused'}`);
+  if (o.k === 'unreachable') return fail(7, `Failed to connect to ${host} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'No route to host'}`);
   if (o.k === 'timeout') {
-    if (call.ownTimeout) return fail(28, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: Timeout was reached`);
-    return fail(28, `Failed to connect to ${h.ip} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'Connection timed out'}`);
+    if (call.ownTimeout) return fail(28, `Failed to connect to ${host} port ${h.port} after ${elapsedMs} ms: Timeout was reached`);
+    return fail(28, `Failed to connect to ${host} port ${h.port} after ${elapsedMs} ms: ${v8 ? "Couldn't connect to server" : 'Connection timed out'}`);
   }
   if (call.failOnError && o.status >= 400) return fail(22, `The requested URL returned error: ${o.status}`);
   const head = `HTTP/1.1 ${o.status} ${reasonPhrase(o.status)}\r\n${Object.entries(o.headers)
