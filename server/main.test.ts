@@ -38,7 +38,7 @@ describe('npm run serve', () => {
     const s = (await get(url, '/playground/v1/state')).json as { seed: number; speed: number; components: unknown[] };
     expect(s.seed).toBe(5);
     expect(s.speed).toBe(3);
-    expect(s.components).toHaveLength(9); // etcd-0, etcd-client-0, kube-apiserver-0, kubectl-0, kube-controller-manager-0, kwok-controller-0, csi-hostpathplugin-0, metrics-server-0, kube-scheduler-0
+    expect(s.components).toHaveLength(10); // etcd-0, etcd-client-0, kube-apiserver-0, kubectl-0, kube-controller-manager-0, kwok-controller-0, csi-hostpathplugin-0, metrics-server-0, kubeadm-addons-0, kube-scheduler-0
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
   });

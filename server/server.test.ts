@@ -28,7 +28,7 @@ describe('control API', () => {
     expect(s.seed).toBe(11);
     expect(s.speed).toBe(1);
     expect(s.virtualTime as number).toBeGreaterThanOrEqual(3000);
-    expect((s.components as Obj[]).map((c) => c.name)).toEqual(['etcd-0', 'etcd-1', 'etcd-2', 'etcd-client-0', 'kube-apiserver-0', 'kubectl-0', 'kube-controller-manager-0', 'kwok-controller-0', 'csi-hostpathplugin-0', 'metrics-server-0', 'kube-scheduler-0']);
+    expect((s.components as Obj[]).map((c) => c.name)).toEqual(['etcd-0', 'etcd-1', 'etcd-2', 'etcd-client-0', 'kube-apiserver-0', 'kubectl-0', 'kube-controller-manager-0', 'kwok-controller-0', 'csi-hostpathplugin-0', 'metrics-server-0', 'kubeadm-addons-0', 'kube-scheduler-0']);
     expect(typeof s.traceDigest).toBe('string');
   });
 

@@ -1,7 +1,8 @@
 // An API object in the inspector: its live YAML (as `kubectl get -o yaml`
 // prints it), the objects it names as owners and the objects that name it,
-// each a link, its events as `kubectl describe` lists them, and for a node
-// its faults and its machine's kube-proxy rules.
+// each a link, its events as `kubectl describe` lists them, for a node its
+// faults and its machine's kube-proxy rules, and cluster DNS's view of a
+// Service or a CoreDNS pod.
 import { useEffect } from 'react';
 import type { InspectView, ObjectLink, ObjectRef } from '../../engine/host/protocol';
 import { FaultButtons } from '../faults/FaultMenu';
@@ -9,6 +10,7 @@ import { useClockPolling } from '../lib/useClockPolling';
 import { select, selectObject, setCentreTab, showNodeRules } from '../store/uiStore';
 import { inspectPoller } from './inspectClient';
 import { NodeMachine } from './NodeMachine';
+import { CorednsCaches, ServiceDns } from './DnsSections';
 import { refKey, useInspect } from './inspectStore';
 
 /** Wall ms between reads while virtual time moves. */
@@ -69,6 +71,8 @@ function ObjectBody({ view }: { view: InspectView }) {
       <Links title="Owned" empty="Nothing names it as its owner." links={view.owned} more={view.ownedTotal - view.owned.length} />
       {view.machine && <NodeMachine node={view.ref.name} machine={view.machine} />}
       {view.serviceProxy && <ServiceChains proxy={view.serviceProxy} />}
+      {view.serviceDns && <ServiceDns dns={view.serviceDns} />}
+      {view.coredns && <CorednsCaches dns={view.coredns} />}
       <section aria-label="Events">
         <h3>Events ({view.events.length})</h3>
         {view.events.length === 0 ? (

@@ -37,7 +37,8 @@ export class AddonBootstrap {
 
   constructor(
     readonly manifests: KObject[],
-    readonly serviceAccount: { namespace: string; name: string },
+    /** The identity it works as afterwards; null: an installer, done once the objects exist. */
+    readonly serviceAccount: { namespace: string; name: string } | null,
   ) {
     this.remaining = manifests.length;
   }
@@ -101,6 +102,10 @@ export class AddonBootstrap {
   }
 
   private requestToken(ctx: ActorContext, conn: ApiConnection): void {
+    if (!this.serviceAccount) {
+      this.phase = 'done';
+      return;
+    }
     this.phase = 'token';
     const { namespace, name } = this.serviceAccount;
     const tr = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: TOKEN_SECONDS } };

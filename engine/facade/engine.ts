@@ -50,6 +50,8 @@ import { KWOK_KIND, type KwokConfig } from '../kwok/kwok';
 import { CSI_HOSTPATH_KIND, type CsiHostpathConfig } from '../csi/hostpath/driver';
 import { METRICS_SERVER_KIND, type MetricsServerConfig } from '../metricsserver/server';
 import { METRICS_SERVICE } from '../metricsserver/manifests';
+import { KUBEADM_ADDONS_KIND, type KubeadmAddonsConfig } from '../coredns/addon';
+import type { CorednsState } from '../coredns/serve';
 import { registerClass } from '../sim/serial';
 import { DEFAULT_EPOCH_MS, enterEpoch } from '../sim/epoch';
 
@@ -69,6 +71,7 @@ export const CONTROLLER_MANAGER = 'kube-controller-manager-0';
 export const KWOK_CONTROLLER = 'kwok-controller-0';
 export const CSI_DRIVER = 'csi-hostpathplugin-0';
 export const METRICS_SERVER = 'metrics-server-0';
+export const KUBEADM_ADDONS = 'kubeadm-addons-0';
 
 /** The load generator started by the `load` command. */
 export const BENCHMARK_CLIENT = 'etcd-benchmark-0';
@@ -88,6 +91,16 @@ export interface NodeMachineView {
   /** iptables-save -c */
   iptables: string;
   kubeProxy: { name: string; up: boolean; synced: boolean; syncs: SyncRecord[] };
+}
+
+/** A CoreDNS container's caches, as its process last handed them over. */
+export interface CorednsCacheView {
+  namespace: string;
+  pod: string;
+  node: string;
+  /** The process's actor. */
+  process: string;
+  state: CorednsState;
 }
 
 export type ExecResult = { ok: true; result?: unknown } | { ok: false; error: string };
@@ -139,6 +152,7 @@ export class Engine {
       nodes: 0,
       storageDriver: true,
       metricsServer: true,
+      clusterDns: true,
       epochMs: DEFAULT_EPOCH_MS,
       ...options,
     };
@@ -170,6 +184,8 @@ export class Engine {
       if (this.options.storageDriver) this.sim.spawn(CSI_DRIVER, CSI_HOSTPATH_KIND, { server: APISERVER } satisfies CsiHostpathConfig);
       // metrics-server, which kubectl top and the HPA controller read through the aggregation layer.
       if (this.options.metricsServer) this.sim.spawn(METRICS_SERVER, METRICS_SERVER_KIND, { server: APISERVER } satisfies MetricsServerConfig);
+      // kubeadm's addon phase: CoreDNS, whose pods the Deployment controller and the scheduler place on the nodes.
+      if (this.options.clusterDns) this.sim.spawn(KUBEADM_ADDONS, KUBEADM_ADDONS_KIND, { server: APISERVER } satisfies KubeadmAddonsConfig);
       for (let i = 1; i <= this.options.nodes; i++) {
         // Each node's kubelet talks to one API server (spread over them), registers itself and runs its pods.
         const server = `kube-apiserver-${(i - 1) % this.options.apiServers}`;
@@ -586,16 +602,30 @@ export class Engine {
     return !!s && s.ready && s.bootstrapped && !!s.cluster.get('', 'serviceaccounts', 'default', 'default');
   }
 
-  /**
-   * Node `name`'s machine as its kernel and kube-proxy have it (null for a
-   * node without a machine here, a KWOK one): `iptables-save -c`, and
-   * kube-proxy's state and last syncs.
-   */
   /** The nodes that are machines here (kubelets with a kernel and a kube-proxy), by name. */
   machineNodes(): string[] {
     return this.sim.actorIds().filter((id) => this.sim.kindOf(id) === KUBELET_KIND);
   }
 
+  /** What each CoreDNS container's process has handed it (its caches), machine by machine. */
+  corednsCaches(): CorednsCacheView[] {
+    const out: CorednsCacheView[] = [];
+    for (const node of this.machineNodes()) {
+      const runtime = this.sim.durable<KubeletDurable>(node).runtime;
+      if (!runtime) continue;
+      for (const [container, state] of runtime.dnsCaches) {
+        const c = runtime.containers.get(container);
+        if (c) out.push({ namespace: c.namespace, pod: c.podName, node, process: runtime.processes.get(container) ?? '', state });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Node `name`'s machine as its kernel and kube-proxy have it (null for a
+   * node without a machine here, a KWOK one): `iptables-save -c`, and
+   * kube-proxy's state and last syncs.
+   */
   nodeMachine(name: string): NodeMachineView | null {
     if (this.sim.kindOf(name) !== KUBELET_KIND) return null;
     const runtime = this.sim.durable<KubeletDurable>(name).runtime;

@@ -177,6 +177,8 @@ export class FaultBook {
         sim.note('fault', 'node-loss', undefined, f.target);
         sim.crash(f.target);
         for (const p of proxy) if (sim.isUp(p)) sim.crash(p);
+        // Its containers' own processes (CoreDNS's) die with their containers, for good.
+        for (const p of containerProcesses(sim, f.target)) sim.remove(p);
         powerOff(sim.durable(f.target), sim.now);
         return;
       }
@@ -297,16 +299,23 @@ function powerOff(durable: unknown, now: number): void {
   runtime?.powerOff?.(now);
 }
 
-/** The node's other processes than its kubelet: its kube-proxy. */
+/** The node's other processes than its kubelet: its kube-proxy, and its containers' processes that have actors. */
 function machineProcesses(sim: Simulation, node: ActorId): ActorId[] {
   const proxy = kubeProxyOf(node);
-  return sim.has(proxy) ? [proxy] : [];
+  return [...(sim.has(proxy) ? [proxy] : []), ...containerProcesses(sim, node)];
 }
 
-/** The machine boots: its kubelet, then its kube-proxy. */
+/** The actors of the node's containers' processes (engine/kubelet/network/processes.ts), which the runtime lists. */
+function containerProcesses(sim: Simulation, node: ActorId): ActorId[] {
+  const runtime = (sim.durable(node) as { runtime?: { processes?: Map<string, string> } | null } | null)?.runtime;
+  return [...(runtime?.processes?.values() ?? [])].filter((id) => sim.has(id));
+}
+
+/** The machine boots: its kubelet, then its kube-proxy (its containers start afresh, with new processes). */
 function bootMachine(sim: Simulation, node: ActorId): void {
   sim.restart(node);
-  for (const p of machineProcesses(sim, node)) if (!sim.isUp(p)) sim.restart(p);
+  const proxy = kubeProxyOf(node);
+  if (sim.has(proxy) && !sim.isUp(proxy)) sim.restart(proxy);
 }
 
 /** Both directions between one actor and each of the others. */

@@ -9,6 +9,10 @@ import { inspectObject, type InspectView, type ObjectRef } from './inspect/objec
 import { ClusterFeed } from './map/feed';
 import { servicePorts } from '../kubeproxy/serviceMap';
 import { clusterPolicyChain } from '../kubeproxy/chains';
+import { serviceAnswer, zoneAnswers } from '../coredns/records';
+
+/** Names a CoreDNS pod's section lists at most. */
+const NAMES_LIMIT = 200;
 import type { MapDelta } from './map/protocol';
 import { cachedStore, engineMapSource, readyApiServer } from './map/source';
 
@@ -42,6 +46,12 @@ export class Observer {
       const svc = readyApiServer(this.engine)?.cluster.get('', 'services', v.ref.namespace, ref.name);
       const chains = svc ? servicePorts(svc).map((p) => ({ port: p.name, chain: clusterPolicyChain(p.name, p.protocol) })) : [];
       if (chains.length) v.serviceProxy = { chains, nodes: this.engine.machineNodes() };
+      const dns = this.engine.corednsCaches().find((c) => c.state.synced);
+      if (dns) v.serviceDns = { from: `${dns.namespace}/${dns.pod}`, answer: serviceAnswer(dns.state.view, v.ref.namespace ?? 'default', ref.name) };
+    }
+    if (v.found && ref.group === '' && ref.resource === 'pods') {
+      const c = this.engine.corednsCaches().find((x) => x.namespace === v.ref.namespace && x.pod === ref.name);
+      if (c) v.coredns = { process: c.process, synced: c.state.synced, services: c.state.view.services.length, names: zoneAnswers(c.state.view).slice(0, NAMES_LIMIT) };
     }
     return v;
   }

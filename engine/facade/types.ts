@@ -52,6 +52,8 @@ export interface EngineOptions {
   storageDriver?: boolean;
   /** metrics-server (`metrics-server-0`) behind the APIService v1beta1.metrics.k8s.io, for `kubectl top` and the HPA; default true. */
   metricsServer?: boolean;
+  /** kubeadm's CoreDNS add-on (the coredns Deployment behind the kube-dns Service, 10.96.0.10); default true. */
+  clusterDns?: boolean;
 }
 
 /** A person (or robot) of the scenario, as the authenticator knows them. */

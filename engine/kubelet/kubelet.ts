@@ -44,6 +44,8 @@ import { KubeletServer } from './server/server';
 import { EvictionManager } from './eviction/manager';
 import { maybeDelete, flushStatus } from './status/statusManager';
 import { askToJoin, onJoinAnswer } from './join';
+import { onCorednsView, reconcileProcesses } from './network/processes';
+import type { CorednsViewMsg } from '../coredns/server';
 import { flushPodNetwork, hostReceive, NET_TIMERS, onPodConnect, onPodConnectReply, podNetworkTimer, startPodNetwork, type PodConnectMsg, type PodConnectReplyMsg } from './network/podNetwork';
 
 /** Boot ids by seed (see Kubelet.bootId). */
@@ -183,12 +185,14 @@ export class Kubelet implements Actor {
   receive(ctx: ActorContext, from: ActorId, p: Payload): void {
     this.handle(ctx, from, p);
     flushPodNetwork(this, ctx);
+    reconcileProcesses(this, ctx);
   }
 
   private handle(ctx: ActorContext, from: ActorId, p: Payload): void {
     if (p.type === 'PodConnect') return onPodConnect(this.runtime, { now: ctx.now, send: (to, r) => ctx.send(to, r), podRouteOf: (ip) => ctx.podRouteOf(ip) }, from, p as unknown as PodConnectMsg);
     if (p.type === 'PodConnectReply') return onPodConnectReply(this, ctx, p as unknown as PodConnectReplyMsg);
     if (p.type === 'IptablesSync') return ctx.send(from, applyIptablesSync(this.runtime.netfilter, p as unknown as IptablesSyncMsg));
+    if (p.type === 'CorednsView') return onCorednsView(this.runtime, p as unknown as CorednsViewMsg);
     if (p.type === 'HttpRequest') return this.server.serve(this, ctx, from, p as unknown as HttpRequestMsg);
     if (p.type === 'HttpCancel') return this.server.cancel(this, ctx, from, (p as unknown as HttpCancelMsg).reqId);
     if (p.type === 'HttpData') return this.server.data(this, ctx, from, p as unknown as HttpDataMsg);
@@ -265,6 +269,7 @@ export class Kubelet implements Actor {
   timer(ctx: ActorContext, tag: string, data: unknown): void {
     this.onTimer(ctx, tag, data);
     flushPodNetwork(this, ctx);
+    reconcileProcesses(this, ctx);
   }
 
   private onTimer(ctx: ActorContext, tag: string, data: unknown): void {
@@ -463,5 +468,5 @@ registerActorKind<KubeletConfig, KubeletDurable>({
     const seed = durable.runtime ? durable.runtime.seed : env.rng.nextU32();
     return new Kubelet(id, config, env.rng, env.now, durable, seed);
   },
-  host: { types: new Set(['PodConnect', 'PodConnectReply', 'IptablesSync']), receive: (host, durable, from, p) => hostReceive(host, durable.runtime, from, p) },
+  host: { types: new Set(['PodConnect', 'PodConnectReply', 'IptablesSync', 'CorednsView']), receive: (host, durable, from, p) => hostReceive(host, durable.runtime, from, p) },
 });

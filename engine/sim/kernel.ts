@@ -694,15 +694,33 @@ export class ActorContext {
     this.sim.cancelTimer(timerId);
   }
 
-  /**
-   * Queues a durable write; `persisted(tag, data)` is called once it is on disk.
-   * A crash before then loses it. Returns the virtual time it will complete.
-   */
   /** The process exits (e.g. an etcd member removed from its cluster): like a crash, durable state kept. */
   exit(): void {
     this.sim.crash(this.slot.id);
   }
 
+  /**
+   * Starts another process of this machine as an actor of its own (a
+   * container's program with its own connections, e.g. CoreDNS's): false when
+   * one with that id runs already.
+   */
+  spawnProcess<C>(id: ActorId, kind: string, config: C): boolean {
+    if (this.sim.has(id)) return false;
+    this.sim.spawn(id, kind, config);
+    return true;
+  }
+
+  /** Such a process ends (its container stopped): its connections reset, and it is gone. */
+  endProcess(id: ActorId): void {
+    if (!this.sim.has(id)) return;
+    this.sim.crash(id);
+    this.sim.remove(id);
+  }
+
+  /**
+   * Queues a durable write; `persisted(tag, data)` is called once it is on disk.
+   * A crash before then loses it. Returns the virtual time it will complete.
+   */
   persist(tag: string, data?: unknown): number {
     return this.sim.persistFor(this.slot, tag, data);
   }

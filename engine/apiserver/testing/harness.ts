@@ -4,8 +4,12 @@ import { Engine } from '../../facade/engine';
 import type { ApiRequest, ApiResponse } from '../types';
 import { ADMIN_TOKEN } from '../server/scenario';
 
+/**
+ * A control plane, ready. Without the DNS add-on unless asked for (`clusterDns: true`): its two
+ * pods would take the first pod IPs and a share of the nodes in every scenario that counts them.
+ */
 export function controlPlane(seed = 1, extra: Partial<Parameters<typeof Engine.create>[0]> = {}): Engine {
-  const e = Engine.create({ seed, etcdMembers: 3, controlPlane: true, ...extra });
+  const e = Engine.create({ seed, etcdMembers: 3, controlPlane: true, clusterDns: false, ...extra });
   for (let i = 0; i < 200 && !e.apiReady(); i++) e.advance(100);
   if (!e.apiReady()) throw new Error('the API server did not become ready');
   // kube-controller-manager gives each namespace its default ServiceAccount (pods need it).

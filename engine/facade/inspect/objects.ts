@@ -10,6 +10,7 @@ import type { ApiServer } from '../../apiserver/server/apiserver';
 import { GenericPrinter } from '../../kubectl/printers/output';
 import type { DescribeEventRow, EventsIndex } from './events';
 import type { NodeMachineView } from '../engine';
+import type { NameAnswer } from '../../coredns/records';
 
 /** An API object by resource: `{group: 'apps', resource: 'deployments', namespace: 'default', name: 'web'}`. */
 export interface ObjectRef {
@@ -47,6 +48,10 @@ export interface InspectView {
   machine?: NodeMachineView;
   /** A Service's chains in kube-proxy's rules, and the nodes whose machines hold them. */
   serviceProxy?: { chains: { port: string; chain: string }[]; nodes: string[] };
+  /** A Service's name as cluster DNS answers it (from a synced CoreDNS pod's caches). */
+  serviceDns?: { from: string; answer: NameAnswer };
+  /** A CoreDNS pod: its process, whether its caches have synced, and the names they answer. */
+  coredns?: { process: string; synced: boolean; services: number; names: NameAnswer[] };
 }
 
 export const OWNED_LIMIT = 200;

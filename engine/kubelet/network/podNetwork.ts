@@ -18,6 +18,8 @@ import { ARP_FAIL_MS, type NetCall, type NetOutcome } from '../runtime/shell/net
 import type { Kubelet } from '../kubelet';
 import { runtimeChanged } from '../pod/podWorkers';
 import { applyIptablesSync } from './iptables';
+import { onCorednsView } from './processes';
+import type { CorednsViewMsg } from '../../coredns/server';
 import type { IptablesSyncMsg } from '../../kubeproxy/messages';
 
 export interface PodConnectMsg {
@@ -138,6 +140,7 @@ export function onPodConnectReply(k: Kubelet, ctx: ActorContext, m: PodConnectRe
 export function hostReceive(host: HostContext, runtime: FakeRuntime | null, from: ActorId, p: Payload): void {
   if (p.type === 'PodConnect') return onPodConnect(runtime, host, from, p as unknown as PodConnectMsg);
   if (p.type === 'IptablesSync') return host.send(from, applyIptablesSync(runtime?.netfilter ?? null, p as unknown as IptablesSyncMsg));
+  if (p.type === 'CorednsView') return onCorednsView(runtime, p as unknown as CorednsViewMsg);
   const m = p as unknown as PodConnectReplyMsg;
   if (relayed(runtime, (to, r) => host.send(to, r), m)) return;
   runtime?.connDone(m.conn, m.outcome, host.now);

@@ -10,8 +10,8 @@ import type { Engine } from '../../facade/engine';
 const FRAMES = { stepMs: 50, maxFrames: 100_000 };
 
 /** A cluster of `nodes` kubelet nodes, all Ready, and a kubectl for it. */
-export function networkCluster(seed: number, nodes = 2) {
-  const e = controlPlane(seed, { nodes, etcdMembers: 1 });
+export function networkCluster(seed: number, nodes = 2, extra: Parameters<typeof controlPlane>[1] = {}) {
+  const e = controlPlane(seed, { nodes, etcdMembers: 1, ...extra });
   runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === nodes, 'nodes Ready', 60_000, 500);
   const bridge = new ApiBridge(e);
   const host = new KubectlHost(bridge, () => e.sim.now);

@@ -7,6 +7,7 @@
 // kubelet's object cache (objects.ts); a missing one is upstream's
 // CreateContainerConfigError (`configmap "x" not found`) for env, or a
 // FailedMount that keeps the pod ContainerCreating for a volume.
+import { resolvConf } from './resolvConf';
 import type { KObject } from '../../apimachinery/types';
 import { base64Decode } from '../../sim/base64';
 import { fromUtf8 } from '../../apiserver/auth/sha256';
@@ -261,7 +262,7 @@ export function containerMounts(pod: Pod, c: ContainerEnvSpec, volumes: Record<s
     '/etc/hosts': spec.hostNetwork
       ? `# Kubernetes-managed hosts file (host network).\n${NODE_HOSTS}${podIP ? `${podIP}\t${hostname}\n` : ''}${aliases}`
       : `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n${own}${aliases}`,
-    '/etc/resolv.conf': `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`,
+    '/etc/resolv.conf': resolvConf(pod.spec as Parameters<typeof resolvConf>[0], ns),
   };
   for (const m of c.volumeMounts ?? []) {
     const files = volumes[m.name];

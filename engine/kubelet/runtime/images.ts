@@ -490,6 +490,17 @@ const CATALOG: readonly CatalogImage[] = [
     },
     env: { ...PATH, NGINX_VERSION: '1.27.3' },
   },
+  // kubeadm's DNS add-on (engine/coredns): a static Go binary on a distroless base.
+  {
+    repo: 'registry.k8s.io/coredns/coredns',
+    tags: ['v1.11.3', 'v1.11.1', 'v1.10.1', 'v1.12.0'],
+    sizeBytes: 18_562_039,
+    entrypoint: ['/coredns'],
+    userland: 'none',
+    programs: ['/coredns'],
+    stopSignal: 'TERM',
+    idle: { cpuMilli: 2, memoryBytes: 14 * Mi },
+  },
   // The DNS debugging docs' pod (dnsutils.yaml) runs `sleep infinity` in it and `kubectl exec`s nslookup.
   {
     repo: 'registry.k8s.io/e2e-test-images/jessie-dnsutils',
@@ -620,7 +631,8 @@ export function processArgv(img: CatalogImage, command: readonly string[] | unde
 // or an exec may run them directly, as /bin/true or busybox's applet.
 const COMMON_UTILITIES = ['true', 'false', 'echo', 'printf', 'test', '[', 'cat', 'ls', 'touch', 'mkdir', 'rm', 'sleep', 'date', 'hostname', 'whoami', 'id', 'pwd', 'uname', 'env', 'printenv', 'head', 'tail', 'wc', 'grep', 'kill', 'yes', 'dd'];
 const BUSYBOX_APPLETS = ['sh', 'ash', 'ps', 'wget', 'nslookup', ...COMMON_UTILITIES];
-const GNU_TOOLS = ['sh', 'bash', 'dash', ...COMMON_UTILITIES];
+// getent is glibc's own (libc-bin), in every Debian and Ubuntu image.
+const GNU_TOOLS = ['sh', 'bash', 'dash', 'getent', ...COMMON_UTILITIES];
 
 /** Whether `name` (a name or a path) exists in the image. */
 export function imageHasCommand(img: CatalogImage, name: string): boolean {

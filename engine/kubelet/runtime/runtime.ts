@@ -21,8 +21,9 @@ import type { NetCall, NetOutcome } from './shell/net';
 import { inCidr } from '../../sim/ipv4';
 import { Rng } from '../../sim/rng';
 import { newNetfilter, traverse, type Netfilter } from '../../netfilter';
-import { serveHttp, type HttpRequestFacts } from './shell/serve';
+import { serveHttp, type HttpAnswer, type HttpRequestFacts } from './shell/serve';
 import { cpuLoadMilli, idleOf, oomAt, type Demand } from './usage';
+import { corednsDns, corednsHttp, type CorednsState } from '../../coredns/serve';
 
 /** A pod sandbox (pause container, CNI ADD) is ready this long after RunPodSandbox. */
 export const SANDBOX_MS = 500;
@@ -241,6 +242,14 @@ export class FakeRuntime {
   netfilter: Netfilter = newNetfilter();
   /** The kernel's prandom, for -m statistic (a stream of its own, so it draws nothing from the rest). */
   private readonly kernelRng: Rng;
+  /** What the CoreDNS processes' caches hold, by container (their actors hand it over: CorednsView). */
+  readonly dnsCaches = new Map<string, CorednsState>();
+  /** The actors of containers' processes that have connections of their own (CoreDNS's), by container. */
+  readonly processes = new Map<string, string>();
+  /** A CoreDNS image has been started here: the kubelet looks for its processes after each event. */
+  mayRunCoredns = false;
+  /** The CoreDNS processes' own randomness (the loadbalance plugin's shuffle). */
+  private readonly dnsRng: Rng;
 
   constructor(
     readonly config: RuntimeConfig,
@@ -249,6 +258,7 @@ export class FakeRuntime {
   ) {
     this.at = now;
     this.kernelRng = new Rng((seed ^ 0x6e66696c) >>> 0);
+    this.dnsRng = new Rng((seed ^ 0x646e7321) >>> 0);
     this.meter = new UsageMeter(config.cpuMilli, SYSTEM_USAGE, now);
     for (const i of config.images) {
       const ref = parseImage(i);
@@ -395,10 +405,19 @@ export class FakeRuntime {
     const found = this.listenerAt(sandboxId, call.http.port, at);
     if (!found) return { k: 'refused' };
     const { c, d } = found;
+    // Only a DNS server reads UDP datagrams; anything else listening on the port has a TCP socket there: ICMP port unreachable.
+    if (call.dns) return d.name === 'coredns' ? { k: 'dns', response: corednsDns(this.dnsCaches.get(c.id), call.dns, () => this.dnsRng.nextU32(), sb.ip, at) } : { k: 'refused' };
     const req: HttpRequestFacts = { method: call.http.method, path: call.http.path, host: call.http.host, userAgent: call.http.userAgent, clientIP };
-    const a = serveHttp(d, req, at, c.fs, { hostname: c.podName, podIP: sb.ip });
+    const a = this.answerHttp(c, d, call.http.port, req, at, sb);
     if (a.log && !quiet) this.mainOut(c)(at, a.log.fd, a.log.text);
     return { k: 'http', status: a.status, headers: a.headers, body: a.body };
+  }
+
+  /** A server's answer to an HTTP request on `port`: CoreDNS's from its process's state, others' from their routes. */
+  private answerHttp(c: RtContainer, d: NonNullable<Proc['daemon']>, port: number, req: HttpRequestFacts, at: number, sb: Sandbox): HttpAnswer {
+    const dns = d.name === 'coredns' ? corednsHttp(this.dnsCaches.get(c.id), port, req.path) : null;
+    if (dns) return { status: dns.status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: dns.body };
+    return serveHttp(d, req, at, c.fs, { hostname: c.podName, podIP: sb.ip });
   }
 
   /** The server listening on `port` in the sandbox at `at`, without running anything (callers may be mid-advance). */
@@ -454,7 +473,7 @@ export class FakeRuntime {
    * from the node's elsewhere.
    */
   private throughIptables(srcIP: string, call: NetCall, at: number, path: 'forward' | 'output' = 'forward'): { verdict: 'ACCEPT' | 'DROP' | 'REJECT'; dnat: boolean; call: NetCall; srcIP: string } {
-    const v = traverse(this.netfilter, path, { src: srcIP, dst: call.http.ip, proto: 'tcp', sport: 0, dport: call.http.port, bytes: 60, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
+    const v = traverse(this.netfilter, path, { src: srcIP, dst: call.http.ip, proto: call.dns ? 'udp' : 'tcp', sport: 0, dport: call.http.port, bytes: 60, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
     if (!v.dnat) return { verdict: v.verdict, dnat: false, call, srcIP };
     const to: NetCall = { ...call, http: { ...call.http, ip: v.dst, port: v.dport } };
     const src = !v.masquerade ? srcIP : inCidr(v.dst, this.config.podCIDR) ? this.bridgeIP() : (this.config.nodeIP ?? this.bridgeIP());
@@ -498,6 +517,13 @@ export class FakeRuntime {
     if (!c || c.state !== 'running' || !netReply(o.proc, conn, outcome, now)) return null;
     this.invalidate(c);
     return o;
+  }
+
+  /** The running containers whose main process is CoreDNS (each has an actor of its own for its API connections). */
+  corednsContainers(): RtContainer[] {
+    const out: RtContainer[] = [];
+    for (const c of this.containers.values()) if (c.state === 'running' && c.proc?.daemon?.name === 'coredns' && c.proc.daemon.stoppingAt === undefined) out.push(c);
+    return out;
   }
 
   /** The earliest instant a container's main process will next connect to another node (Infinity: none foreseen). */
@@ -697,6 +723,7 @@ export class FakeRuntime {
     this.advance(now);
     const ref = parseImage(cfg.image);
     const img = lookupImage(ref)!;
+    if (img.programs.includes('/coredns')) this.mayRunCoredns = true;
     const content = imageContent(img, ref.tag);
     // CreateContainer and StartContainer answer at once: the process starts now.
     const startedAt = now;
@@ -728,7 +755,7 @@ export class FakeRuntime {
     };
     this.containers.set(c.id, c);
     const argv = processArgv(img, cfg.command, cfg.args);
-    c.netUser = argv.some((a) => /\b(?:wget|curl)\b/.test(a));
+    c.netUser = argv.some((a) => /\b(?:wget|curl|nslookup|dig|host|getent)\b/.test(a));
     if (c.netUser) this.hasNetUsers = true;
     const exe = argv[0];
     if (exe === undefined || !imageHasCommand(img, exe)) {
@@ -977,7 +1004,7 @@ export class FakeRuntime {
     const f = this.listenerAt(sandboxId, port, now);
     if (!f) return null;
     const req: HttpRequestFacts = { method: 'GET', path, host: `${sb.ip}:${port}`, userAgent: KUBE_PROBE_AGENT, clientIP: this.bridgeIP() };
-    const a = serveHttp(f.d, req, now, f.c.fs, { hostname: f.c.podName, podIP: sb.ip });
+    const a = this.answerHttp(f.c, f.d, port, req, now, sb);
     if (a.log) this.mainOut(f.c)(now, a.log.fd, a.log.text);
     return a.status;
   }
@@ -1063,6 +1090,9 @@ export class FakeRuntime {
     // The node's sockets die with it.
     this.conns.clear();
     this.relays.clear();
+    this.dnsCaches.clear();
+    // Their processes' actors went with the machine (the fault removes them).
+    this.processes.clear();
     this.outbound = [];
     this.pulls.length = 0;
     this.pullFreeAt = 0;

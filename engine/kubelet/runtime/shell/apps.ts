@@ -7,6 +7,7 @@
 import type { CommandEnv, CommandResult } from './commands';
 import { daemon, goFlag, GO_TERM, when } from './daemon';
 import { normalise } from './fs';
+import { corednsProgram } from './coredns';
 
 /** Go's log package header: `2025/01/01 00:00:05 `. */
 const goLog = (at: number | null, msg: string) => `${when(at, '%Y/%m/%d %H:%M:%S')} ${msg}\n`;
@@ -179,6 +180,8 @@ export function appProgram(raw: string, args: string[], e: CommandEnv): CommandR
       return raw === '/whoami' ? whoami(args, e) : undefined;
     case 'run.sh':
       return echoserver();
+    case 'coredns':
+      return raw === '/coredns' ? corednsProgram(args, e) : undefined;
   }
   return undefined;
 }

@@ -1,0 +1,78 @@
+// Cluster DNS end to end: kubeadm's CoreDNS add-on runs as two pods of the
+// coredns Deployment, spread over the nodes, behind the kube-dns Service
+// (10.96.0.10). Each pod's process lists and watches Services and
+// EndpointSlices as system:serviceaccount:kube-system:coredns, and a pod's
+// query for a Service's name goes out over UDP to 10.96.0.10:53, through
+// kube-proxy's rules, to one of those pods, which answers from its caches.
+import { describe, expect, it } from 'vitest';
+import { call } from '../apiserver/testing/harness';
+import { networkCluster, runningPod } from '../kubelet/network/testCluster';
+import { runUntil } from '../scheduler/testing/cluster';
+import type { Engine } from '../facade/engine';
+import { COREDNS_KIND, type Coredns } from './server';
+
+const corednsPods = (e: Engine) =>
+  (call(e, 'GET', '/api/v1/namespaces/kube-system/pods', undefined, { query: { labelSelector: 'k8s-app=kube-dns' } }).body.items as { metadata: { name: string }; spec: { nodeName?: string }; status: { podIP?: string; conditions?: { type: string; status: string }[] } }[]) ?? [];
+const ready = (p: { status: { conditions?: { type: string; status: string }[] } }) => p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const corednsActors = (e: Engine) => e.sim.actorIds().filter((id) => e.sim.kindOf(id) === COREDNS_KIND);
+
+function dnsCluster(seed: number) {
+  const c = networkCluster(seed, 2, { clusterDns: true });
+  runUntil(c.e, () => corednsPods(c.e).filter(ready).length === 2, 'both CoreDNS pods Ready', 120_000, 200);
+  return c;
+}
+
+describe('cluster DNS (CoreDNS)', () => {
+  it('runs kubeadm’s add-on: two Ready pods on different nodes, each with its own process, behind kube-dns', { timeout: 180_000 }, () => {
+    const { e } = dnsCluster(91);
+    const pods = corednsPods(e);
+    expect(new Set(pods.map((p) => p.spec.nodeName))).toEqual(new Set(['node-1', 'node-2']));
+    const svc = call(e, 'GET', '/api/v1/namespaces/kube-system/services/kube-dns').body;
+    expect(svc.spec.clusterIP).toBe('10.96.0.10');
+    const slices = call(e, 'GET', '/apis/discovery.k8s.io/v1/namespaces/kube-system/endpointslices', undefined, { query: { labelSelector: 'kubernetes.io/service-name=kube-dns' } }).body.items;
+    expect(slices.flatMap((s: { endpoints: { addresses: string[] }[] }) => s.endpoints.flatMap((x) => x.addresses)).sort()).toEqual(pods.map((p) => p.status.podIP).sort());
+    // One actor per running CoreDNS container, synced through the ServiceAccount's RBAC (system:coredns).
+    const actors = corednsActors(e);
+    expect(actors).toHaveLength(2);
+    for (const id of actors) expect(e.sim.actor<Coredns>(id)?.synced).toBe(true);
+    // Every node's kube-proxy programs the UDP port as well as the TCP ones.
+    expect(e.nodeMachine('node-1')!.iptables).toMatch(/-A KUBE-SERVICES -d 10\.96\.0\.10\/32 -p udp -m comment --comment "kube-system\/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU/);
+  });
+
+  it('resolves a Service’s short name through the search list, and forgets it once the Service is gone', { timeout: 240_000 }, async () => {
+    const c = dnsCluster(92);
+    runningPod(c.e, 'hello-1', 'node-1', 'gcr.io/google-samples/hello-app:1.0', { labels: { app: 'hello' } });
+    runningPod(c.e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
+    const r = call(c.e, 'POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'hello' }, spec: { selector: { app: 'hello' }, ports: [{ port: 80, targetPort: 8080 }] } });
+    expect(r.status).toBe(201);
+    const ip = r.body.spec.clusterIP as string;
+    runUntil(c.e, () => c.e.nodeMachine('node-2')!.iptables.includes('"default/hello -> 10.244.'), 'hello routed', 30_000, 100);
+    // `hello` has fewer dots than ndots:5: hello.default.svc.cluster.local is asked first, and answered.
+    const got = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', 'http://hello');
+    expect(got.stderr).toBe('');
+    expect(got.stdout).toContain('Hostname: hello-1');
+    const ns = await c.kubectl('exec', 'client', '--', 'nslookup', 'hello.default.svc.cluster.local');
+    expect(ns.stdout).toContain(`Address: ${ip}`);
+    expect(ns.stdout).toContain('Server:\t\t10.96.0.10');
+    // The Service goes: CoreDNS's watch hears it, and the name no longer resolves.
+    call(c.e, 'DELETE', '/api/v1/namespaces/default/services/hello');
+    c.e.advance(2000);
+    const gone = await c.kubectl('exec', 'client', '--', 'wget', '-qO-', 'http://hello');
+    expect(gone.stderr).toContain("wget: bad address 'hello'");
+  });
+
+  it('gives a replaced CoreDNS pod a new process, and a lost node takes its process with it', { timeout: 240_000 }, () => {
+    const { e } = dnsCluster(93);
+    const [first] = corednsPods(e).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+    const before = corednsActors(e);
+    expect(before).toContain(`${first!.metadata.name}.coredns`);
+    call(e, 'DELETE', `/api/v1/namespaces/kube-system/pods/${first!.metadata.name}`);
+    runUntil(e, () => !corednsActors(e).includes(`${first!.metadata.name}.coredns`), 'the deleted pod’s process ends', 60_000, 200);
+    runUntil(e, () => corednsPods(e).filter(ready).length === 2 && corednsActors(e).length === 2, 'a replacement, Ready, with its process', 120_000, 200);
+    // node-2 is lost: its CoreDNS pod's process goes with the machine.
+    const onNode2 = corednsPods(e).filter((p) => p.spec.nodeName === 'node-2').map((p) => `${p.metadata.name}.coredns`);
+    expect(onNode2.length).toBeGreaterThan(0);
+    e.exec({ type: 'fault', fault: { action: 'node-loss', target: 'node-2' } });
+    for (const id of onNode2) expect(e.sim.has(id)).toBe(false);
+  });
+});
