@@ -45,11 +45,12 @@ export function readyNodes(e: Engine): number {
   return n;
 }
 
-/** Pods Running and Ready. */
+/** The benchmark's pods Running and Ready (kube-system's add-ons, CoreDNS, not counted). */
 function runningPods(e: Engine): number {
   const cache = apiserver(e)?.caches.get('/pods');
   let n = 0;
   for (const p of cache?.store.values() ?? []) {
+    if (p.metadata.namespace === 'kube-system') continue;
     const st = p.status as { phase?: string; conditions?: { type: string; status: string }[] } | undefined;
     if (st?.phase === 'Running' && st.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) n++;
   }

@@ -36,11 +36,13 @@ test('three nodes turn Ready; a Deployment becomes three Running pods on the map
   expect(out.stderr, out.stderr).toBe('');
   expect(out.stdout).toContain('deployment.apps/web created');
 
-  const running = page.getByRole('list', { name: 'Pods' }).locator('li[data-state="ready"]');
+  // The Deployment's three pods, beside kube-system's two CoreDNS pods (kubeadm's DNS add-on).
+  const running = page.getByRole('list', { name: 'Pods' }).locator('li[data-state="ready"][data-pod^="default/"]');
   await expect(running).toHaveCount(3, { timeout: 40_000 });
   await expect(running.first()).toContainText(/^default\/web-[a-z0-9]+-[a-z0-9]+ on node-/);
-  await expect(pods(page)).toHaveCount(3);
-  await expect(map(page)).toHaveAttribute('aria-label', /3 pods \(3 running and ready/);
+  await expect(pods(page)).toHaveCount(5);
+  await expect(page.getByRole('list', { name: 'Pods' }).locator('li[data-pod^="kube-system/coredns-"]')).toHaveCount(2);
+  await expect(map(page)).toHaveAttribute('aria-label', /5 pods \(5 running and ready/);
 
   // kube-controller-manager's replicaset controller has had work.
   const rs = page.getByRole('table', { name: 'Controller queues' }).locator('tr[data-controller="replicaset-controller"]');
@@ -115,7 +117,7 @@ test('the map at 200 nodes', async ({ page }) => {
   await expect(readyNodes(page)).toHaveCount(200, { timeout: 60_000 });
   const out = await kubectl(page, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=40']);
   expect(out.stderr, out.stderr).toBe('');
-  await expect(page.getByRole('list', { name: 'Pods' }).locator('li[data-state="ready"]')).toHaveCount(40, { timeout: 60_000 });
+  await expect(page.getByRole('list', { name: 'Pods' }).locator('li[data-state="ready"][data-pod^="default/"]')).toHaveCount(40, { timeout: 60_000 });
   await shot(page, 'cluster-200-nodes');
   // Zooming in shows names and pods one by one; panning moves along.
   const canvas = page.getByTestId('cluster-canvas');

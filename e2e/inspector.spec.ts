@@ -16,7 +16,7 @@ test('inspect a pod from the map, follow owners up and dependents down, see even
   await page.getByRole('tab', { name: 'Cluster' }).click();
   const created = await kubectl(page, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2']);
   expect(created.stderr, created.stderr).toBe('');
-  const ready = page.getByRole('list', { name: 'Pods' }).locator('li[data-state="ready"]');
+  const ready = page.getByRole('list', { name: 'Pods' }).locator('li[data-state="ready"][data-pod^="default/"]');
   await expect(ready).toHaveCount(2, { timeout: 40_000 });
   const podKey = (await ready.first().getAttribute('data-pod'))!;
   const podName = podKey.split('/')[1]!;

@@ -5,6 +5,22 @@ import type { InspectView } from '../../engine/host/protocol';
 
 type NameAnswer = NonNullable<InspectView['serviceDns']>['answer'];
 
+/** A domain name that may wrap after its dots (never inside a label). */
+function Name({ name }: { name: string }) {
+  const labels = name.split('.');
+  return (
+    <>
+      {labels.map((l, i) => (
+        <span key={i}>
+          {l}
+          {i < labels.length - 1 && '.'}
+          {i < labels.length - 1 && <wbr />}
+        </span>
+      ))}
+    </>
+  );
+}
+
 function Records({ names, label }: { names: NameAnswer[]; label: string }) {
   return (
     <table className="data dns-records" aria-label={label}>
@@ -21,16 +37,20 @@ function Records({ names, label }: { names: NameAnswer[]; label: string }) {
           n.answer.length === 0
             ? [
                 <tr key={n.name} className="muted">
-                  <td className="mono">{n.name}</td>
+                  <td className="mono">
+                    <Name name={n.name} />
+                  </td>
                   <td colSpan={3}>{n.rcode === 'NOERROR' ? 'no records (NODATA)' : n.rcode}</td>
                 </tr>,
               ]
             : n.answer.map((r, i) => (
                 <tr key={`${n.name}/${i}`}>
-                  <td className="mono">{r.name}</td>
+                  <td className="mono">
+                    <Name name={r.name} />
+                  </td>
                   <td className="mono">{r.ttl}</td>
                   <td className="mono">{r.type}</td>
-                  <td className="mono">{r.data}</td>
+                  <td className="mono dns-data">{r.data}</td>
                 </tr>
               )),
         )}
@@ -58,7 +78,7 @@ export function CorednsCaches({ dns }: { dns: NonNullable<InspectView['coredns']
       <h3>
         CoreDNS <span className="muted">process {dns.process}</span>
       </h3>
-      <p className={dns.synced ? '' : 'danger'}>
+      <p className={dns.synced ? 'dns-state' : 'dns-state danger'}>
         {dns.synced ? `kubernetes plugin synced: ${dns.services} Services in its caches; /ready answers 200.` : 'kubernetes plugin not synced yet: /ready answers 503, and every cluster name is NXDOMAIN.'}
       </p>
       {dns.names.length > 0 && <Records names={dns.names} label="Names CoreDNS answers" />}

@@ -61,6 +61,25 @@ describe('cluster DNS (CoreDNS)', () => {
     expect(gone.stderr).toContain("wget: bad address 'hello'");
   });
 
+  it('names a headless Service’s pods by hostname (a StatefulSet’s web-0.nginx), through glibc’s resolver in a Debian image', { timeout: 240_000 }, async () => {
+    const c = dnsCluster(94);
+    expect(call(c.e, 'POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'nginx' }, spec: { clusterIP: 'None', selector: { app: 'web' }, ports: [{ port: 80 }] } }).status).toBe(201);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', labels: { app: 'web' } }, spec: { hostname: 'web-0', subdomain: 'nginx', nodeName: 'node-1', containers: [{ name: 'nginx', image: 'nginx:1.27' }] } };
+    expect(call(c.e, 'POST', '/api/v1/namespaces/default/pods', pod).status).toBe(201);
+    runningPod(c.e, 'client', 'node-2', 'nginx:1.27');
+    const podIP = () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/web-0').body.status?.podIP as string | undefined;
+    runUntil(c.e, () => (call(c.e, 'GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', undefined, { query: { labelSelector: 'kubernetes.io/service-name=nginx' } }).body.items[0]?.endpoints?.[0]?.conditions?.ready ?? false) === true, 'web-0 ready in the slice', 60_000, 200);
+    c.e.advance(1000);
+    const byHost = await c.kubectl('exec', 'client', '--', 'getent', 'hosts', 'web-0.nginx');
+    expect(byHost.stdout).toMatch(new RegExp(`^${podIP()!.replace(/\./g, '\\.')}\\s+web-0\\.nginx\\.default\\.svc\\.cluster\\.local\n$`));
+    // The headless Service's own name gives its ready endpoints' addresses.
+    expect((await c.kubectl('exec', 'client', '--', 'getent', 'hosts', 'nginx')).stdout).toContain(podIP()!);
+    // A name nobody has: NXDOMAIN down the search list, and getent exits 2.
+    const none = await c.kubectl('exec', 'client', '--', 'getent', 'hosts', 'nope');
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('exit code 2');
+  });
+
   it('gives a replaced CoreDNS pod a new process, and a lost node takes its process with it', { timeout: 240_000 }, () => {
     const { e } = dnsCluster(93);
     const [first] = corednsPods(e).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
