@@ -6,6 +6,7 @@
 // kube-proxy's rules, to one of those pods, which answers from its caches.
 import { describe, expect, it } from 'vitest';
 import { call } from '../apiserver/testing/harness';
+import { ADMIN_TOKEN } from '../apiserver/server/scenario';
 import { networkCluster, runningPod } from '../kubelet/network/testCluster';
 import { runUntil } from '../scheduler/testing/cluster';
 import type { Engine } from '../facade/engine';
@@ -93,5 +94,29 @@ describe('cluster DNS (CoreDNS)', () => {
     expect(onNode2.length).toBeGreaterThan(0);
     e.exec({ type: 'fault', fault: { action: 'node-loss', target: 'node-2' } });
     for (const id of onNode2) expect(e.sim.has(id)).toBe(false);
+  });
+});
+
+describe('cluster DNS is part of the deterministic run', () => {
+  it('a snapshot taken while CoreDNS processes run restores to the same trace, and a replay of the commands reproduces it', { timeout: 240_000 }, async () => {
+    const { Engine } = await import('../facade/engine');
+    const opts = { seed: 95, etcdMembers: 1 as const, controlPlane: true, nodes: 2, clusterDns: true };
+    const e = Engine.create(opts);
+    runUntil(e, () => corednsActors(e).length === 2, 'two CoreDNS processes', 120_000, 500);
+    // (Reading the pods is an API call through the simulation: done before the snapshot, so both runs start alike.)
+    const victim = corednsPods(e)[0]!.metadata.name;
+    const snap = JSON.parse(JSON.stringify(e.snapshot()));
+    // A pod deleted after the snapshot: its process ends, a replacement's starts, in both runs alike.
+    const del = { type: 'api' as const, request: { method: 'DELETE' as const, path: `/api/v1/namespaces/kube-system/pods/${victim}`, query: {}, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'application/json' } } };
+    e.exec(del);
+    e.advance(20_000);
+    const restored = Engine.restore(snap);
+    restored.exec(del);
+    restored.advance(20_000);
+    expect(restored.state().traceDigest).toBe(e.state().traceDigest);
+    expect(corednsActors(restored).sort()).toEqual(corednsActors(e).sort());
+    expect(corednsActors(e)).not.toContain(`${victim}.coredns`);
+    const replayed = Engine.replay(opts, e.commands(), e.state().virtualTime);
+    expect(replayed.state().traceDigest).toBe(e.state().traceDigest);
   });
 });
