@@ -32,6 +32,7 @@ export function reconcileProcesses(k: Kubelet, ctx: ActorContext): void {
 
 /** A CoreDNS process's caches changed: its container answers from them (the kubelet process need not be up). */
 export function onCorednsView(rt: FakeRuntime | null, m: CorednsViewMsg): void {
-  if (!rt || !rt.containers.has(m.container) || rt.poweredOff) return;
+  // A view still on its way when the container stopped (its process already ended) is dropped.
+  if (!rt || rt.poweredOff || !rt.processes.has(m.container)) return;
   rt.dnsCaches.set(m.container, { view: m.view, synced: m.synced });
 }
