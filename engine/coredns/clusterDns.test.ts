@@ -97,6 +97,18 @@ describe('cluster DNS (CoreDNS)', () => {
   });
 });
 
+describe("the pod's resolver configuration", () => {
+  it('is cut to three nameservers, with the kubelet’s DNSConfigForming warning on the pod', { timeout: 120_000 }, async () => {
+    const c = networkCluster(96, 1);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'many' }, spec: { nodeName: 'node-1', dnsConfig: { nameservers: ['1.1.1.1', '8.8.8.8', '9.9.9.9'] }, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] } };
+    expect(call(c.e, 'POST', '/api/v1/namespaces/default/pods', pod).status).toBe(201);
+    runUntil(c.e, () => call(c.e, 'GET', '/api/v1/namespaces/default/pods/many').body.status?.phase === 'Running', 'many Running', 60_000, 200);
+    expect((await c.kubectl('exec', 'many', '--', 'cat', '/etc/resolv.conf')).stdout).toBe('search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\nnameserver 1.1.1.1\nnameserver 8.8.8.8\noptions ndots:5\n');
+    const events = (await c.kubectl('get', 'events', '--field-selector', 'reason=DNSConfigForming', '-o', 'jsonpath={.items[*].message}')).stdout;
+    expect(events).toBe('Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: 10.96.0.10 1.1.1.1 8.8.8.8');
+  });
+});
+
 describe('cluster DNS is part of the deterministic run', () => {
   it('a snapshot taken while CoreDNS processes run restores to the same trace, and a replay of the commands reproduces it', { timeout: 240_000 }, async () => {
     const { Engine } = await import('../facade/engine');

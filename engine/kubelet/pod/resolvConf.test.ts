@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolvConf } from './resolvConf';
+import { podDns, resolvConf } from './resolvConf';
 
 describe("a pod's /etc/resolv.conf (dnsPolicy, dnsConfig)", () => {
   it('ClusterFirst: the cluster DNS, its search path for the namespace, ndots:5', () => {
@@ -16,5 +16,12 @@ describe("a pod's /etc/resolv.conf (dnsPolicy, dnsConfig)", () => {
   });
   it('None: dnsConfig alone, at most three nameservers', () => {
     expect(resolvConf({ dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1', '8.8.8.8', '9.9.9.9', '8.8.4.4'], options: [{ name: 'timeout', value: '1' }] } }, 'default')).toBe('nameserver 1.1.1.1\nnameserver 8.8.8.8\nnameserver 9.9.9.9\noptions timeout:1\n');
+  });
+  it('cuts what does not fit, with the DNSConfigForming warning the kubelet records on the pod', () => {
+    const d = podDns({ dnsConfig: { nameservers: ['1.1.1.1', '8.8.8.8', '9.9.9.9'] } }, 'default');
+    expect(d.text).toContain('nameserver 10.96.0.10\nnameserver 1.1.1.1\nnameserver 8.8.8.8\n');
+    expect(d.text).not.toContain('9.9.9.9');
+    expect(d.warnings).toEqual(['Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: 10.96.0.10 1.1.1.1 8.8.8.8']);
+    expect(podDns({}, 'default').warnings).toEqual([]);
   });
 });

@@ -36,7 +36,22 @@ interface PodDnsSpec {
 
 const dedupe = (xs: string[]) => xs.filter((x, i) => xs.indexOf(x) === i);
 
+/** The resolver configuration of a pod, and what the kubelet warns about forming it (DNSConfigForming). */
+export interface PodDns {
+  text: string;
+  warnings: string[];
+}
+
 export function resolvConf(spec: PodDnsSpec, namespace: string): string {
+  return podDns(spec, namespace).text;
+}
+
+/**
+ * dns.go's GetPodDNS: the merged lines, cut to what a resolv.conf may carry;
+ * each cut is a Warning event on the pod ("Nameserver limits were
+ * exceeded…", "Search Line limits were exceeded…").
+ */
+export function podDns(spec: PodDnsSpec, namespace: string): PodDns {
   const policy = spec.dnsPolicy ?? 'ClusterFirst';
   const cluster = policy === 'ClusterFirstWithHostNet' || (policy === 'ClusterFirst' && !spec.hostNetwork);
   let nameservers: string[] = [];
@@ -52,14 +67,25 @@ export function resolvConf(spec: PodDnsSpec, namespace: string): string {
     searches = [...NODE_RESOLV.searches];
     options = [...NODE_RESOLV.options];
   }
+  const warnings: string[] = [];
   const c = spec.dnsConfig;
   if (c) {
-    nameservers = dedupe([...nameservers, ...(c.nameservers ?? [])]).slice(0, MAX_NAMESERVERS);
-    searches = dedupe([...searches, ...(c.searches ?? [])]).slice(0, MAX_SEARCHES);
+    nameservers = dedupe([...nameservers, ...(c.nameservers ?? [])]);
+    searches = dedupe([...searches, ...(c.searches ?? [])]);
     // mergeDNSOptions: a dnsConfig option replaces the one of the same name.
     const byName = new Map(options.map((o) => [o.split(':')[0]!, o]));
     for (const o of c.options ?? []) if (o.name) byName.set(o.name, o.value !== undefined && o.value !== '' ? `${o.name}:${o.value}` : o.name);
     options = [...byName.values()];
   }
-  return `${searches.length ? `search ${searches.join(' ')}\n` : ''}${nameservers.map((n) => `nameserver ${n}\n`).join('')}${options.length ? `options ${options.join(' ')}\n` : ''}`;
+  // formDNSNameserversFitsLimits and formDNSSearchFitsLimits.
+  if (nameservers.length > MAX_NAMESERVERS) {
+    nameservers = nameservers.slice(0, MAX_NAMESERVERS);
+    warnings.push(`Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: ${nameservers.join(' ')}`);
+  }
+  if (searches.length > MAX_SEARCHES) {
+    searches = searches.slice(0, MAX_SEARCHES);
+    warnings.push(`Search Line limits were exceeded, some search paths have been omitted, the applied search line is: ${searches.join(' ')}`);
+  }
+  const text = `${searches.length ? `search ${searches.join(' ')}\n` : ''}${nameservers.map((n) => `nameserver ${n}\n`).join('')}${options.length ? `options ${options.join(' ')}\n` : ''}`;
+  return { text, warnings };
 }

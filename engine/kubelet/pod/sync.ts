@@ -13,6 +13,7 @@
 // when a back-off or a pull ends, a probe is due, a stop's grace runs out, or
 // the runtime expects a container to exit (noticed at the next 1 s PLEG
 // relist, as upstream's relist period makes it).
+import { podDns } from './resolvConf';
 import type { ActorContext } from '../../sim/kernel';
 import type { Container, Pod } from '../../scheduler/framework/api';
 import { quantityNumber } from '../../scheduler/framework/resources';
@@ -122,6 +123,8 @@ function syncRunning(k: Kubelet, ctx: ActorContext, w: PodWorker, wake: number[]
       recordPodEvent(k, w.pod, '', 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.', now);
       rt.stopPodSandbox(sb.id, now);
     }
+    // generatePodSandboxConfig forms the pod's DNS, warning about what it had to cut.
+    for (const m of podDns(pod.spec as Parameters<typeof podDns>[0], pod.metadata.namespace ?? 'default').warnings) recordPodEvent(k, w.pod, '', 'Warning', 'DNSConfigForming', m, now);
     sb = rt.runPodSandbox(w.uid, pod.metadata.name!, pod.metadata.namespace ?? 'default', sb ? sb.attempt + 1 : 0, now, pod.spec?.hostNetwork === true);
   }
   if (sb.readyAt > now) {
