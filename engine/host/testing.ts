@@ -35,3 +35,13 @@ export async function settle<T>(e: Engine, bridge: ApiBridge, p: Promise<T>, fra
 export function kubectlRunner(e: Engine, bridge: ApiBridge, host: KubectlHost, frames: Frames) {
   return (...args: string[]) => settle(e, bridge, host.run(args), frames, `kubectl ${args.join(' ')}`);
 }
+
+/** Runs frames until `test()` holds (checked after each frame); throws with `what` if it never does. */
+export async function framesUntil(e: Engine, bridge: ApiBridge, test: () => boolean, frames: Frames, what: string): Promise<void> {
+  for (let i = 0; i < frames.maxFrames && !test(); i++) {
+    e.advance(frames.stepMs);
+    bridge.poll();
+    await new Promise((r) => setImmediate(r));
+  }
+  if (!test()) throw new Error(`${what}: not within ${frames.maxFrames} frames`);
+}

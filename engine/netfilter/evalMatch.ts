@@ -14,7 +14,7 @@ export interface Flow {
   /** src and dst as numbers (dstN follows DNAT). */
   srcN: number;
   dstN: number;
-  proto: 'tcp' | 'udp';
+  proto: 'tcp' | 'udp' | 'icmp';
   sport: number;
   dport: number;
   now: number;

@@ -11,7 +11,7 @@ import type { Netfilter, TableName } from './types';
 export interface Packet {
   src: string;
   dst: string;
-  proto: 'tcp' | 'udp';
+  proto: 'tcp' | 'udp' | 'icmp';
   sport: number;
   dport: number;
   bytes: number;

@@ -9,13 +9,13 @@ import type { Engine } from '../../facade/engine';
 
 const FRAMES = { stepMs: 50, maxFrames: 100_000 };
 
-/** A cluster of `nodes` kubelet nodes, all Ready, and a kubectl for it. */
+/** A cluster of `nodes` kubelet nodes, all Ready, and a kubectl for it (its host and bridge, for sessions). */
 export function networkCluster(seed: number, nodes = 2, extra: Parameters<typeof controlPlane>[1] = {}) {
   const e = controlPlane(seed, { nodes, etcdMembers: 1, ...extra });
   runUntil(e, () => (e.clusterView()?.nodes.filter((n) => n.ready === 'True').length ?? 0) === nodes, 'nodes Ready', 60_000, 500);
   const bridge = new ApiBridge(e);
   const host = new KubectlHost(bridge, () => e.sim.now);
-  return { e, kubectl: kubectlRunner(e, bridge, host, FRAMES) };
+  return { e, bridge, host, kubectl: kubectlRunner(e, bridge, host, FRAMES) };
 }
 
 /** A pod of one container on `node` (in the node's network with hostNetwork), Running; its IP. */

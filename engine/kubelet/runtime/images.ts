@@ -630,7 +630,7 @@ export function processArgv(img: CatalogImage, command: readonly string[] | unde
 // The utilities both userlands have, the shells' builtins among them (true, echo, test, ...): a container
 // or an exec may run them directly, as /bin/true or busybox's applet.
 const COMMON_UTILITIES = ['true', 'false', 'echo', 'printf', 'test', '[', 'cat', 'ls', 'touch', 'mkdir', 'rm', 'sleep', 'date', 'hostname', 'whoami', 'id', 'pwd', 'uname', 'env', 'printenv', 'head', 'tail', 'wc', 'grep', 'kill', 'yes', 'dd'];
-const BUSYBOX_APPLETS = ['sh', 'ash', 'ps', 'wget', 'nslookup', ...COMMON_UTILITIES];
+const BUSYBOX_APPLETS = ['sh', 'ash', 'ps', 'wget', 'nslookup', 'ping', ...COMMON_UTILITIES];
 // getent is glibc's own (libc-bin), in every Debian and Ubuntu image.
 const GNU_TOOLS = ['sh', 'bash', 'dash', 'getent', ...COMMON_UTILITIES];
 

@@ -17,7 +17,8 @@ import { UsageMeter } from './meter';
 import { BASE_DIRS, imageContent, imageDigest, imageHasCommand, lookupImage, parseImage, processArgv, resolveImage, type CatalogImage } from './images';
 import { FileSystem } from './shell/fs';
 import { closeInput, cpuDemand, feedInput, netReply, nextStepAt, pendingConn, run, signal, spawn, spawnWithInput, unblockNet, type Proc, type ShellContext, type Signal } from './shell/interp';
-import type { NetCall, NetOutcome } from './shell/net';
+import { BRIDGE_RTT_MS, LOOPBACK_RTT_MS, type NetCall, type NetOutcome } from './shell/net';
+import { DEFAULT_TTL } from './shell/ping';
 import { inCidr } from '../../sim/ipv4';
 import { Rng } from '../../sim/rng';
 import { newNetfilter, traverse, type Netfilter } from '../../netfilter';
@@ -323,6 +324,7 @@ export class FakeRuntime {
    * to any other address it goes out through the kubelet (OutboundConn).
    */
   private connect(c: RtContainer, call: NetCall, at: number, proc: Proc | undefined): NetOutcome | number {
+    if (call.tool === 'ping') return this.echo(c, call, at, proc);
     const sb = this.sandboxes.get(c.sandboxId);
     let srcIP = sb?.ip ?? '';
     let ip = call.http.ip;
@@ -388,6 +390,38 @@ export class FakeRuntime {
     return this.goOut(c, call, nodeIP, at, proc, dropped);
   }
 
+  /**
+   * An ICMP echo request from a process of `c` (ping). The network stack
+   * answers it, whatever listens: the process's own namespace (loopback, its
+   * own address), a pod on the bridge, the machine itself (its addresses)
+   * at once; anything else leaves through the kubelet, where the far node
+   * answers for its pods and itself (acceptEcho). It crosses the host's
+   * iptables as ICMP: a rule for all protocols drops or rejects it (a
+   * REJECT's port unreachable is no reply to ping), kube-proxy's -p tcp/udp
+   * rules do not DNAT it, so a Service's cluster IP leads nowhere. No router
+   * lies between a pod and its bridge or its host: the reply keeps its 64.
+   */
+  private echo(c: RtContainer, call: NetCall, at: number, proc: Proc | undefined): NetOutcome | number {
+    const sb = this.sandboxes.get(c.sandboxId);
+    if (!sb || sb.state !== 'ready') return { k: 'timeout' };
+    const host = !!sb.hostNetwork;
+    let ip = call.http.ip;
+    let srcIP = host ? (ip.startsWith('127.') ? '127.0.0.1' : (this.config.nodeIP ?? '')) : sb.ip;
+    if (ip.startsWith('127.') || ip === srcIP) return { k: 'echo', ttl: DEFAULT_TTL, rttMs: LOOPBACK_RTT_MS };
+    let dropped = false;
+    if (proc) {
+      const v = this.throughIptables(srcIP, call, at, host ? 'output' : 'forward');
+      if (v.verdict === 'REJECT') return { k: 'refused' };
+      dropped = v.verdict === 'DROP';
+      ({ call, srcIP } = v);
+      ip = call.http.ip;
+    }
+    if (!dropped && this.isLocalAddress(ip)) return { k: 'echo', ttl: DEFAULT_TTL, rttMs: host ? LOOPBACK_RTT_MS : BRIDGE_RTT_MS };
+    if (!dropped && inCidr(ip, this.config.podCIDR) && this.sandboxWithIP(ip, at)) return { k: 'echo', ttl: DEFAULT_TTL, rttMs: BRIDGE_RTT_MS };
+    // Another node's, or an address no pod here has (its ARP fails: an ICMP error, no reply), or nothing routes it.
+    return this.goOut(c, call, srcIP, at, proc, dropped);
+  }
+
   /** The hostNetwork sandbox whose server listens on `port` of the node's addresses at `at`, if any. */
   private hostListening(port: number, at: number): string | undefined {
     for (const sb of this.sandboxes.values()) if (sb.hostNetwork && sb.state === 'ready' && sb.readyAt <= at && this.listenerAt(sb.id, port, at)) return sb.id;
@@ -439,9 +473,29 @@ export class FakeRuntime {
    */
   accept(ip: string, call: NetCall, clientIP: string, now: number): Accepted {
     this.advance(now);
+    if (call.tool === 'ping') return this.acceptEcho(ip, call, clientIP, now);
     if (ip === this.config.nodeIP) return this.acceptAtNode(call, clientIP, now);
     const sb = this.sandboxWithIP(ip, now);
     return sb ? this.serve(sb.id, call, clientIP, now, false) : { k: 'unreachable' };
+  }
+
+  /**
+   * An echo request from another node: the machine answers for itself
+   * (unless its INPUT rules drop or reject ICMP), a pod here for its address;
+   * the pod's reply crosses this machine, which routes it (TTL 63). An
+   * address no pod has: host unreachable once the bridge's ARP gives up.
+   */
+  private acceptEcho(ip: string, call: NetCall, clientIP: string, now: number): Accepted {
+    if (ip === this.config.nodeIP) {
+      const v = this.throughIptables(clientIP, call, now);
+      if (v.verdict === 'REJECT') return { k: 'refused' };
+      if (v.verdict === 'DROP') return { k: 'dropped' };
+      if (!v.dnat) return { k: 'echo', ttl: DEFAULT_TTL };
+      // A rule of one's own DNATs ICMP (kube-proxy's never do).
+      if (!inCidr(v.call.http.ip, this.config.podCIDR)) return { k: 'forward', call: v.call, srcIP: v.srcIP };
+      ip = v.call.http.ip;
+    }
+    return this.sandboxWithIP(ip, now) ? { k: 'echo', ttl: DEFAULT_TTL - 1 } : { k: 'unreachable' };
   }
 
   /**
@@ -473,7 +527,10 @@ export class FakeRuntime {
    * from the node's elsewhere.
    */
   private throughIptables(srcIP: string, call: NetCall, at: number, path: 'forward' | 'output' = 'forward'): { verdict: 'ACCEPT' | 'DROP' | 'REJECT'; dnat: boolean; call: NetCall; srcIP: string } {
-    const v = traverse(this.netfilter, path, { src: srcIP, dst: call.http.ip, proto: call.dns ? 'udp' : 'tcp', sport: 0, dport: call.http.port, bytes: 60, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
+    // The first packet: a TCP SYN (60 bytes), a DNS query, or an echo request (IP and ICMP headers, then its data).
+    const proto = call.tool === 'ping' ? 'icmp' : call.dns ? 'udp' : 'tcp';
+    const bytes = call.echo ? 28 + call.echo.size : 60;
+    const v = traverse(this.netfilter, path, { src: srcIP, dst: call.http.ip, proto, sport: 0, dport: call.http.port, bytes, now: at }, (a) => this.isLocalAddress(a), () => this.kernelRng.nextU32() >>> 1);
     if (!v.dnat) return { verdict: v.verdict, dnat: false, call, srcIP };
     const to: NetCall = { ...call, http: { ...call.http, ip: v.dst, port: v.dport } };
     const src = !v.masquerade ? srcIP : inCidr(v.dst, this.config.podCIDR) ? this.bridgeIP() : (this.config.nodeIP ?? this.bridgeIP());
@@ -514,6 +571,8 @@ export class FakeRuntime {
     this.conns.delete(conn);
     this.advance(now);
     const c = this.containers.get(o.containerId);
+    // An echo reply for a pod is routed once more here, from the node's network onto the bridge.
+    if (outcome.k === 'echo' && c && !this.sandboxes.get(c.sandboxId)?.hostNetwork) outcome = { ...outcome, ttl: outcome.ttl - 1 };
     if (!c || c.state !== 'running' || !netReply(o.proc, conn, outcome, now)) return null;
     this.invalidate(c);
     return o;
@@ -531,8 +590,8 @@ export class FakeRuntime {
     let next = Infinity;
     if (this.poweredOff) return next;
     for (const c of this.containers.values()) {
-      // A process waiting on its connection opens no other.
-      if (c.state !== 'running' || !c.netUser || !c.proc || pendingConn(c.proc) !== null) continue;
+      // A process waiting on its connection opens no other (a ping with requests out goes on sending).
+      if (c.state !== 'running' || !c.netUser || !c.proc || (pendingConn(c.proc) !== null && c.proc.wait?.k === 'net')) continue;
       this.predictExit(c);
       next = Math.min(next, c.predictedNet ?? Infinity);
     }
@@ -625,7 +684,7 @@ export class FakeRuntime {
     this.runContainer(copy, horizon, () => {}, copy.fs, true);
     // The copy stops at a connection to another node (it gets no answer): the real one opens it then.
     const p = copy.proc;
-    c.predictedNet = c.netUser && p && !p.exit && p.wait?.k === 'net' && pendingConn(p) === -1 ? Math.max(p.at, this.at) : Infinity;
+    c.predictedNet = c.netUser && p && !p.exit && (p.wait?.k === 'net' || p.wait?.k === 'ping') && pendingConn(p) === -1 ? Math.max(p.at, this.at) : Infinity;
     c.predictedExit = copy.state === 'exited' ? copy.finishedAt : Infinity;
     c.predictedUntil = copy.state === 'exited' ? Infinity : horizon;
     return c.predictedExit;
@@ -755,7 +814,7 @@ export class FakeRuntime {
     };
     this.containers.set(c.id, c);
     const argv = processArgv(img, cfg.command, cfg.args);
-    c.netUser = argv.some((a) => /\b(?:wget|curl|nslookup|dig|host|getent)\b/.test(a));
+    c.netUser = argv.some((a) => /\b(?:wget|curl|nslookup|dig|host|getent|ping)\b/.test(a));
     if (c.netUser) this.hasNetUsers = true;
     const exe = argv[0];
     if (exe === undefined || !imageHasCommand(img, exe)) {

@@ -7,6 +7,7 @@ import { epochMs } from '../../../apiserver/http/time';
 import type { FileSystem } from './fs';
 import { normalise } from './fs';
 import { programFor, type Daemon } from './programs';
+import type { PingRun } from './ping';
 
 export type { Daemon } from './programs';
 
@@ -14,7 +15,11 @@ export type { Daemon } from './programs';
 export type Flavour = 'busybox' | 'gnu';
 
 export type LongRunning =
-  { k: 'sleep'; ms: number; cpuMilli: number; memBytes?: number; memRate?: number } | { k: 'forever'; cpuMilli: number; memBytes?: number; memRate?: number } | { k: 'daemon'; daemon: Daemon };
+  | { k: 'sleep'; ms: number; cpuMilli: number; memBytes?: number; memRate?: number }
+  | { k: 'forever'; cpuMilli: number; memBytes?: number; memRate?: number }
+  | { k: 'daemon'; daemon: Daemon }
+  /** ping, which runs on the network's answers (ping.ts). */
+  | { k: 'ping'; run: PingRun };
 
 export interface CommandResult {
   status: number;

@@ -12,6 +12,7 @@ import { runCommand, type CommandEnv, type CommandResult, type Daemon, type Flav
 import { atSignal } from './daemon';
 import { dnsCall, parseNetCall, renderNet, renderResolveFailure, type NetCall, type NetOutcome } from './net';
 import { dnsTool, getaddrinfo } from './dnsTools';
+import { parsePing, pingAdvance, pingInterrupt, pingNextAt, pingPending, pingReply, pingStart, type PingIo, type PingRun } from './ping';
 import { drive, type Lookup, type Reply, type Step } from '../../../dns/resolver';
 
 /** Where a process is. */
@@ -43,7 +44,9 @@ export type Wait =
    * (`netReply`); with `until`, an exchange that took its time at once (a
    * query that timed out, a resolver's pause) runs on then.
    */
-  | { k: 'net'; until?: number };
+  | { k: 'net'; until?: number }
+  /** ping in the foreground (Proc.ping): until its timer, a reply, or SIGINT. */
+  | { k: 'ping' };
 
 /** A background job (`cmd &`). */
 interface Job {
@@ -89,6 +92,10 @@ export interface Proc {
   interactive?: Interactive;
   /** The connections of the command being run (see NetBlock). */
   net?: NetState;
+  /** ping running in the foreground, and where its output goes. */
+  ping?: { run: PingRun; fds: FdTable };
+  /** A program run with a terminal (`kubectl exec -t` of something not a shell): Ctrl-C reaches it. */
+  ctty?: boolean;
 }
 
 /**
@@ -104,7 +111,8 @@ export interface Proc {
  * shell waits that long, then re-runs the command.
  */
 interface NetState {
-  replies: { outcome: NetOutcome; elapsedMs: number }[];
+  /** elapsedMs in whole ms (what curl reports); exactMs as the network timed it (ping's round trips). */
+  replies: { outcome: NetOutcome; elapsedMs: number; exactMs?: number }[];
   used: number;
   /** The connection waited for, and when it was opened. */
   pending: number | null;
@@ -211,7 +219,10 @@ export function spawn(argv: readonly string[], env: Record<string, string>, at: 
 export function spawnWithInput(argv: readonly string[], env: Record<string, string>, at: number, flavour: Flavour, tty: boolean): Proc {
   const proc = spawn(argv, env, at, flavour);
   const sh = shellScript(argv);
-  if (sh === null || argv.includes('-c')) return proc;
+  if (sh === null || argv.includes('-c')) {
+    if (tty) proc.ctty = true;
+    return proc;
+  }
   const exe = (argv[0] ?? '').replace(/^.*\//, '');
   const shell = exe === 'bash' ? 'bash' : exe === 'dash' || (exe === 'sh' && flavour !== 'busybox') ? 'dash' : 'ash';
   proc.interactive = { tty, shell, buffered: '', eof: false };
@@ -260,6 +271,11 @@ export function run(proc: Proc, until: number, ctx: ShellContext): void {
     const w = proc.wait;
     if (w) {
       if (w.k === 'forever' || (w.k === 'net' && w.until === undefined)) return;
+      if (w.k === 'ping') {
+        if (!drivePing(proc, until, ctx)) return;
+        if (proc.pending.length) runPendingTraps(proc, false);
+        continue;
+      }
       if (w.k === 'net') {
         if (w.until! > until) return;
         proc.at = w.until!;
@@ -319,6 +335,7 @@ export function nextStepAt(proc: Proc): number {
   const w = proc.wait;
   if (!w) return proc.at;
   if (w.k === 'net') return w.until ?? Infinity;
+  if (w.k === 'ping') return proc.ping ? pingNextAt(proc.ping.run) : Infinity;
   if (w.k === 'forever' || w.k === 'input') return Infinity;
   if (w.k === 'sleep') return w.until;
   return proc.jobs.length ? Math.max(...proc.jobs.map((j) => j.endAt)) : proc.at;
@@ -380,6 +397,12 @@ function prompt(proc: Proc, ctx: ShellContext): string {
  */
 export function feedInput(proc: Proc, data: string, at: number, ctx: ShellContext): void {
   const io = proc.interactive;
+  if (!io && proc.ctty && !proc.exit && proc.wait?.k === 'ping' && data.includes('\x03')) {
+    // The terminal's Ctrl-C: SIGINT to the program, which ping catches.
+    proc.at = Math.max(proc.at, at);
+    interruptForeground(proc, ctx);
+    return;
+  }
   if (!io || proc.exit || io.eof) return;
   proc.at = Math.max(proc.at, at);
   for (const ch of data) {
@@ -401,6 +424,14 @@ export function closeInput(proc: Proc, at: number): void {
 
 /** SIGINT to the foreground job: the command line being run stops; the shell shows a new prompt. */
 function interruptForeground(proc: Proc, ctx: ShellContext): void {
+  if (proc.wait?.k === 'ping' && proc.ping) {
+    // ping catches it (print_stats_and_exit) and exits as at its end: not killed, so the shell goes on with the line.
+    const io = pingIo(proc, ctx);
+    pingAdvance(proc.ping.run, proc.at, io);
+    pingInterrupt(proc.ping.run, proc.at, io);
+    settlePing(proc);
+    return;
+  }
   if (proc.wait?.k === 'input') {
     // At the prompt: the shell starts a fresh line and prompts again.
     ctx.out(proc.at, 2, '\n' + prompt(proc, ctx));
@@ -420,6 +451,7 @@ function finish(proc: Proc, code: number, at: number): void {
   proc.exit = { code: code & 255, at };
   proc.wait = null;
   proc.daemon = null;
+  delete proc.ping;
   proc.cpuMilli = 0;
   proc.memBytes = 0;
   proc.jobs = [];
@@ -434,6 +466,7 @@ export function signal(proc: Proc, sig: Signal, at: number, ctx: ShellContext): 
   if (sig === 'KILL') return finish(proc, 137, at);
   proc.at = Math.max(proc.at, at);
   const d = proc.daemon;
+  if (sig === 'INT' && proc.pid1Program && proc.wait?.k === 'ping' && proc.ping) return interruptForeground(proc, ctx);
   if (d && proc.pid1Program) {
     // The program itself is PID 1: its own handler decides.
     const h = d.onSignal?.[sig];
@@ -710,8 +743,9 @@ function background(proc: Proc, cmd: Cmd, ctx: ShellContext): void {
   emit(proc, fds, 1, res.stdout ?? '', ctx);
   emit(proc, fds, 2, res.stderr ?? '', ctx);
   const long = res.long;
+  // A job that runs on the network (ping) is not followed in the background: it is taken to run on.
   const endAt = !long ? proc.at : long.k === 'sleep' ? proc.at + long.ms : Infinity;
-  proc.jobs.push({ pid, endAt, cpuMilli: !long ? 0 : long.k === 'daemon' ? (long.daemon.cpuMilli ?? 0) : long.cpuMilli });
+  proc.jobs.push({ pid, endAt, cpuMilli: !long || long.k === 'ping' ? 0 : long.k === 'daemon' ? (long.daemon.cpuMilli ?? 0) : long.cpuMilli });
 }
 
 function simple(proc: Proc, cmd: Extract<Cmd, { t: 'simple' }>, ctx: ShellContext, fds: FdTable, stdin: string | null): void {
@@ -754,6 +788,13 @@ function simple(proc: Proc, cmd: Extract<Cmd, { t: 'simple' }>, ctx: ShellContex
     proc.cpuMilli = long.cpuMilli;
     proc.memBytes = long.memBytes ?? 0;
     proc.memRate = long.memRate ?? INSTANT_ALLOC;
+    return;
+  }
+  if (long.k === 'ping') {
+    proc.ping = { run: long.run, fds };
+    proc.wait = { k: 'ping' };
+    proc.cpuMilli = 0;
+    proc.memBytes = 0;
     return;
   }
   if (long.k === 'daemon') {
@@ -834,7 +875,7 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
     podIP: ctx.podIP,
     flavour: ctx.flavour,
     stdin: stdin ?? proc.vars['__stdin'] ?? null,
-    stdoutIsTty: (ctx.netRoot ?? proc).interactive?.tty === true,
+    stdoutIsTty: (ctx.netRoot ?? proc).interactive?.tty === true || (ctx.netRoot ?? proc).ctty === true,
     hasCommand: ctx.hasCommand,
   };
   const base = name.slice(name.lastIndexOf('/') + 1);
@@ -846,8 +887,104 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
     const tool = dnsTool(base, args, cenv);
     // A tool's plan has no deadline: it always comes to a result.
     if (tool) return exchanges(proc, ctx, tool).result!;
+    if (base === 'ping') return ping(proc, args, ctx, cenv);
   }
   return runCommand(argv, cenv);
+}
+
+/**
+ * busybox ping: the name looked up (getaddrinfo), then the program. In the
+ * foreground it runs on by itself (Wait 'ping', printing as replies come);
+ * in a pipeline stage or a command substitution, which run to completion,
+ * it runs as a sequence of exchanges instead (`pingCaptured`).
+ */
+function ping(proc: Proc, args: string[], ctx: ShellContext, cenv: CommandEnv): CommandResult {
+  const o = parsePing(args);
+  if ('status' in o) return o;
+  // -6: an IPv6 address only, and the playground has none.
+  if (o.ipv6) return { status: 1, stderr: `ping: bad address '${o.host}'\n` };
+  const r = exchanges(proc, ctx, getaddrinfo(o.host, cenv));
+  if (!r.result?.ok) return { status: 1, stderr: `ping: bad address '${o.host}'\n` };
+  const ip = r.result.addresses[0]!;
+  if (ctx.netRoot) {
+    // The command's own timeline, from 0 (its re-runs start later each time).
+    const { run } = pingStart(o, ip, 0, -r.spentMs, false);
+    return pingCaptured(proc, ctx, run);
+  }
+  const { run, stdout } = pingStart(o, ip, proc.at, proc.at - r.spentMs, cenv.stdoutIsTty === true);
+  return { status: 0, stdout, long: { k: 'ping', run } };
+}
+
+/** A reply to an echo request later than this (only with a link's latency made huge) is taken for lost. */
+const ECHO_WAIT_MS = 10_000;
+
+/** The foreground ping's network and output: what it writes goes where its command's descriptors say, at the time it writes it. */
+function pingIo(proc: Proc, ctx: ShellContext): PingIo {
+  const fds = proc.ping!.fds;
+  return {
+    send: (at, call) => (ctx.connect ? ctx.connect({ ...call, timeoutMs: Math.max(call.timeoutMs, ECHO_WAIT_MS) }, at) : -1),
+    write: (at, fd, text) => {
+      proc.at = Math.max(proc.at, at);
+      emit(proc, fds, fd, text, ctx);
+    },
+  };
+}
+
+/** Runs the foreground ping up to `until`: true once it has exited. */
+function drivePing(proc: Proc, until: number, ctx: ShellContext): boolean {
+  pingAdvance(proc.ping!.run, until, pingIo(proc, ctx));
+  return settlePing(proc);
+}
+
+/** ping's exit becomes the command's status; a look-ahead that stalled stays at the request it could not send. */
+function settlePing(proc: Proc): boolean {
+  const r = proc.ping!.run;
+  if (r.stalled && r.timer) proc.at = Math.max(proc.at, r.timer.at);
+  if (!r.done) return false;
+  proc.at = Math.max(proc.at, r.done.at);
+  proc.status = r.done.status;
+  delete proc.ping;
+  proc.wait = null;
+  proc.sameInstant = 0;
+  return true;
+}
+
+/**
+ * ping run to completion, as a pipeline stage is: each request an exchange
+ * (its reply looked for until the timer next fires), each gap a pause, all
+ * replayed on re-runs like any command's exchanges. A reply later than the
+ * next request is lost here (the network's round trips are milliseconds).
+ * Without -c or -w it never ends: the stage is given up, as `yes` is.
+ */
+function pingCaptured(proc: Proc, ctx: ShellContext, run: PingRun): CommandResult {
+  let stdout = '';
+  let stderr = '';
+  const forever: CommandResult = { status: 0, long: { k: 'forever', cpuMilli: 0 } };
+  if (run.o.count === 0 && run.deadlineAt === null) return forever;
+  let now = 0;
+  const io: PingIo = {
+    send: (at, call) => {
+      const got = exchange(proc, ctx, call);
+      const ms = got.exactMs ?? got.elapsedMs;
+      now = at + ms;
+      const o = got.outcome;
+      return o.k === 'echo' ? { ...o, rttMs: o.rttMs ?? ms } : o;
+    },
+    write: (_at, fd, text) => {
+      if (fd === 1) stdout += text;
+      else stderr += text;
+    },
+  };
+  while (!run.done) {
+    const next = pingNextAt(run);
+    if (next === Infinity) return { ...forever, stdout, stderr };
+    if (next > now) {
+      pause(proc, ctx, next - now);
+      now = next;
+    }
+    pingAdvance(run, next, io);
+  }
+  return { status: run.done.status, stdout, stderr };
 }
 
 /**
@@ -914,7 +1051,7 @@ function netState(proc: Proc, ctx: ShellContext): NetState {
  * before, else the network's. An answer the network has at once is recorded
  * (a DNS query's timeout takes its time: NetSleep); one it has not, blocks (NetBlock).
  */
-function exchange(proc: Proc, ctx: ShellContext, call: NetCall): { outcome: NetOutcome; elapsedMs: number } {
+function exchange(proc: Proc, ctx: ShellContext, call: NetCall): { outcome: NetOutcome; elapsedMs: number; exactMs?: number } {
   const st = netState(proc, ctx);
   if (st.used < st.replies.length) return st.replies[st.used++]!;
   const got = ctx.connect ? ctx.connect(call, proc.at) : -1;
@@ -947,9 +1084,15 @@ function pause(proc: Proc, ctx: ShellContext, ms: number): void {
  * up to then): the command that waited on it runs again and finds it.
  */
 export function netReply(proc: Proc, conn: number, outcome: NetOutcome, at: number): boolean {
+  if (proc.wait?.k === 'ping' && proc.ping && !proc.exit) {
+    // A reply for the foreground ping: it prints it when it runs up to `at`.
+    if (!pingReply(proc.ping.run, conn, outcome, at)) return false;
+    proc.sameInstant = 0;
+    return true;
+  }
   const st = proc.net;
   if (proc.exit || !st || st.pending !== conn || proc.wait?.k !== 'net') return false;
-  st.replies.push({ outcome, elapsedMs: Math.max(0, Math.round(at - st.openedAt)) });
+  st.replies.push({ outcome, elapsedMs: Math.max(0, Math.round(at - st.openedAt)), exactMs: Math.max(0, at - st.openedAt) });
   st.pending = null;
   st.used = 0;
   proc.wait = null;
@@ -964,14 +1107,24 @@ export function netReply(proc: Proc, conn: number, outcome: NetOutcome, at: numb
  * it for real when it gets there. False when it is not so stopped.
  */
 export function unblockNet(proc: Proc): boolean {
+  if (proc.wait?.k === 'ping' && proc.ping?.run.stalled) {
+    // Its timer still says when: the request goes out then.
+    proc.ping.run.stalled = false;
+    return true;
+  }
   if (proc.wait?.k !== 'net' || proc.net?.pending !== -1) return false;
   proc.net.pending = null;
   proc.wait = { k: 'sleep', until: proc.at };
   return true;
 }
 
-/** The connection the process waits on, if any. */
+/**
+ * The connection the process waits on, if any. A foreground ping waits on
+ * none (its timer goes on): it names a request still out, or -1 when a
+ * look-ahead stopped at one it could not send.
+ */
 export function pendingConn(proc: Proc): number | null {
+  if (proc.wait?.k === 'ping') return proc.ping ? pingPending(proc.ping.run) : null;
   return proc.wait?.k === 'net' ? (proc.net?.pending ?? null) : null;
 }
 

@@ -4,7 +4,8 @@
 // (NetCall), and how what came back (NetOutcome: an answer, a reset, no
 // answer) reads on their stdout, stderr and exit status. The connection itself
 // is the runtime's and the kubelet's (runtime.connect,
-// kubelet/network/podNetwork.ts). A DNS query is a NetCall too (`dnsCall`).
+// kubelet/network/podNetwork.ts). A DNS query is a NetCall too (`dnsCall`),
+// and so is ping's ICMP echo request (`echoCall`, ping.ts).
 import type { CommandEnv, CommandResult } from './commands';
 import { normalise } from './fs';
 import { hostsAddress } from './dnsTools';
@@ -26,12 +27,14 @@ export interface HttpCall {
 }
 
 export interface NetCall {
-  /** 'dns': a stub resolver's UDP query (`dns`) to the nameserver at http.ip:http.port. */
-  tool: 'wget' | 'curl' | 'dns';
-  /** The request; for a DNS query only its destination (ip, port) means anything. */
+  /** 'dns': a stub resolver's UDP query (`dns`) to the nameserver at http.ip:http.port; 'ping': an ICMP echo request to http.ip (port 0). */
+  tool: 'wget' | 'curl' | 'dns' | 'ping';
+  /** The request; for a DNS query or an echo request only its destination (ip, port) means anything. */
   http: HttpCall;
   /** The question of a DNS query (tool 'dns'): a UDP datagram, not a TCP connection. */
   dns?: DnsQuestion;
+  /** An echo request (tool 'ping'): its sequence number and data bytes. */
+  echo?: { seq: number; size: number };
   /** The URL's host when only DNS knows it: http.ip is '' until the shell has looked it up. */
   name?: string;
   /** When the client gives up connecting: its own timeout, or the kernel's SYN retries. */
@@ -55,6 +58,12 @@ export type NetOutcome =
   | { k: 'http'; status: number; headers: Record<string, string>; body: string }
   /** A DNS server's response to a query. */
   | { k: 'dns'; response: DnsResponse }
+  /**
+   * An ICMP echo reply: the TTL it arrives with (the replier's 64 less the
+   * routers on the way back); rttMs when it came at once, without leaving
+   * the machine (the kernel's own path: loopback, a veth and the bridge).
+   */
+  | { k: 'echo'; ttl: number; rttMs?: number }
   /** A reset (for UDP, ICMP port unreachable): nothing listens on the port. */
   | { k: 'refused' }
   /** ICMP host unreachable: the address is on a pod network but no pod has it (its bridge's ARP went unanswered). */
@@ -70,6 +79,14 @@ export const SYN_TIMEOUT_MS = 127_000;
 
 /** Linux's neighbour resolution gives up after mcast_solicit = 3 probes a second apart: EHOSTUNREACH. */
 export const ARP_FAIL_MS = 3_000;
+
+/**
+ * The round trip of an echo that never leaves the machine, which the network
+ * model does not time: a model value, of the order ping shows on an idle
+ * host — through loopback, and over a pod's veth pair and the node's bridge.
+ */
+export const LOOPBACK_RTT_MS = 0.045;
+export const BRIDGE_RTT_MS = 0.085;
 
 const REASONS: Record<number, string> = {
   200: 'OK',
@@ -187,12 +204,11 @@ export function parseNetCall(tool: 'wget' | 'curl', argv: readonly string[], e: 
   };
 }
 
-/** A stub resolver's query: a UDP datagram to `server`:`port` that waits `timeoutMs` for its answer. */
-export function dnsCall(server: string, port: number, question: DnsQuestion, timeoutMs: number): NetCall {
+/** A call that is not HTTP (a DNS datagram, an ICMP echo): only its destination and timeout mean anything. */
+function bareCall(tool: NetCall['tool'], ip: string, port: number, timeoutMs: number): NetCall {
   return {
-    tool: 'dns',
-    http: { method: 'GET', host: '', ip: server, port, path: '', userAgent: '' },
-    dns: question,
+    tool,
+    http: { method: 'GET', host: '', ip, port, path: '', userAgent: '' },
     timeoutMs,
     ownTimeout: true,
     quiet: true,
@@ -202,6 +218,16 @@ export function dnsCall(server: string, port: number, question: DnsQuestion, tim
     includeHeaders: false,
     spider: false,
   };
+}
+
+/** A stub resolver's query: a UDP datagram to `server`:`port` that waits `timeoutMs` for its answer. */
+export function dnsCall(server: string, port: number, question: DnsQuestion, timeoutMs: number): NetCall {
+  return { ...bareCall('dns', server, port, timeoutMs), dns: question };
+}
+
+/** ping's echo request with `size` data bytes to `ip`; the reply is looked for `timeoutMs`. */
+export function echoCall(ip: string, seq: number, size: number, timeoutMs: number): NetCall {
+  return { ...bareCall('ping', ip, 0, timeoutMs), echo: { seq, size } };
 }
 
 /**
@@ -257,9 +283,9 @@ export function renderResolveFailure(call: NetCall, result: LookupResult | null,
   return curlFail(call, e, elapsedMs, 6, `Could not resolve host: ${name}`);
 }
 
-/** A DNS response never answers a TCP connection: what came back, as an HTTP client sees it. */
-type TcpOutcome = Exclude<NetOutcome, { k: 'dns' }>;
-const asTcp = (o: NetOutcome): TcpOutcome => (o.k === 'dns' ? { k: 'timeout' } : o);
+/** A DNS response or an echo reply never answers a TCP connection: what came back, as an HTTP client sees it. */
+type TcpOutcome = Exclude<NetOutcome, { k: 'dns' } | { k: 'echo' }>;
+const asTcp = (o: NetOutcome): TcpOutcome => (o.k === 'dns' || o.k === 'echo' ? { k: 'timeout' } : o);
 
 function renderWget(call: NetCall, outcome: NetOutcome, e: CommandEnv): CommandResult {
   const h = call.http;
