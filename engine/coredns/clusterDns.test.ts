@@ -55,6 +55,13 @@ describe('cluster DNS (CoreDNS)', () => {
     const ns = await c.kubectl('exec', 'client', '--', 'nslookup', 'hello.default.svc.cluster.local');
     expect(ns.stdout).toContain(`Address: ${ip}`);
     expect(ns.stdout).toContain('Server:\t\t10.96.0.10');
+    // busybox 1.28, the tag the DNS tutorials pin: its old nslookup goes through the libc (search list, reverse names).
+    runningPod(c.e, 'bb128', 'node-1', 'busybox:1.28', { command: ['sleep', '3600'] });
+    const old = await c.kubectl('exec', 'bb128', '--', 'nslookup', 'kubernetes.default');
+    expect(old.stdout).toBe('Server:    10.96.0.10\nAddress 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local\n\nName:      kubernetes.default\nAddress 1: 10.96.0.1 kubernetes.default.svc.cluster.local\n');
+    const nope = await c.kubectl('exec', 'bb128', '--', 'nslookup', 'nope');
+    expect(nope.stdout).toBe('Server:    10.96.0.10\nAddress 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local\n\n');
+    expect(nope.stderr).toBe("nslookup: can't resolve 'nope'\ncommand terminated with exit code 1\n");
     // The Service goes: CoreDNS's watch hears it, and the name no longer resolves.
     call(c.e, 'DELETE', '/api/v1/namespaces/default/services/hello');
     c.e.advance(2000);

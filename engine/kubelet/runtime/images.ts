@@ -36,6 +36,8 @@ export interface CatalogImage {
   servesLoad?: boolean;
   /** What some tags change: the ENV and files of every variant whose `when` (a regular expression) matches the tag, in order. */
   variants?: readonly ImageVariant[];
+  /** The busybox release whose applets the userland is (their behaviour differs: nslookup was rewritten in 1.29). */
+  busybox?: string;
 }
 
 /** Tags of one repository that are different images: another version (its ENV says which), or a flavour's files. */
@@ -43,6 +45,7 @@ export interface ImageVariant {
   when: string;
   env?: Record<string, string>;
   files?: Record<string, string>;
+  busybox?: string;
 }
 
 const Ki = 1024;
@@ -156,6 +159,14 @@ const CATALOG: readonly CatalogImage[] = [
     stopSignal: 'TERM',
     idle: { cpuMilli: 0, memoryBytes: 200 * Ki },
     env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' },
+    busybox: '1.36.1',
+    // 1.28 is the tag the DNS tutorials pin: its nslookup is the old one, over the libc resolver.
+    variants: [
+      { when: '^1\\.28', busybox: '1.28.4' },
+      { when: '^1\\.37', busybox: '1.37.0' },
+      { when: '^1\\.35', busybox: '1.35.0' },
+      { when: '^1\\.34', busybox: '1.34.1' },
+    ],
   },
   {
     repo: 'registry.k8s.io/busybox',
@@ -596,15 +607,17 @@ export function resolveImage(ref: ImageRef): { ok: true; image: CatalogImage } |
 }
 
 /** The ENV and files of `tag` of the image: the repository's, then every matching variant's. */
-export function imageContent(img: CatalogImage, tag: string): { env: Record<string, string>; files: Record<string, string> } {
+export function imageContent(img: CatalogImage, tag: string): { env: Record<string, string>; files: Record<string, string>; busybox?: string } {
   let env = { ...(img.env ?? {}) };
   let files = { ...(img.files ?? {}) };
+  let busybox = img.busybox;
   for (const v of img.variants ?? []) {
     if (!new RegExp(v.when).test(tag)) continue;
     env = { ...env, ...v.env };
     files = { ...files, ...v.files };
+    busybox = v.busybox ?? busybox;
   }
-  return { env, files };
+  return { env, files, ...(busybox ? { busybox } : {}) };
 }
 
 /** A stable fake digest for an image (FNV-1a over the name, widened to 64 hex digits). */

@@ -90,6 +90,8 @@ export interface RtContainer extends ContainerConfig {
   sandboxId: string;
   imageRef: string;
   imageId: string;
+  /** The image's busybox release (busybox images: applets differ between releases). */
+  busybox?: string;
   createdAt: number;
   startedAt: number;
   finishedAt: number;
@@ -311,6 +313,7 @@ export class FakeRuntime {
       podIP: sb?.ip ?? '',
       flavour: img.userland === 'none' ? 'gnu' : img.userland,
       hasCommand: (n) => imageHasCommand(img, n),
+      ...(c.busybox ? { busybox: c.busybox } : {}),
       out,
       connect: (call, at) => this.connect(c, call, at, proc),
     };
@@ -792,6 +795,7 @@ export class FakeRuntime {
       sandboxId,
       imageRef: ref.full,
       imageId: `${ref.repo}@${imageDigest(ref)}`,
+      ...(content.busybox ? { busybox: content.busybox } : {}),
       createdAt: now,
       startedAt,
       finishedAt: -1,

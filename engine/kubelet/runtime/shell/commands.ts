@@ -44,6 +44,8 @@ export interface CommandEnv {
   /** stdout is a terminal (`kubectl exec -t`): curl shows no progress meter then. */
   stdoutIsTty?: boolean;
   hasCommand(name: string): boolean;
+  /** The image's busybox release (busybox images), for applets whose behaviour changed between releases. */
+  busybox?: string;
 }
 
 const CURL_HINT = "curl: try 'curl --help' or 'curl --manual' for more information\n";

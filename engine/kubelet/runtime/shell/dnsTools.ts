@@ -16,7 +16,7 @@ import { dateText } from './commands';
 import { isIPv4 } from '../../../apimachinery/validation/names';
 import { utf8Length } from '../../../sim/utf8';
 import { fqdn, type DnsQuestion, type DnsRecord, type DnsResponse, type Rcode, type RRType } from '../../../dns/message';
-import { lookupHost, parseResolvConf, reverseName, RR_TYPES, searchCandidates, type Libc, type Lookup, type LookupResult, type ResolvConf } from '../../../dns/resolver';
+import { lookupHost, muslSend, parseResolvConf, reverseName, RR_TYPES, searchCandidates, type Libc, type Lookup, type LookupResult, type ResolvConf } from '../../../dns/resolver';
 
 export type ToolRun = Lookup<CommandResult>;
 
@@ -49,18 +49,19 @@ export function hostsAddress(name: string, e: CommandEnv): string | null {
 }
 
 /** getaddrinfo for an IPv4 address: a literal, /etc/hosts, then DNS. */
-export function* getaddrinfo(name: string, e: CommandEnv): Lookup<LookupResult> {
+export function* getaddrinfo(name: string, e: CommandEnv, conf: ResolvConf = resolvConfOf(e)): Lookup<LookupResult> {
   if (isIPv4(name)) return { ok: true, name, aliases: [], addresses: [name] };
   const fromFile = hostsAddress(name, e);
   if (fromFile) return { ok: true, name, aliases: [], addresses: [fromFile] };
-  return yield* lookupHost(name, resolvConfOf(e), libcOf(e));
+  return yield* lookupHost(name, conf, libcOf(e));
 }
 
 /** The tool `name` runs as a plan of DNS exchanges, or null when it is not one of them. */
 export function dnsTool(name: string, args: string[], e: CommandEnv): ToolRun | null {
   switch (name) {
     case 'nslookup':
-      return e.flavour === 'busybox' ? busyboxNslookup(args, e) : bindNslookup(args, e);
+      if (e.flavour !== 'busybox') return bindNslookup(args, e);
+      return olderThan(e.busybox, [1, 29]) ? busybox128Nslookup(args, e) : busyboxNslookup(args, e);
     case 'dig':
       return dig(args, e);
     case 'host':
@@ -197,6 +198,57 @@ function* bbSendQueries(ns: BbServer, queries: BbQuery[], o: { timeoutS: number;
     }
   } while (t < timeout);
   return replied;
+}
+
+/** Whether busybox release `v` ("1.28.4") comes before `than`; an unknown release is a current one. */
+function olderThan(v: string | undefined, than: [number, number]): boolean {
+  if (!v) return false;
+  const [major = 0, minor = 0] = v.split('.').map(Number);
+  return major < than[0] || (major === than[0] && minor < than[1]);
+}
+
+// ---- busybox 1.28's nslookup (before 1.29 rewrote it) ---------------------------------
+
+/**
+ * getnameinfo's reverse lookup of an address: the PTR query for its
+ * in-addr.arpa name (dotted enough to go out as it is), its first name, or
+ * null (numeric then).
+ */
+function* ptrName(ip: string, conf: ResolvConf): Lookup<string | null> {
+  const rev = reverseName(ip);
+  if (!rev) return null;
+  const res = yield* muslSend({ name: rev, type: 'PTR' }, conf);
+  const ptr = res?.rcode === 'NOERROR' ? res.answer.find((r) => r.type === 'PTR') : undefined;
+  return ptr ? noDot(ptr.data) : null;
+}
+
+/**
+ * The old applet goes through the C library: print_host's getaddrinfo of the
+ * name (the search list, ndots), then each address's reverse name, as
+ * `%-10s %s` and `Address N: IP NAME` lines; the default server first, the
+ * same way. A name it cannot resolve: "nslookup: can't resolve 'NAME'".
+ */
+function* busybox128Nslookup(argv: string[], e: CommandEnv): ToolRun {
+  const usage: CommandResult = { status: 1, stderr: 'BusyBox v1.28.4 (2018-05-22 17:00:17 UTC) multi-call binary.\n\nUsage: nslookup [HOST] [SERVER]\n\nQuery the nameserver for the IP address of the given HOST\noptionally using a specified DNS server\n' };
+  if (!argv[0] || argv[0].startsWith('-') || argv.length > 2) return usage;
+  const conf0 = resolvConfOf(e);
+  const conf = argv[1] && isIPv4(argv[1]) ? { ...conf0, nameservers: [argv[1]] } : conf0;
+  let stdout = '';
+  const printHost = function* (name: string, header: string): Lookup<boolean> {
+    const found = yield* getaddrinfo(name, e, conf);
+    if (!found.ok) return false;
+    stdout += `${header.padEnd(10)} ${name}\n`;
+    let n = 0;
+    for (const ip of found.addresses) {
+      const rev = yield* ptrName(ip, conf);
+      stdout += `Address ${++n}: ${ip}${rev ? ` ${rev}` : ''}\n`;
+    }
+    return true;
+  };
+  yield* printHost(conf.nameservers[0] ?? '127.0.0.1', 'Server:');
+  stdout += '\n';
+  const ok = yield* printHost(argv[0], 'Name:');
+  return ok ? { status: 0, stdout } : { status: 1, stdout, stderr: `nslookup: can't resolve '${argv[0]}'\n` };
 }
 
 function* busyboxNslookup(argv: string[], e: CommandEnv): ToolRun {

@@ -147,6 +147,8 @@ export interface ShellContext {
   flavour: Flavour;
   /** Commands this image has; undefined: a full userland. */
   hasCommand(name: string): boolean;
+  /** The image's busybox release, when its userland is busybox. */
+  busybox?: string;
   /** The program's output (container logs, or an exec's buffers). */
   out(at: number, fd: 1 | 2, text: string): void;
   /**
@@ -877,6 +879,7 @@ function command(proc: Proc, argv: string[], ctx: ShellContext, stdin: string | 
     stdin: stdin ?? proc.vars['__stdin'] ?? null,
     stdoutIsTty: (ctx.netRoot ?? proc).interactive?.tty === true || (ctx.netRoot ?? proc).ctty === true,
     hasCommand: ctx.hasCommand,
+    ...(ctx.busybox ? { busybox: ctx.busybox } : {}),
   };
   const base = name.slice(name.lastIndexOf('/') + 1);
   if (ctx.hasCommand(name)) {
