@@ -8,7 +8,7 @@ import { ObjectCache, type ObjectKind } from './objects';
 export function requestObjects(k: Kubelet, ctx: ActorContext, pod: Pod, refs: readonly { kind: ObjectKind; name: string }[]): void {
   const ns = pod.metadata.namespace ?? 'default';
   const keys = refs.map((r) => ObjectCache.key(r.kind, ns, r.name));
-  for (const key of k.objects.due(keys, ctx.now)) {
+  for (const key of k.objects.due(keys, ctx.now, pod.metadata.uid ?? '')) {
     const [kind, namespace, name] = key.split('/') as [ObjectKind, string, string];
     apiRequest(k, ctx, { method: 'GET', path: `/api/v1/namespaces/${namespace}/${kind}/${name}`, query: {} }, { kind: 'object', key });
   }
