@@ -104,6 +104,35 @@ describe('cluster DNS (CoreDNS)', () => {
   });
 });
 
+describe('the Corefile', () => {
+  it('turned to `log` and rolled out: the new CoreDNS pods log each query; a directive CoreDNS lacks crashes them', { timeout: 240_000 }, async () => {
+    const c = dnsCluster(97);
+    runningPod(c.e, 'client', 'node-2', 'busybox:1.36', { command: ['sleep', '3600'] });
+    const cm = call(c.e, 'GET', '/api/v1/namespaces/kube-system/configmaps/coredns').body;
+    const corefile = cm.data.Corefile as string;
+    const setCorefile = (text: string) => {
+      const now = call(c.e, 'GET', '/api/v1/namespaces/kube-system/configmaps/coredns').body;
+      expect(call(c.e, 'PUT', '/api/v1/namespaces/kube-system/configmaps/coredns', { ...now, data: { Corefile: text } }).status).toBe(200);
+    };
+    setCorefile(corefile.replace('    errors\n', '    errors\n    log\n'));
+    expect((await c.kubectl('rollout', 'restart', 'deployment/coredns', '-n', 'kube-system')).stderr).toBe('');
+    expect((await c.kubectl('rollout', 'status', 'deployment/coredns', '-n', 'kube-system', '--timeout=120s')).stdout).toContain('successfully rolled out');
+    runUntil(c.e, () => corednsPods(c.e).length === 2 && corednsPods(c.e).every(ready) && corednsActors(c.e).length === 2, 'the new pods Ready', 60_000, 200);
+    const clientIP = call(c.e, 'GET', '/api/v1/namespaces/default/pods/client').body.status.podIP as string;
+    expect((await c.kubectl('exec', 'client', '--', 'nslookup', 'kubernetes.default.svc.cluster.local')).stdout).toContain('Address: 10.96.0.1');
+    const logs = (await Promise.all(corednsPods(c.e).map((p) => c.kubectl('logs', '-n', 'kube-system', p.metadata.name)))).map((r) => r.stdout).join('');
+    expect(logs).toMatch(new RegExp(`^\\[INFO\\] ${clientIP.replace(/\./g, '\\.')}:\\d+ - \\d+ "A IN kubernetes\\.default\\.svc\\.cluster\\.local\\. udp \\d+ false 512" NOERROR qr,aa,rd \\d+ [\\d.]+s$`, 'm'));
+    // A typo: the next pods exit at start with caddy's message, and back off.
+    setCorefile(corefile.replace('    errors\n', '    errros\n'));
+    await c.kubectl('rollout', 'restart', 'deployment/coredns', '-n', 'kube-system');
+    runUntil(c.e, () => corednsPods(c.e).some((p) => (p as { status: { containerStatuses?: { restartCount: number }[] } }).status.containerStatuses?.[0]?.restartCount), 'a new pod restarted', 120_000, 500);
+    const broken = corednsPods(c.e).find((p) => (p as { status: { containerStatuses?: { restartCount: number }[] } }).status.containerStatuses?.[0]?.restartCount)!;
+    expect((await c.kubectl('logs', '-n', 'kube-system', broken.metadata.name)).stdout + (await c.kubectl('logs', '-n', 'kube-system', broken.metadata.name)).stderr).toContain("/etc/coredns/Corefile:2 - Error during parsing: Unknown directive 'errros'");
+    // maxUnavailable 1: one old pod still answers.
+    expect((await c.kubectl('exec', 'client', '--', 'nslookup', 'kubernetes.default.svc.cluster.local')).stdout).toContain('Address: 10.96.0.1');
+  });
+});
+
 describe("the pod's resolver configuration", () => {
   it('is cut to three nameservers, with the kubelet’s DNSConfigForming warning on the pod', { timeout: 120_000 }, async () => {
     const c = networkCluster(96, 1);

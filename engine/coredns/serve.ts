@@ -4,6 +4,8 @@
 // health (8080 /health), ready (8181 /ready) and prometheus (9153) endpoints.
 import type { DnsQuestion, DnsRecord, DnsResponse } from '../dns/message';
 import { epochMs } from '../apiserver/http/time';
+import { messageSize, querySize } from '../dns/wire';
+import type { CorednsConfig } from './corefile';
 import { answerKubernetes, KUBEADM_KUBERNETES, loadbalance, type KubeDnsView } from '../dns/kubernetes';
 
 /** The caches the process has handed its container, and whether they have synced. */
@@ -42,20 +44,54 @@ function forwardUpstream(q: DnsQuestion, at: number): DnsResponse {
   return { rcode: 'NXDOMAIN', authoritative: false, answer: [], authority: [rootSoa(at)], additional: [] };
 }
 
-/**
- * The response to `q` at `at`. Before the kubernetes plugin has synced,
- * CoreDNS serves with empty caches (it starts anyway after waiting 5 s for
- * the API). A name outside its zones goes to the forward plugin. `podIP`:
- * the container's own address, by which the plugin finds its Service for NS
- * answers (ns.go).
- */
-export function corednsDns(state: CorednsState | undefined, q: DnsQuestion, rng: () => number, podIP: string, at: number): DnsResponse {
-  const view = state?.view ?? { services: [], namespaces: [] };
-  const r = answerKubernetes(view, q, { ...KUBEADM_KUBERNETES, localIPs: [podIP] });
-  if (r === null || r === 'fallthrough') return forwardUpstream(q, at);
-  // The loadbalance plugin shuffles A/AAAA answers of every response.
-  return loadbalance(r, rng);
+/** The query as it reached the server: who asked, when. */
+export interface QueryFacts {
+  clientIP: string;
+  /** The container's own address, by which the plugin finds its Service for NS answers (ns.go). */
+  podIP: string;
+  at: number;
+  /** The server's own randomness (loadbalance's shuffle, the log line's port, id and timing). */
+  rng: () => number;
 }
+
+/** The server's answer to a query, and the log plugin's line for it when `log` is on. */
+export interface QueryAnswer {
+  response: DnsResponse;
+  log?: string;
+}
+
+/**
+ * The response to `q`, through the Corefile's chain. Before the kubernetes
+ * plugin has synced, CoreDNS serves with empty caches (it starts anyway
+ * after waiting 5 s for the API). A name outside its zones goes to the
+ * forward plugin; without one, no plugin serves it: SERVFAIL.
+ */
+export function corednsQuery(state: CorednsState | undefined, cfg: CorednsConfig | undefined, q: DnsQuestion, f: QueryFacts): QueryAnswer {
+  const c = cfg ?? KUBEADM_COREFILE;
+  const view = state?.view ?? { services: [], namespaces: [] };
+  const r = c.kubernetes ? answerKubernetes(view, q, { ...c.kubernetes, localIPs: [f.podIP] }) : null;
+  let response: DnsResponse;
+  if (r !== null && r !== 'fallthrough') response = c.loadbalance ? loadbalance(r, f.rng) : r;
+  else response = c.forward ? forwardUpstream(q, f.at) : { rcode: 'SERVFAIL', authoritative: false, answer: [], authority: [], additional: [] };
+  return { response, ...(c.log ? { log: logLine(q, response, f, r !== null && r !== 'fallthrough') } : {}) };
+}
+
+/**
+ * plugin/log's default format: `{remote}:{port} - {>id} "{type} {class} {name} {proto} {size} {>do} {>bufsize}"
+ * {rcode} {>rflags} {rsize} {duration}`. The client's ephemeral port, its query id and the time the server took
+ * are the server's draws here (the simulated network carries no ports or ids, and takes no CPU time).
+ */
+function logLine(q: DnsQuestion, res: DnsResponse, f: QueryFacts, local: boolean): string {
+  const port = 32768 + (f.rng() % 28232);
+  const id = f.rng() & 0xffff;
+  const ns = 40_000 + (f.rng() % 160_000);
+  // Answers the kubernetes plugin wrote are authoritative; forwarded ones carry the upstream's RA; a SERVFAIL of no upstream neither.
+  const flags = ['qr', ...(res.authoritative ? ['aa'] : []), 'rd', ...(!local && res.rcode !== 'SERVFAIL' ? ['ra'] : [])].join(',');
+  return `[INFO] ${f.clientIP}:${port} - ${id} "${q.type} IN ${q.name} udp ${querySize(q, false)} false 512" ${res.rcode} ${flags} ${messageSize(q, res, false)} ${ns / 1e9}s\n`;
+}
+
+/** The kubeadm Corefile's chain, for a server whose program has not said (kubernetes, forward, loadbalance; no log). */
+const KUBEADM_COREFILE: CorednsConfig = { keys: ['.:53'], kubernetes: KUBEADM_KUBERNETES, log: false, loadbalance: true, forward: true };
 
 /** An HTTP GET on one of the container's ports: status and body, or null when nothing there speaks HTTP. */
 export function corednsHttp(state: CorednsState | undefined, port: number, path: string): { status: number; body: string } | null {

@@ -24,7 +24,7 @@ import { Rng } from '../../sim/rng';
 import { newNetfilter, traverse, type Netfilter } from '../../netfilter';
 import { serveHttp, type HttpAnswer, type HttpRequestFacts } from './shell/serve';
 import { cpuLoadMilli, idleOf, oomAt, type Demand } from './usage';
-import { corednsDns, corednsHttp, type CorednsState } from '../../coredns/serve';
+import { corednsHttp, corednsQuery, type CorednsState } from '../../coredns/serve';
 
 /** A pod sandbox (pause container, CNI ADD) is ready this long after RunPodSandbox. */
 export const SANDBOX_MS = 500;
@@ -443,7 +443,12 @@ export class FakeRuntime {
     if (!found) return { k: 'refused' };
     const { c, d } = found;
     // Only a DNS server reads UDP datagrams; anything else listening on the port has a TCP socket there: ICMP port unreachable.
-    if (call.dns) return d.name === 'coredns' ? { k: 'dns', response: corednsDns(this.dnsCaches.get(c.id), call.dns, () => this.dnsRng.nextU32(), sb.ip, at) } : { k: 'refused' };
+    if (call.dns) {
+      if (d.name !== 'coredns') return { k: 'refused' };
+      const a = corednsQuery(this.dnsCaches.get(c.id), d.coredns, call.dns, { clientIP, podIP: sb.ip, at, rng: () => this.dnsRng.nextU32() });
+      if (a.log && !quiet) this.mainOut(c)(at, 1, a.log);
+      return { k: 'dns', response: a.response };
+    }
     const req: HttpRequestFacts = { method: call.http.method, path: call.http.path, host: call.http.host, userAgent: call.http.userAgent, clientIP };
     const a = this.answerHttp(c, d, call.http.port, req, at, sb);
     if (a.log && !quiet) this.mainOut(c)(at, a.log.fd, a.log.text);

@@ -1,4 +1,5 @@
-// CoreDNS's binary (coremain): it reads the Corefile named by -conf, prints
+// CoreDNS's binary (coremain): it reads the Corefile named by -conf (an
+// unknown directive or a bad option stops it, exit 1), prints
 // the server blocks it serves and its version, and listens on the ports its
 // plugins open (53 for DNS, health's 8080, ready's 8181, prometheus' 9153).
 // What it answers is the runtime's (engine/coredns/serve.ts), from the caches
@@ -8,6 +9,7 @@ import type { CommandEnv, CommandResult } from './commands';
 import { daemon, goFlag } from './daemon';
 import { normalise } from './fs';
 import { COREDNS_PORTS } from '../../../coredns/serve';
+import { parseCorefile } from '../../../coredns/corefile';
 
 const LAMEDUCK_MS = 5000;
 
@@ -15,11 +17,14 @@ export function corednsProgram(args: string[], e: CommandEnv): CommandResult {
   const conf = goFlag(args, 'conf') ?? 'Corefile';
   const corefile = e.fs.read(normalise(conf, e.cwd), e.at);
   if (corefile === null) return { status: 1, stderr: `[FATAL] open ${conf}: no such file or directory\n` };
+  const cfg = parseCorefile(corefile, conf);
+  // caddy's loader refuses the file: coremain logs it and exits 1.
+  if ('error' in cfg) return { status: 1, stderr: `${cfg.error}\n` };
   // The server blocks' keys (".:53"), as coremain prints them before its version.
-  const keys = [...corefile.matchAll(/^([^\s{#][^{]*?)\s*\{/gm)].map((m) => m[1]!.trim()).filter((k) => /:\d+$/.test(k) || k === '.');
-  const banner = `${(keys.length ? keys : ['.:53']).join('\n')}\nCoreDNS-1.11.3\nlinux/amd64, go1.21.11, a6338e9\n`;
+  const banner = `${(cfg.keys.length ? cfg.keys : ['.:53']).join('\n')}\nCoreDNS-1.11.3\nlinux/amd64, go1.21.11, a6338e9\n`;
   return daemon({
     name: 'coredns',
+    coredns: cfg,
     logs: [{ afterMs: 0, fd: 1, text: banner }],
     ports: [COREDNS_PORTS.dns, COREDNS_PORTS.health, COREDNS_PORTS.ready, COREDNS_PORTS.metrics],
     onSignal: {

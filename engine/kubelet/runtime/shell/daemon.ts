@@ -6,6 +6,7 @@
 import type { CommandResult } from './commands';
 import { dateText } from './commands';
 import type { Signal } from './interp';
+import type { CorednsConfig } from '../../../coredns/corefile';
 
 /** An HTTP endpoint's answer, for `path` (or every path when absent) within [fromMs, untilMs) of the start. */
 export interface Route {
@@ -44,6 +45,8 @@ export interface Daemon {
   /** It exits by itself this long after starting. */
   exitAfterMs?: number;
   exitCode?: number;
+  /** A DNS server's configuration (CoreDNS: what its Corefile turns on). */
+  coredns?: CorednsConfig;
   /** What it does on a signal (absent: PID 1 ignores it). */
   onSignal?: Partial<Record<Signal, { afterMs: number; exitCode: number; logs?: { fd: 1 | 2; text: string }[] }>>;
 }

@@ -6,7 +6,7 @@ import { FileSystem } from './fs';
 import { netReply, run, spawn, type ShellContext } from './interp';
 import type { NetCall, NetOutcome } from './net';
 import type { DnsQuestion, DnsResponse } from '../../../dns/message';
-import { messageSize } from './dnsTools';
+import { messageSize } from '../../../dns/wire';
 import { dateText } from './commands';
 
 const RESOLV = 'search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n';
