@@ -44,7 +44,9 @@ import type { ClusterView, ControllersView, SchedulerView } from './types';
 import { quantityNumber } from '../scheduler/framework/resources';
 import type { ControllerManager } from '../controllers/manager';
 import { KUBELET_KIND, type KubeletConfig, type KubeletDurable } from '../kubelet/kubelet';
-import { save as iptablesSave } from '../netfilter';
+import { save as iptablesSave, traceTraverse, type PacketTrace } from '../netfilter';
+import { Rng, hashString } from '../sim/rng';
+import { inCidr, ipv4ToInt } from '../sim/ipv4';
 import { KUBE_PROXY_KIND, kubeProxyOf, type KubeProxy, type KubeProxyConfig, type SyncRecord } from '../kubeproxy/proxier';
 import { KWOK_KIND, type KwokConfig } from '../kwok/kwok';
 import { CSI_HOSTPATH_KIND, type CsiHostpathConfig } from '../csi/hostpath/driver';
@@ -91,7 +93,45 @@ export interface NodeMachineView {
   /** iptables-save -c */
   iptables: string;
   kubeProxy: { name: string; up: boolean; synced: boolean; syncs: SyncRecord[] };
+  /** The machine's addresses (its InternalIP, its pod range); '' before it booted. */
+  internalIP: string;
+  podCIDR: string;
+  /** The pods whose network is up here, with an address of their own (not hostNetwork), by namespace and name. */
+  pods: { namespace: string; name: string; ip: string }[];
 }
+
+/**
+ * A connection's first packet to trace through a node's iptables
+ * (Engine.tracePacket): from a pod on the node (forwarded from its bridge),
+ * from the node itself (a host process: OUTPUT), or from another address
+ * (forwarded in from the network).
+ */
+export interface PacketTraceRequest {
+  from: 'pod' | 'host' | 'outside';
+  /** A pod's address on this node, or one off it; for 'host', the node's InternalIP when absent. */
+  src?: string;
+  dst: string;
+  proto: 'tcp' | 'udp' | 'icmp';
+  /** tcp and udp only (1 to 65535). */
+  dport?: number;
+  /** Another -m statistic draw: the same request and seed always take the same path. */
+  seed?: number;
+}
+
+/** The trace: each step as TRACE logs it, the verdict, where DNAT sent it and whether it left masqueraded. */
+export interface PacketTraceView extends PacketTrace {
+  node: string;
+  /** Virtual time of the kernel state traced. */
+  at: number;
+  /** The hooks' path: 'forward' (PREROUTING first) or 'output' (a local process's). */
+  path: 'forward' | 'output';
+  packet: { src: string; dst: string; proto: 'tcp' | 'udp' | 'icmp'; sport: number; dport: number };
+}
+
+const TRACE_FROM = ['pod', 'host', 'outside'] as const;
+const TRACE_PROTOS = ['tcp', 'udp', 'icmp'] as const;
+/** net.ipv4.ip_local_port_range's default: the trace's client port is drawn from it. */
+const EPHEMERAL_PORTS = { lo: 32768, hi: 60999 };
 
 /** A CoreDNS container's caches, as its process last handed them over. */
 export interface CorednsCacheView {
@@ -631,10 +671,56 @@ export class Engine {
     const runtime = this.sim.durable<KubeletDurable>(name).runtime;
     const proxyId = kubeProxyOf(name);
     const proxy = this.sim.has(proxyId) ? this.sim.actor<KubeProxy>(proxyId) : undefined;
+    const now = this.sim.now;
+    const pods = runtime ? [...runtime.sandboxes.values()].filter((s) => s.state === 'ready' && s.readyAt <= now && !s.hostNetwork && s.ip) : [];
     return {
       iptables: runtime ? iptablesSave(runtime.netfilter, { counters: true }) : '',
       kubeProxy: { name: proxyId, up: !!proxy, synced: !!proxy?.synced, syncs: proxy ? proxy.syncs.map((x) => ({ ...x, rules: { ...x.rules } })) : [] },
+      internalIP: runtime?.config.nodeIP ?? '',
+      podCIDR: runtime?.config.podCIDR ?? '',
+      pods: pods.map((s) => ({ namespace: s.namespace, name: s.name, ip: s.ip })).sort((a, b) => (a.namespace + '/' + a.name < b.namespace + '/' + b.name ? -1 : 1)),
     };
+  }
+
+  /**
+   * A connection's first packet through node `name`'s iptables as `-j TRACE`
+   * would log it, on a copy of its kernel's tables with a PRNG of the trace's
+   * own: the simulation is left exactly as it was. Null for a node without a
+   * machine here; an error text for a request that names no such packet.
+   */
+  tracePacket(name: string, req: PacketTraceRequest): PacketTraceView | { error: string } | null {
+    if (this.sim.kindOf(name) !== KUBELET_KIND) return null;
+    const runtime = this.sim.durable<KubeletDurable>(name).runtime;
+    if (!runtime) return { error: `${name}'s machine has not booted: its kernel has no tables yet` };
+    if (runtime.poweredOff) return { error: `${name} is powered off: no kernel runs there` };
+    if (!TRACE_FROM.includes(req.from)) return { error: `from must be one of pod, host, outside (got "${req.from}")` };
+    if (!TRACE_PROTOS.includes(req.proto)) return { error: `protocol must be one of tcp, udp, icmp (got "${req.proto}")` };
+    // The machine's own addresses, as its kernel has them (the kubelet's InternalIP and podCIDR, handed to the runtime at boot).
+    const { nodeIP, podCIDR } = runtime.config;
+    const first = ipv4ToInt(podCIDR.split('/')[0]!) + 1;
+    const bridge = [first >>> 24, (first >>> 16) & 255, (first >>> 8) & 255, first & 255].join('.');
+    const isLocal = (ip: string): boolean => ip.startsWith('127.') || ip === nodeIP || ip === bridge;
+    const local = ['127.0.0.0/8', nodeIP, bridge].filter(Boolean).join(', ');
+    const notIp = (what: string, ip: string | undefined) => (ip === undefined || ip === '' ? `${what} IP address is required` : Number.isNaN(ipv4ToInt(ip)) ? `${what} "${ip}" is not an IPv4 address` : null);
+    const src = req.from === 'host' ? (req.src || nodeIP || '') : (req.src ?? '');
+    const bad =
+      notIp('source', src) ??
+      notIp('destination', req.dst) ??
+      (req.from === 'pod' && !(inCidr(src, podCIDR) && !isLocal(src)) ? `${src} is not a pod address on ${name} (its pods are in ${podCIDR})` : null) ??
+      (req.from === 'host' && !isLocal(src) ? `${src} is not an address of ${name} (${local})` : null) ??
+      (req.from === 'outside' && isLocal(src) ? `${src} is an address of ${name}: trace from the node instead` : null) ??
+      (req.from === 'outside' && inCidr(src, podCIDR) ? `${src} is in ${name}'s pod range ${podCIDR}: trace from a pod instead` : null) ??
+      (req.proto !== 'icmp' && !(Number.isInteger(req.dport) && req.dport! >= 1 && req.dport! <= 65535) ? `port must be between 1 and 65535 (got ${req.dport ?? 'none'})` : null);
+    if (bad) return { error: bad };
+    const dport = req.proto === 'icmp' ? 0 : req.dport!;
+    const rng = new Rng(hashString(`${name} ${req.from} ${src} ${req.dst} ${req.proto} ${dport} ${req.seed ?? 0}`));
+    const sport = req.proto === 'icmp' ? 0 : EPHEMERAL_PORTS.lo + (rng.nextU32() % (EPHEMERAL_PORTS.hi - EPHEMERAL_PORTS.lo + 1));
+    const path = req.from === 'host' ? 'output' : 'forward';
+    const packet = { src, dst: req.dst, proto: req.proto, sport, dport };
+    // The first packet as the runtime sends it: a TCP SYN or a UDP datagram (60 bytes), an echo request of ping's 56 bytes.
+    const bytes = req.proto === 'icmp' ? 84 : 60;
+    const t = traceTraverse(runtime.netfilter, path, { ...packet, bytes, now: this.sim.now }, isLocal, () => rng.nextU32() >>> 1);
+    return { node: name, at: this.sim.now, path, packet, ...t };
   }
 
   /** Is the API server up, its caches filled and its bootstrap objects written? */

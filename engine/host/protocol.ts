@@ -7,6 +7,7 @@ import type { QueueEntry, QueueView } from '../scheduler/queue/schedulingQueue';
 import type { MapDelta } from '../facade/map/protocol';
 import type { EventsQuery, EventsView } from '../facade/inspect/events';
 import type { InspectView, ObjectRef } from '../facade/inspect/objects';
+import type { PacketTraceRequest, PacketTraceView } from '../facade/engine';
 import type {
   ActiveFault,
   ClusterView,
@@ -134,6 +135,8 @@ export const TRACE_POST_LIMIT = 400;
 
 export type { ClusterView, ControllersView, DecisionJson, QueueEntry, QueueView, SchedulerView };
 export type { MapDelta, EventsQuery, EventsView, InspectView, ObjectRef };
+export type { PacketTraceRequest, PacketTraceView };
+export type { TraceStep, TraceType } from '../netfilter';
 export type { ActiveFault, Fault } from '../facade/types';
 export type { EventStreamRow, DescribeEventRow, EventObject } from '../facade/inspect/events';
 export type { ObjectLink } from '../facade/inspect/objects';
@@ -194,4 +197,6 @@ export interface WorkerApi {
   inspect(ref: ObjectRef): InspectView | { error: string };
   /** The newest events matching a filter, newest first (null before an API server is ready). */
   events(query: EventsQuery): EventsView | null;
+  /** A packet through a node's iptables as `-j TRACE` logs it, on a copy of its tables (null for a node without a machine). */
+  tracePacket(node: string, req: PacketTraceRequest): PacketTraceView | { error: string } | null;
 }

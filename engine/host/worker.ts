@@ -4,7 +4,7 @@
 import * as Comlink from 'comlink';
 import { Engine } from '../index';
 import type { Command, EngineOptions } from '../facade/types';
-import type { ApplyDocResult, ClusterView, ControllersView, EventsQuery, EventsView, ExecResult, InspectView, KubectlOutput, KubectlStream, MapDelta, ObjectRef, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
+import type { ApplyDocResult, ClusterView, ControllersView, EventsQuery, EventsView, ExecResult, InspectView, KubectlOutput, KubectlStream, MapDelta, ObjectRef, PacketTraceRequest, PacketTraceView, PodDecisions, QueueView, SchedulerView, SessionInfo, ViewUpdate, WorkerApi } from './protocol';
 import { ApiBridge } from './apiBridge';
 import { KubectlHost } from './kubectlHost';
 import { HostSession, type HostTimers } from './session';
@@ -90,6 +90,7 @@ const api: WorkerApi = {
   },
   inspect: (ref: ObjectRef): InspectView | { error: string } => needObserver().inspect(ref),
   events: (query: EventsQuery): EventsView | null => needObserver().eventsView(query),
+  tracePacket: (node: string, req: PacketTraceRequest): PacketTraceView | { error: string } | null => needEngine().tracePacket(node, req),
 };
 
 Comlink.expose(api);

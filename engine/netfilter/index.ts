@@ -7,3 +7,4 @@ export { restore } from './restore';
 export { save } from './save';
 export { ensureChain, ensureRule } from './ensure';
 export { traverse, type Packet, type Verdict } from './traverse';
+export { traceTraverse, type PacketTrace, type TraceStep, type TraceType } from './trace';

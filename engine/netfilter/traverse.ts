@@ -36,10 +36,18 @@ export const MAX_JUMP_DEPTH = 64;
 
 type Outcome = { kind: 'return' } | { kind: 'ACCEPT' | 'DROP' } | { kind: 'REJECT'; with: string };
 
+/**
+ * What xt_TRACE would see, called before a met rule's target runs: a rule
+ * (0-based index) or a chain's tail (index rules.length), in a builtin chain
+ * (the hook's own) or a user chain. The flow is the packet as that rule sees it.
+ */
+export type StepHook = (table: TableName, chain: string, index: number, builtin: boolean, flow: Readonly<Flow>) => void;
+
 interface Walk extends Flow {
   bytes: number;
   masquerade: boolean;
   trace: string[];
+  onStep: StepHook | undefined;
 }
 
 function runChain(w: Walk, table: TableName, name: string, depth: number): Outcome {
@@ -51,6 +59,7 @@ function runChain(w: Walk, table: TableName, name: string, depth: number): Outco
     r.packets++;
     r.bytes += w.bytes;
     w.trace.push(`${table}/${name}#${i}`);
+    w.onStep?.(table, name, i, depth === 0, w);
     const t = r.target;
     if (!t) continue;
     switch (t.kind) {
@@ -83,6 +92,8 @@ function runChain(w: Walk, table: TableName, name: string, depth: number): Outco
         return { kind: 'ACCEPT' };
     }
   }
+  // The chain's tail: a user chain's implicit RETURN (its caller's policy tail is runHook's).
+  if (depth > 0) w.onStep?.(table, name, rules.length, false, w);
   return { kind: 'return' };
 }
 
@@ -94,6 +105,7 @@ function runHook(w: Walk, [table, name]: Hook): Decision {
   const o = runChain(w, table, name, 0);
   if (o.kind !== 'return') return o;
   const chain = chainOf(w.nf.tables[table], name)!;
+  w.onStep?.(table, name, chain.rules.length, true, w);
   chain.packets++;
   chain.bytes += w.bytes;
   return { kind: chain.policy === 'DROP' ? 'DROP' : 'ACCEPT' };
@@ -108,8 +120,12 @@ function runHooks(w: Walk, hooks: readonly Hook[]): Decision {
   return { kind: 'ACCEPT' };
 }
 
-export function traverse(nf: Netfilter, path: 'forward' | 'output', pkt: Packet, isLocal: (ip: string) => boolean, randU31: () => number): Verdict {
-  const w: Walk = { ...pkt, srcN: ipv4ToInt(pkt.src), dstN: ipv4ToInt(pkt.dst), mark: 0, dnat: false, snat: false, masquerade: false, trace: [], nf, isLocal, randU31 };
+/**
+ * The packet's walk; `onStep` (a trace) sees each rule it meets and each
+ * chain's end. It changes `nf` as the kernel would: counters, recent lists.
+ */
+export function traverse(nf: Netfilter, path: 'forward' | 'output', pkt: Packet, isLocal: (ip: string) => boolean, randU31: () => number, onStep?: StepHook): Verdict {
+  const w: Walk = { ...pkt, srcN: ipv4ToInt(pkt.src), dstN: ipv4ToInt(pkt.dst), mark: 0, dnat: false, snat: false, masquerade: false, trace: [], nf, isLocal, randU31, onStep };
   let d = runHooks(w, path === 'forward' ? [['nat', 'PREROUTING']] : [['nat', 'OUTPUT'], ['filter', 'OUTPUT']]);
   if (d.kind === 'ACCEPT') {
     // Routing, on the destination after DNAT.
