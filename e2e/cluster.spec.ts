@@ -2,13 +2,7 @@
 // becoming a ReplicaSet and three Running pods on the map, the controllers'
 // queues; and the map at 200 nodes.
 import { expect, test, type Page } from '@playwright/test';
-import type { KubectlOutput } from '../engine/host/protocol';
-import { FAST, shot } from './helpers';
-
-async function kubectl(page: Page, args: string[], files: Record<string, string> = {}): Promise<KubectlOutput> {
-  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
-  return page.evaluate(([a, f]) => window.__kubeglassScheduler!.kubectl(a, f), [args, files] as const);
-}
+import { FAST, kubectl, shot } from './helpers';
 
 async function openCluster(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Cluster' }).click();

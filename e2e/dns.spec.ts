@@ -2,14 +2,8 @@
 // (CoreDNS behind kube-dns answers through the pod's search path), the
 // Service's inspector shows the answer its name gets, and a CoreDNS pod's
 // inspector shows what its process's caches hold.
-import { expect, test, type Page } from '@playwright/test';
-import type { KubectlOutput } from '../engine/host/protocol';
-import { FAST, shot } from './helpers';
-
-async function kubectl(page: Page, args: string[]): Promise<KubectlOutput> {
-  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
-  return page.evaluate((a) => window.__kubeglassScheduler!.kubectl(a, {}), args);
-}
+import { expect, test } from '@playwright/test';
+import { FAST, kubectl, shot } from './helpers';
 
 test('a pod reaches a Service by name, and the inspector shows the records CoreDNS answers', async ({ page }) => {
   await page.goto('/?speed=10');

@@ -1,13 +1,7 @@
 // The events stream: every event newest first, with upstream's reasons and
 // messages, filtered by object, type and reason; a row opens its object.
-import { expect, test, type Page } from '@playwright/test';
-import type { KubectlOutput } from '../engine/host/protocol';
-import { FAST, shot } from './helpers';
-
-async function kubectl(page: Page, args: string[]): Promise<KubectlOutput> {
-  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
-  return page.evaluate((a) => window.__kubeglassScheduler!.kubectl(a, {}), args);
-}
+import { expect, test } from '@playwright/test';
+import { FAST, kubectl, shot } from './helpers';
 
 test('the events stream, filtered by reason, type and object', async ({ page }) => {
   await page.goto('/?speed=10');

@@ -4,13 +4,7 @@
 // control-plane strip; an API server cut off from etcd in the inspector;
 // every fault listed with Heal.
 import { expect, test, type Page } from '@playwright/test';
-import type { KubectlOutput } from '../engine/host/protocol';
-import { FAST, setSpeed, shot } from './helpers';
-
-async function kubectl(page: Page, args: string[]): Promise<KubectlOutput> {
-  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
-  return page.evaluate((a) => window.__kubeglassScheduler!.kubectl(a, {}), args);
-}
+import { FAST, kubectl, setSpeed, shot } from './helpers';
 
 async function openCluster(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Cluster' }).click();

@@ -1,8 +1,9 @@
 // Shared helpers for the Playwright specs: read the latest view through the
-// page's debug hook, find the leader, take screenshots.
+// page's debug hook, find the leader, run kubectl, take screenshots.
 import { expect, type Page } from '@playwright/test';
 import type { EtcdMemberView } from '../engine/facade/types';
 import type { KubeglassDebugHook } from '../app/debugHook';
+import type { KubectlOutput } from '../engine/host/protocol';
 
 type View = ReturnType<KubeglassDebugHook['view']>;
 
@@ -60,4 +61,22 @@ export async function shot(page: Page, name: string): Promise<void> {
 export async function setSpeed(page: Page, speed: number): Promise<void> {
   await page.getByRole('combobox', { name: 'Speed' }).selectOption(String(speed));
   await expect.poll(async () => (await view(page)).clock.speed, { intervals: FAST }).toBe(speed);
+}
+
+/** `kubectl ARGS` in the page's simulation (files: what `-f NAME` reads), once its hook is up. */
+export async function kubectl(page: Page, args: string[], files: Record<string, string> = {}): Promise<KubectlOutput> {
+  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
+  return page.evaluate(([a, f]) => window.__kubeglassScheduler!.kubectl(a, f), [args, files] as const);
+}
+
+/**
+ * The Service scenario several specs start from: Deployment `web` (two nginx pods) exposed on 80, and a busybox
+ * `client` pod; it returns once both endpoints are ready and the client runs.
+ */
+export async function webServiceAndClient(page: Page): Promise<void> {
+  expect((await kubectl(page, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2'])).stderr).toBe('');
+  expect((await kubectl(page, ['expose', 'deployment', 'web', '--port=80'])).stderr).toBe('');
+  expect((await kubectl(page, ['run', 'client', '--image=busybox:1.36', '--', 'sleep', '3600'])).stderr).toBe('');
+  await expect.poll(async () => (await kubectl(page, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[0].endpoints[*].conditions.ready}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('true true');
+  await expect.poll(async () => (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.status.phase}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('Running');
 }

@@ -2,14 +2,8 @@
 // kubectl get -o yaml prints it), follow its owner links up to the
 // Deployment and back down, read each object's events (kubectl describe's
 // Type, Reason, Age, From, Message), and watch the YAML follow a change.
-import { expect, test, type Page } from '@playwright/test';
-import type { KubectlOutput } from '../engine/host/protocol';
-import { FAST, shot } from './helpers';
-
-async function kubectl(page: Page, args: string[]): Promise<KubectlOutput> {
-  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
-  return page.evaluate((a) => window.__kubeglassScheduler!.kubectl(a, {}), args);
-}
+import { expect, test } from '@playwright/test';
+import { FAST, kubectl, shot, webServiceAndClient } from './helpers';
 
 test('inspect a pod from the map, follow owners up and dependents down, see events and live YAML', async ({ page }) => {
   await page.goto('/?speed=10');
@@ -86,11 +80,7 @@ test('inspect a pod from the map, follow owners up and dependents down, see even
 test("a node's inspector shows its kube-proxy and the iptables rules it wrote for a Service, with the client's packets counted", async ({ page }) => {
   await page.goto('/?speed=10');
   await page.getByRole('tab', { name: 'Cluster' }).click();
-  expect((await kubectl(page, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2'])).stderr).toBe('');
-  expect((await kubectl(page, ['expose', 'deployment', 'web', '--port=80'])).stderr).toBe('');
-  expect((await kubectl(page, ['run', 'client', '--image=busybox:1.36', '--', 'sleep', '3600'])).stderr).toBe('');
-  await expect.poll(async () => (await kubectl(page, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[0].endpoints[*].conditions.ready}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('true true');
-  await expect.poll(async () => (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.status.phase}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('Running');
+  await webServiceAndClient(page);
   const ip = (await kubectl(page, ['get', 'service', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout;
   const node = (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.spec.nodeName}'])).stdout;
   // The rules reach the client's node within kube-proxy's sync (at most a second after a burst).

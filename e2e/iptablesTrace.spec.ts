@@ -3,26 +3,16 @@
 // IP it goes KUBE-SERVICES → KUBE-SVC → KUBE-SEP and is DNATed to one of the
 // endpoints; to a port the Service lacks nothing DNATs it and the policies
 // accept it; bad input is an inline error. Tracing changes no counter.
-import { expect, test, type Page } from '@playwright/test';
-import type { KubectlOutput } from '../engine/host/protocol';
-import { FAST, shot } from './helpers';
-
-async function kubectl(page: Page, args: string[]): Promise<KubectlOutput> {
-  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
-  return page.evaluate((a) => window.__kubeglassScheduler!.kubectl(a, {}), args);
-}
+import { expect, test } from '@playwright/test';
+import { FAST, kubectl, shot, webServiceAndClient } from './helpers';
 
 const re = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test("trace a packet from a pod to a Service's cluster IP through its node's iptables, then to a port the Service lacks", async ({ page }) => {
   await page.goto('/?speed=10');
   await page.getByRole('tab', { name: 'Cluster' }).click();
-  expect((await kubectl(page, ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2'])).stderr).toBe('');
-  expect((await kubectl(page, ['expose', 'deployment', 'web', '--port=80'])).stderr).toBe('');
-  expect((await kubectl(page, ['run', 'client', '--image=busybox:1.36', '--', 'sleep', '3600'])).stderr).toBe('');
+  await webServiceAndClient(page);
   const slice = ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o'];
-  await expect.poll(async () => (await kubectl(page, [...slice, 'jsonpath={.items[0].endpoints[*].conditions.ready}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('true true');
-  await expect.poll(async () => (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.status.phase}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('Running');
   const endpoints = (await kubectl(page, [...slice, 'jsonpath={.items[0].endpoints[*].addresses[0]}'])).stdout.split(' ');
   const ip = (await kubectl(page, ['get', 'service', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout;
   const node = (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.spec.nodeName}'])).stdout;

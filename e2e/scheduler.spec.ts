@@ -4,8 +4,7 @@
 // node avoided, a high-priority pod preempting a lower one, the profile editor
 // refusing an invalid configuration, and the table at 500 nodes.
 import { expect, test, type Page } from '@playwright/test';
-import type { KubectlOutput } from '../engine/host/protocol';
-import { FAST, shot } from './helpers';
+import { FAST, kubectl, shot } from './helpers';
 
 interface NodeSpec {
   name: string;
@@ -56,11 +55,6 @@ ${extra}  containers:
 }
 
 /** kubectl through the page's worker, with in-memory files (`-f NAME`). */
-async function kubectl(page: Page, args: string[], files: Record<string, string> = {}): Promise<KubectlOutput> {
-  await expect.poll(() => page.evaluate(() => !!window.__kubeglassScheduler), { intervals: FAST }).toBe(true);
-  return page.evaluate(([a, f]) => window.__kubeglassScheduler!.kubectl(a, f), [args, files] as const);
-}
-
 async function create(page: Page, docs: string[]): Promise<void> {
   const out = await kubectl(page, ['create', '-f', 'objects.yaml'], { 'objects.yaml': docs.join('---\n') });
   expect(out.stderr, out.stderr).toBe('');
