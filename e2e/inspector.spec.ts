@@ -96,7 +96,21 @@ test("a node's inspector shows its kube-proxy and the iptables rules it wrote fo
   await expect(section.getByTestId('kube-proxy-state')).toContainText(/^up, synced · last sync \S+: \d+ service ports, \d+ endpoints/);
   await section.getByLabel('Filter iptables rules').fill('default/web');
   const rules = section.getByLabel(`iptables-save -c -t nat on ${node}`);
-  await expect(rules).toContainText(new RegExp(`\\[[1-9]\\d*:\\d+\\] -A KUBE-SERVICES -d ${ip.replace(/\./g, '\\.')}/32 -p tcp -m comment --comment "default/web cluster IP" -m tcp --dport 80 -j KUBE-SVC-`));
+  // The client's connection counted on its node's rule. Each kube-proxy sync rewrites KUBE-SERVICES and its counters
+  // start again at zero (as a real iptables-restore of the chain does), and the cluster may still be settling (CoreDNS
+  // becoming ready moves kube-dns's endpoints): connect again until a count shows.
+  const counted = new RegExp(`\\[[1-9]\\d*:\\d+\\] -A KUBE-SERVICES -d ${ip.replace(/\./g, '\\.')}/32 -p tcp -m comment --comment "default/web cluster IP" -m tcp --dport 80 -j KUBE-SVC-`);
+  await expect
+    .poll(
+      async () => {
+        // What the rules show now (an earlier round's connection included), then one more connection for the next read.
+        const text = (await rules.textContent()) ?? '';
+        await kubectl(page, ['exec', 'client', '--', 'wget', '-qO-', ip]);
+        return text;
+      },
+      { timeout: 30_000, intervals: FAST },
+    )
+    .toMatch(counted);
   await expect(rules).toContainText('-m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-');
   await expect(rules).not.toContainText('default/kubernetes');
   await inspector.getByRole('region', { name: 'kube-proxy and iptables' }).scrollIntoViewIfNeeded();
