@@ -3,7 +3,7 @@
 // Service's inspector shows the answer its name gets, and a CoreDNS pod's
 // inspector shows what its process's caches hold.
 import { expect, test } from '@playwright/test';
-import { FAST, kubectl, shot } from './helpers';
+import { clickOnMap, FAST, kubectl, shot } from './helpers';
 
 test('a pod reaches a Service by name, and the inspector shows the records CoreDNS answers', async ({ page }) => {
   await page.goto('/?speed=10');
@@ -34,10 +34,7 @@ test('a pod reaches a Service by name, and the inspector shows the records CoreD
   // A CoreDNS pod, from the map: its process and the names its caches answer.
   const pod = (await kubectl(page, ['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '-o', 'jsonpath={.items[0].metadata.name}'])).stdout;
   const key = `kube-system/${pod}`;
-  expect(await page.evaluate((n) => window.__kubeglassClusterMap!.focus('pod', n), key)).toBe(true);
-  await expect.poll(() => page.evaluate((n) => window.__kubeglassClusterMap!.locate('pod', n), key)).not.toBeNull();
-  const at = (await page.evaluate((n) => window.__kubeglassClusterMap!.locate('pod', n), key))!;
-  await page.mouse.click(at.x, at.y);
+  await clickOnMap(page, 'pod', key);
   await expect(inspector.locator('.obj-title')).toContainText(`Pod kube-system/${pod}`);
   const caches = inspector.getByRole('region', { name: 'CoreDNS caches' });
   await expect(caches).toContainText(`process ${pod}.coredns`);

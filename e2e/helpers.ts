@@ -80,3 +80,11 @@ export async function webServiceAndClient(page: Page): Promise<void> {
   await expect.poll(async () => (await kubectl(page, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[0].endpoints[*].conditions.ready}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('true true');
   await expect.poll(async () => (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.status.phase}'])).stdout, { timeout: 60_000, intervals: FAST }).toBe('Running');
 }
+
+/** Clicks a node or pod (`namespace/name`) on the cluster map: the map goes to it first, so it is where a click lands. */
+export async function clickOnMap(page: Page, kind: 'node' | 'pod', name: string): Promise<void> {
+  expect(await page.evaluate(([k, n]) => window.__kubeglassClusterMap!.focus(k, n), [kind, name] as const)).toBe(true);
+  await expect.poll(() => page.evaluate(([k, n]) => window.__kubeglassClusterMap!.locate(k, n), [kind, name] as const)).not.toBeNull();
+  const at = (await page.evaluate(([k, n]) => window.__kubeglassClusterMap!.locate(k, n), [kind, name] as const))!;
+  await page.mouse.click(at.x, at.y);
+}

@@ -3,7 +3,7 @@
 // Deployment and back down, read each object's events (kubectl describe's
 // Type, Reason, Age, From, Message), and watch the YAML follow a change.
 import { expect, test } from '@playwright/test';
-import { FAST, kubectl, shot, webServiceAndClient } from './helpers';
+import { clickOnMap, FAST, kubectl, shot, webServiceAndClient } from './helpers';
 
 test('inspect a pod from the map, follow owners up and dependents down, see events and live YAML', async ({ page }) => {
   await page.goto('/?speed=10');
@@ -66,10 +66,7 @@ test('inspect a pod from the map, follow owners up and dependents down, see even
   await shot(page, 'inspector-pod-1280');
 
   // A node, clicked on the map: its YAML, events and fault buttons.
-  expect(await page.evaluate(() => window.__kubeglassClusterMap!.focus('node', 'node-2'))).toBe(true);
-  await expect.poll(() => page.evaluate(() => window.__kubeglassClusterMap!.locate('node', 'node-2'))).not.toBeNull();
-  const nodeAt = (await page.evaluate(() => window.__kubeglassClusterMap!.locate('node', 'node-2')))!;
-  await page.mouse.click(nodeAt.x, nodeAt.y);
+  await clickOnMap(page, 'node', 'node-2');
   await expect(inspector.locator('.obj-title')).toContainText('Node node-2');
   await expect(inspector.getByLabel('YAML of Node node-2')).toContainText('kind: Node');
   await expect(inspector.getByRole('group', { name: 'Faults for node-2' }).getByRole('button', { name: 'Lose the node node-2' })).toBeVisible();
@@ -86,10 +83,7 @@ test("a node's inspector shows its kube-proxy and the iptables rules it wrote fo
   // The rules reach the client's node within kube-proxy's sync (at most a second after a burst).
   await expect.poll(async () => { const r = await kubectl(page, ['exec', 'client', '--', 'wget', '-qO-', ip]); return r.stdout + r.stderr; }, { timeout: 30_000, intervals: FAST }).toContain('<title>Welcome to nginx!</title>');
 
-  expect(await page.evaluate((n) => window.__kubeglassClusterMap!.focus('node', n), node)).toBe(true);
-  await expect.poll(() => page.evaluate((n) => window.__kubeglassClusterMap!.locate('node', n), node)).not.toBeNull();
-  const at = (await page.evaluate((n) => window.__kubeglassClusterMap!.locate('node', n), node))!;
-  await page.mouse.click(at.x, at.y);
+  await clickOnMap(page, 'node', node);
   const inspector = page.getByRole('region', { name: 'Inspector' });
   await expect(inspector.locator('.obj-title')).toContainText(`Node ${node}`);
   const section = inspector.getByRole('region', { name: 'kube-proxy and iptables' });

@@ -4,7 +4,7 @@
 // endpoints; to a port the Service lacks nothing DNATs it and the policies
 // accept it; bad input is an inline error. Tracing changes no counter.
 import { expect, test } from '@playwright/test';
-import { FAST, kubectl, shot, webServiceAndClient } from './helpers';
+import { clickOnMap, FAST, kubectl, shot, webServiceAndClient } from './helpers';
 
 const re = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -19,10 +19,7 @@ test("trace a packet from a pod to a Service's cluster IP through its node's ipt
   const clientIP = (await kubectl(page, ['get', 'pod', 'client', '-o', 'jsonpath={.status.podIP}'])).stdout;
   expect(endpoints).toHaveLength(2);
 
-  expect(await page.evaluate((n) => window.__kubeglassClusterMap!.focus('node', n), node)).toBe(true);
-  await expect.poll(() => page.evaluate((n) => window.__kubeglassClusterMap!.locate('node', n), node)).not.toBeNull();
-  const at = (await page.evaluate((n) => window.__kubeglassClusterMap!.locate('node', n), node))!;
-  await page.mouse.click(at.x, at.y);
+  await clickOnMap(page, 'node', node);
   const inspector = page.getByRole('region', { name: 'Inspector' });
   await expect(inspector.locator('.obj-title')).toContainText(`Node ${node}`);
   const rules = inspector.getByLabel(`iptables-save -c -t nat on ${node}`);

@@ -1,6 +1,6 @@
 // What a CoreDNS process's caches make of the cluster, as records a person can
 // read: the answer each Service's name gets (the inspector's DNS section).
-import { answerKubernetes, KUBEADM_KUBERNETES, type KubeDnsView } from '../dns/kubernetes';
+import { answerKubernetes, type KubeDnsView, type KubernetesPluginConfig } from '../dns/kubernetes';
 import type { DnsRecord, Rcode } from '../dns/message';
 import { CLUSTER_DOMAIN } from './manifests';
 
@@ -10,15 +10,18 @@ export interface NameAnswer {
   answer: DnsRecord[];
 }
 
-/** The A query for `<svc>.<ns>.svc.cluster.local.` as the kubernetes plugin answers it (before loadbalance's shuffle). */
-export function serviceAnswer(view: KubeDnsView, namespace: string, name: string): NameAnswer {
+/**
+ * The A query for `<svc>.<ns>.svc.cluster.local.` as the kubernetes plugin of the pod's Corefile answers it
+ * (before loadbalance's shuffle); SERVFAIL when the Corefile has no kubernetes plugin for the name.
+ */
+export function serviceAnswer(view: KubeDnsView, plugin: KubernetesPluginConfig | null, namespace: string, name: string): NameAnswer {
   const fqdn = `${name}.${namespace}.svc.${CLUSTER_DOMAIN}.`;
-  const r = answerKubernetes(view, { name: fqdn, type: 'A' }, KUBEADM_KUBERNETES);
+  const r = plugin ? answerKubernetes(view, { name: fqdn, type: 'A' }, plugin) : null;
   if (r === null || r === 'fallthrough') return { name: fqdn, rcode: 'SERVFAIL', answer: [] };
   return { name: fqdn, rcode: r.rcode, answer: r.answer };
 }
 
 /** Every Service's name and its answer, in the caches' order (namespace, then name). */
-export function zoneAnswers(view: KubeDnsView): NameAnswer[] {
-  return view.services.map((s) => serviceAnswer(view, s.namespace, s.name));
+export function zoneAnswers(view: KubeDnsView, plugin: KubernetesPluginConfig | null): NameAnswer[] {
+  return view.services.map((s) => serviceAnswer(view, plugin, s.namespace, s.name));
 }

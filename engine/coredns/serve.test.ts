@@ -11,7 +11,10 @@ const view: KubeDnsView = {
 const synced: CorednsState = { view, synced: true };
 const rng = () => 0;
 const facts: QueryFacts = { clientIP: '10.244.2.5', podIP: '10.244.1.2', at: 0, rng };
-const corednsDns = (st: CorednsState | undefined, q: { name: string; type: 'A' }) => corednsQuery(st, undefined, q, facts).response;
+const parsed = parseCorefile(COREFILE, '/etc/coredns/Corefile');
+if ('error' in parsed) throw new Error(parsed.error);
+/** What a kubeadm CoreDNS answers. */
+const corednsDns = (st: CorednsState | undefined, q: { name: string; type: 'A' }) => corednsQuery(st, parsed, q, facts).response;
 
 describe('what a CoreDNS container answers', () => {
   it('/ready is 503 naming the kubernetes plugin until its informers have synced, then 200; /health is 200 throughout', () => {

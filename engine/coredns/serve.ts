@@ -6,7 +6,7 @@ import type { DnsQuestion, DnsRecord, DnsResponse } from '../dns/message';
 import { epochMs } from '../apiserver/http/time';
 import { messageSize, querySize } from '../dns/wire';
 import type { CorednsConfig } from './corefile';
-import { answerKubernetes, KUBEADM_KUBERNETES, loadbalance, type KubeDnsView } from '../dns/kubernetes';
+import { answerKubernetes, loadbalance, type KubeDnsView } from '../dns/kubernetes';
 
 /** The caches the process has handed its container, and whether they have synced. */
 export interface CorednsState {
@@ -66,8 +66,7 @@ export interface QueryAnswer {
  * after waiting 5 s for the API). A name outside its zones goes to the
  * forward plugin; without one, no plugin serves it: SERVFAIL.
  */
-export function corednsQuery(state: CorednsState | undefined, cfg: CorednsConfig | undefined, q: DnsQuestion, f: QueryFacts): QueryAnswer {
-  const c = cfg ?? KUBEADM_COREFILE;
+export function corednsQuery(state: CorednsState | undefined, c: CorednsConfig, q: DnsQuestion, f: QueryFacts): QueryAnswer {
   const view = state?.view ?? { services: [], namespaces: [] };
   const r = c.kubernetes ? answerKubernetes(view, q, { ...c.kubernetes, localIPs: [f.podIP] }) : null;
   let response: DnsResponse;
@@ -89,9 +88,6 @@ function logLine(q: DnsQuestion, res: DnsResponse, f: QueryFacts, local: boolean
   const flags = ['qr', ...(res.authoritative ? ['aa'] : []), 'rd', ...(!local && res.rcode !== 'SERVFAIL' ? ['ra'] : [])].join(',');
   return `[INFO] ${f.clientIP}:${port} - ${id} "${q.type} IN ${q.name} udp ${querySize(q, false)} false 512" ${res.rcode} ${flags} ${messageSize(q, res, false)} ${ns / 1e9}s\n`;
 }
-
-/** The kubeadm Corefile's chain, for a server whose program has not said (kubernetes, forward, loadbalance; no log). */
-const KUBEADM_COREFILE: CorednsConfig = { keys: ['.:53'], kubernetes: KUBEADM_KUBERNETES, log: false, loadbalance: true, forward: true };
 
 /** An HTTP GET on one of the container's ports: status and body, or null when nothing there speaks HTTP. */
 export function corednsHttp(state: CorednsState | undefined, port: number, path: string): { status: number; body: string } | null {

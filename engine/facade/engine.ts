@@ -54,6 +54,7 @@ import { METRICS_SERVER_KIND, type MetricsServerConfig } from '../metricsserver/
 import { METRICS_SERVICE } from '../metricsserver/manifests';
 import { KUBEADM_ADDONS_KIND, type KubeadmAddonsConfig } from '../coredns/addon';
 import type { CorednsState } from '../coredns/serve';
+import type { CorednsConfig } from '../coredns/corefile';
 import { registerClass } from '../sim/serial';
 import { DEFAULT_EPOCH_MS, enterEpoch } from '../sim/epoch';
 
@@ -141,6 +142,8 @@ export interface CorednsCacheView {
   /** The process's actor. */
   process: string;
   state: CorednsState;
+  /** What its Corefile turned on (null once the program has stopped). */
+  config: CorednsConfig | null;
 }
 
 export type ExecResult = { ok: true; result?: unknown } | { ok: false; error: string };
@@ -655,7 +658,7 @@ export class Engine {
       if (!runtime) continue;
       for (const [container, state] of runtime.dnsCaches) {
         const c = runtime.containers.get(container);
-        if (c) out.push({ namespace: c.namespace, pod: c.podName, node, process: runtime.processes.get(container) ?? '', state });
+        if (c) out.push({ namespace: c.namespace, pod: c.podName, node, process: runtime.processes.get(container) ?? '', state, config: c.proc?.daemon?.coredns ?? null });
       }
     }
     return out;
@@ -695,12 +698,10 @@ export class Engine {
     if (runtime.poweredOff) return { error: `${name} is powered off: no kernel runs there` };
     if (!TRACE_FROM.includes(req.from)) return { error: `from must be one of pod, host, outside (got "${req.from}")` };
     if (!TRACE_PROTOS.includes(req.proto)) return { error: `protocol must be one of tcp, udp, icmp (got "${req.proto}")` };
-    // The machine's own addresses, as its kernel has them (the kubelet's InternalIP and podCIDR, handed to the runtime at boot).
+    // The machine's own addresses, as its kernel has them.
     const { nodeIP, podCIDR } = runtime.config;
-    const first = ipv4ToInt(podCIDR.split('/')[0]!) + 1;
-    const bridge = [first >>> 24, (first >>> 16) & 255, (first >>> 8) & 255, first & 255].join('.');
-    const isLocal = (ip: string): boolean => ip.startsWith('127.') || ip === nodeIP || ip === bridge;
-    const local = ['127.0.0.0/8', nodeIP, bridge].filter(Boolean).join(', ');
+    const isLocal = (ip: string): boolean => runtime.isLocalAddress(ip);
+    const local = ['127.0.0.0/8', nodeIP, runtime.bridgeIP()].filter(Boolean).join(', ');
     const notIp = (what: string, ip: string | undefined) => (ip === undefined || ip === '' ? `${what} IP address is required` : Number.isNaN(ipv4ToInt(ip)) ? `${what} "${ip}" is not an IPv4 address` : null);
     const src = req.from === 'host' ? (req.src || nodeIP || '') : (req.src ?? '');
     const bad =

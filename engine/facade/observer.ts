@@ -47,11 +47,11 @@ export class Observer {
       const chains = svc ? servicePorts(svc).map((p) => ({ port: p.name, chain: clusterPolicyChain(p.name, p.protocol) })) : [];
       if (chains.length) v.serviceProxy = { chains, nodes: this.engine.machineNodes() };
       const dns = this.engine.corednsCaches().find((c) => c.state.synced);
-      if (dns) v.serviceDns = { from: `${dns.namespace}/${dns.pod}`, answer: serviceAnswer(dns.state.view, v.ref.namespace ?? 'default', ref.name) };
+      if (dns) v.serviceDns = { from: `${dns.namespace}/${dns.pod}`, answer: serviceAnswer(dns.state.view, dns.config?.kubernetes ?? null, v.ref.namespace ?? 'default', ref.name) };
     }
     if (v.found && ref.group === '' && ref.resource === 'pods') {
       const c = this.engine.corednsCaches().find((x) => x.namespace === v.ref.namespace && x.pod === ref.name);
-      if (c) v.coredns = { process: c.process, synced: c.state.synced, services: c.state.view.services.length, names: zoneAnswers(c.state.view).slice(0, NAMES_LIMIT) };
+      if (c) v.coredns = { process: c.process, synced: c.state.synced, services: c.state.view.services.length, names: zoneAnswers(c.state.view, c.config?.kubernetes ?? null).slice(0, NAMES_LIMIT) };
     }
     return v;
   }

@@ -444,7 +444,7 @@ export class FakeRuntime {
     const { c, d } = found;
     // Only a DNS server reads UDP datagrams; anything else listening on the port has a TCP socket there: ICMP port unreachable.
     if (call.dns) {
-      if (d.name !== 'coredns') return { k: 'refused' };
+      if (d.name !== 'coredns' || !d.coredns) return { k: 'refused' };
       const a = corednsQuery(this.dnsCaches.get(c.id), d.coredns, call.dns, { clientIP, podIP: sb.ip, at, rng: () => this.dnsRng.nextU32() });
       if (a.log && !quiet) this.mainOut(c)(at, 1, a.log);
       return { k: 'dns', response: a.response };
@@ -1078,12 +1078,12 @@ export class FakeRuntime {
   }
 
   /** The machine's own addresses (addrtype LOCAL): its InternalIP, the bridge's, loopback. */
-  private isLocalAddress(ip: string): boolean {
+  isLocalAddress(ip: string): boolean {
     return ip.startsWith('127.') || ip === this.config.nodeIP || ip === this.bridgeIP();
   }
 
   /** The node's address on the pod bridge (cni0): the podCIDR's first address. */
-  private bridgeIP(): string {
+  bridgeIP(): string {
     return this.ipString(1);
   }
 
